@@ -1,0 +1,38 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+  name: "marquee",
+  products: [
+    .library(name: "MatrixCore", targets: ["MatrixCore"]),
+    .library(name: "BitmapFonts", targets: ["BitmapFonts"]),
+    .library(name: "Marquee", targets: ["Marquee"]),
+    .library(name: "Drivers", targets: ["Drivers"]),
+    .library(name: "MarqueeTesting", targets: ["MarqueeTesting"]),
+    .executable(name: "marquee", targets: ["marquee"]),
+    .executable(name: "marquee-bench", targets: ["marquee-bench"]),
+  ],
+  targets: [
+    .target(name: "MatrixCore"),
+    .target(name: "BitmapFonts", dependencies: ["MatrixCore"]),
+    .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"]),
+    .target(name: "Drivers", dependencies: ["MatrixCore"]),
+    .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
+    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers"]),
+    .executableTarget(name: "marquee", dependencies: ["MarqueeCLI"]),
+    .executableTarget(
+      name: "marquee-bench", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers"]),
+    .testTarget(
+      name: "MatrixCoreTests", dependencies: ["MatrixCore", "MarqueeTesting"],
+      exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "BitmapFontsTests", dependencies: ["BitmapFonts", "MarqueeTesting"],
+      exclude: ["__Snapshots__"]),
+    .testTarget(
+      name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting"],
+      exclude: ["__Snapshots__"]),
+    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee"]),
+    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,187 @@
+import MatrixCore
+
+/// The built-in proportional 5x7 font: printable ASCII, the Latin-1 letters and symbols,
+/// and a few typographic marks (curly quotes, dashes, the euro sign).
+///
+/// Capitals are 7 rows tall on the baseline; descenders use one row below it, so a line is
+/// 8 rows. Accented capitals squeeze the letter to 6 rows under a 1-row accent, as small
+/// LED fonts do; accented small letters keep their shape under a 2-row accent.
+public struct BuiltinFont5x7: Font {
+  public let name = "5x7"
+  public let ascent = 7
+  public let descent = 1
+
+  /// The font's glyphs, built once per process.
+  static let glyphs: [UInt32: Glyph] = buildGlyphs()
+
+  /// Creates the font (its glyphs are shared by all instances).
+  public init() {}
+
+  public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
+    BuiltinFont5x7.glyphs[scalar.value]
+  }
+
+  /// All code points the font has, in ascending order.
+  public var scalars: [Unicode.Scalar] {
+    BuiltinFont5x7.glyphs.keys.sorted().compactMap(Unicode.Scalar.init)
+  }
+
+  // MARK: - Building
+
+  /// Rows of a glyph before trimming: 8 strings of 5 pixels.
+  typealias Rows = [[Bool]]
+
+  static func buildGlyphs() -> [UInt32: Glyph] {
+    var rows: [UInt32: Rows] = [:]
+    for line in glyphTable.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      guard let first = fields.first, let code = UInt32(first, radix: 16) else { continue }
+      var glyphRows = fields.dropFirst().map { field in field.map { $0 == "#" } }
+      while glyphRows.count < 8 { glyphRows.append([Bool](repeating: false, count: 5)) }
+      rows[code] = glyphRows
+    }
+    for (code, base, accent) in composedLetters {
+      guard let baseRows = rows[base] else { continue }
+      rows[code] = compose(baseRows, accent: accent, capital: base < 0x61)
+    }
+    var glyphs: [UInt32: Glyph] = [:]
+    for (code, glyphRows) in rows {
+      let isDigit = (0x30...0x39).contains(code)
+      glyphs[code] = makeGlyph(glyphRows, keepFullWidth: isDigit)
+    }
+    glyphs[0x20] = Glyph(bitmap: Framebuffer(width: 0, height: 0), advance: 3, top: 0)
+    glyphs[0xA0] = glyphs[0x20]
+    return glyphs
+  }
+
+  /// Turns 8 rows into a glyph trimmed to its lit columns.
+  static func makeGlyph(_ rows: Rows, keepFullWidth: Bool) -> Glyph {
+    var first = 5, last = -1
+    for row in rows {
+      for (x, lit) in row.enumerated() where lit {
+        first = min(first, x)
+        last = max(last, x)
+      }
+    }
+    if keepFullWidth || last < first { first = 0; last = 4 }
+    var bitmap = Framebuffer(width: last - first + 1, height: 8)
+    for (y, row) in rows.enumerated() {
+      for x in first...last where row[x] { bitmap[x - first, y] = true }
+    }
+    return Glyph(bitmap: bitmap, advance: bitmap.width, top: 7)
+  }
+
+  /// The accents of the Latin-1 letters.
+  enum Accent {
+    case grave, acute, circumflex, tilde, dieresis, ring, cedilla
+
+    /// The accent above a capital: one row.
+    var capitalRow: String {
+      switch self {
+      case .grave: ".#..."
+      case .acute: "...#."
+      case .circumflex: ".#.#."
+      case .tilde: ".##.#"
+      case .dieresis: "#...#"
+      case .ring: "..#.."
+      case .cedilla: "....."
+      }
+    }
+
+    /// The accent above a small letter: two rows.
+    var smallRows: [String] {
+      switch self {
+      case .grave: [".#...", "..#.."]
+      case .acute: ["...#.", "..#.."]
+      case .circumflex: ["..#..", ".#.#."]
+      case .tilde: [".##.#", "#.##."]
+      case .dieresis: [".#.#.", "....."]
+      case .ring: [".###.", ".#.#."]
+      case .cedilla: [".....", "....."]
+      }
+    }
+  }
+
+  /// Places an accent on a base letter. Capitals lose one of their repeated rows to make
+  /// room; small letters have two free rows above their x-height.
+  static func compose(_ base: Rows, accent: Accent, capital: Bool) -> Rows {
+    var rows = base
+    if accent == .cedilla {
+      rows[7] = "..##.".map { $0 == "#" }
+      return rows
+    }
+    if capital {
+      var letter = Array(rows[0..<7])
+      letter.remove(at: droppableRow(letter))
+      rows = [accent.capitalRow.map { $0 == "#" }] + letter + [rows[7]]
+    } else {
+      let accentRows = accent.smallRows
+      rows[0] = accentRows[0].map { $0 == "#" }
+      rows[1] = accentRows[1].map { $0 == "#" }
+    }
+    return rows
+  }
+
+  /// The row to drop when squeezing a 7-row capital to 6: one of the longest run of equal
+  /// neighbouring rows (nearest the middle), so the letter keeps its shape.
+  static func droppableRow(_ rows: Rows) -> Int {
+    var best = 3, bestRun = 0
+    var start = 0
+    while start < rows.count {
+      var end = start
+      while end + 1 < rows.count, rows[end + 1] == rows[start] { end += 1 }
+      let run = end - start + 1
+      if run > bestRun || (run == bestRun && abs((start + end) / 2 - 3) < abs(best - 3)) {
+        bestRun = run
+        best = (start + end + 1) / 2
+      }
+      start = end + 1
+    }
+    return best
+  }
+
+  /// The accented Latin-1 letters as (code point, base letter, accent).
+  static let composedLetters: [(UInt32, UInt32, Accent)] = {
+    let vowels: [(UInt32, UInt32, [Accent])] = [
+      (0xC0, 0x41, [.grave, .acute, .circumflex, .tilde, .dieresis, .ring]),
+      (0xC8, 0x45, [.grave, .acute, .circumflex, .dieresis]),
+      (0xCC, 0x49, [.grave, .acute, .circumflex, .dieresis]),
+      (0xD2, 0x4F, [.grave, .acute, .circumflex, .tilde, .dieresis]),
+      (0xD9, 0x55, [.grave, .acute, .circumflex, .dieresis]),
+    ]
+    var list: [(UInt32, UInt32, Accent)] = []
+    for (first, base, accents) in vowels {
+      for (offset, accent) in accents.enumerated() {
+        list.append((first + UInt32(offset), base, accent))
+        // The small letter sits 0x20 above; small i takes its accent on the dotless i.
+        let smallBase: UInt32 = base == 0x49 ? 0x131 : base + 0x20
+        list.append((first + UInt32(offset) + 0x20, smallBase, accent))
+      }
+    }
+    list += [
+      (0xC7, 0x43, .cedilla), (0xE7, 0x63, .cedilla),
+      (0xD1, 0x4E, .tilde), (0xF1, 0x6E, .tilde),
+      (0xDD, 0x59, .acute), (0xFD, 0x79, .acute), (0xFF, 0x79, .dieresis),
+    ]
+    return list
+  }()
+
+  /// Precomposed letters for a base letter followed by a combining accent (U+0300...).
+  static let precomposed: [UInt32: [UInt32: UInt32]] = {
+    let marks: [Accent: UInt32] = [
+      .grave: 0x300, .acute: 0x301, .circumflex: 0x302, .tilde: 0x303,
+      .dieresis: 0x308, .ring: 0x30A, .cedilla: 0x327,
+    ]
+    var table: [UInt32: [UInt32: UInt32]] = [:]
+    for (code, base, accent) in composedLetters {
+      let plainBase = base == 0x131 ? 0x69 : base
+      table[plainBase, default: [:]][marks[accent]!] = code
+    }
+    return table
+  }()
+
+  /// The precomposed Latin-1 letter for `base` plus a combining `mark`, if there is one.
+  public static func precomposed(_ base: Unicode.Scalar, _ mark: Unicode.Scalar) -> Unicode.Scalar? {
+    precomposed[base.value]?[mark.value].flatMap(Unicode.Scalar.init)
+  }
+}

@@ -1,0 +1,42 @@
+/// An ordered list of fonts: each character is drawn with the first font that has it.
+///
+/// Characters that no font has get the fallback glyph: U+FFFD from the first font that has
+/// one, else a hollow box as tall as the first font's capitals. Nothing is dropped.
+public struct FontChain: Sendable {
+  /// The fonts, most preferred first.
+  public var fonts: [any Font]
+
+  /// Creates a chain; it must hold at least one font.
+  public init(_ fonts: [any Font]) {
+    precondition(!fonts.isEmpty, "a font chain needs at least one font")
+    self.fonts = fonts
+  }
+
+  /// A chain of one font.
+  public init(_ font: any Font) {
+    self.init([font])
+  }
+
+  /// The rows above the common baseline: the largest ascent of the fonts.
+  public var ascent: Int { fonts.map(\.ascent).max() ?? 0 }
+  /// The rows below the common baseline: the largest descent of the fonts.
+  public var descent: Int { fonts.map(\.descent).max() ?? 0 }
+  /// The height of a line of text in this chain.
+  public var lineHeight: Int { ascent + descent }
+
+  /// The glyph for a scalar from the first font that has it, or `nil`.
+  public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
+    for font in fonts {
+      if let glyph = font.glyph(for: scalar) { return glyph }
+    }
+    return nil
+  }
+
+  /// The glyph drawn for characters that no font has.
+  public var fallbackGlyph: Glyph {
+    if let replacement = glyph(for: "\u{FFFD}") { return replacement }
+    let primary = fonts[0]
+    let height = max(3, primary.ascent)
+    return Glyph.box(width: max(3, (height * 5 + 6) / 7), height: height)
+  }
+}

@@ -1,0 +1,42 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An error from writing to a file descriptor, keeping the `errno` and what was being done.
+public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The `errno` value.
+  public var code: Int32
+  /// What was being written.
+  public var what: String
+
+  /// Whether the reader went away (EPIPE): the end of a pipeline, not a failure of ours.
+  public var isBrokenPipe: Bool { code == EPIPE }
+
+  public var description: String {
+    "\(what): \(String(cString: strerror(code)))"
+  }
+}
+
+/// Writes bytes to a file descriptor completely, retrying on EINTR and short writes.
+///
+/// - Throws: ``OutputError`` with the `errno` of a failed write.
+public func writeAll(_ bytes: [UInt8], to descriptor: Int32, what: String) throws(OutputError) {
+  var result: OutputError?
+  bytes.withUnsafeBytes { raw in
+    var offset = 0
+    while offset < raw.count {
+      let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+      if written < 0 {
+        if errno == EINTR { continue }
+        result = OutputError(code: errno, what: what)
+        return
+      }
+      offset += written
+    }
+  }
+  if let result { throw result }
+}

@@ -1,0 +1,39 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Facts about, and settings of, the terminal on a file descriptor.
+public enum Terminal {
+  /// Whether `descriptor` is a terminal.
+  public static func isTerminal(_ descriptor: Int32) -> Bool {
+    isatty(descriptor) == 1
+  }
+
+  /// The terminal's size in character cells, or `nil` if it is not a terminal.
+  public static func size(of descriptor: Int32) -> (columns: Int, rows: Int)? {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return (Int(size.ws_col), Int(size.ws_row))
+  }
+
+  /// Turns off echo of typed keys (so Ctrl-C does not print `^C` over the sign) and returns
+  /// the previous settings to restore, or `nil` if `descriptor` is not a terminal.
+  public static func disableEcho(_ descriptor: Int32) -> termios? {
+    var saved = termios()
+    guard tcgetattr(descriptor, &saved) == 0 else { return nil }
+    var quiet = saved
+    quiet.c_lflag &= ~tcflag_t(ECHO)
+    _ = tcsetattr(descriptor, TCSANOW, &quiet)
+    return saved
+  }
+
+  /// Restores settings saved by ``disableEcho(_:)``.
+  public static func restore(_ settings: termios, on descriptor: Int32) {
+    var settings = settings
+    _ = tcsetattr(descriptor, TCSANOW, &settings)
+  }
+}

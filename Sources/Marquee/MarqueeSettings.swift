@@ -1,0 +1,48 @@
+/// How a horizontal marquee shows its messages.
+public struct MarqueeSettings: Sendable, Equatable {
+  /// When the text scrolls.
+  public enum Mode: String, Sendable, CaseIterable {
+    /// Still when the text fits the sign, a scrolling ribbon when it does not.
+    case auto
+    /// Always a scrolling ribbon.
+    case scroll
+  }
+
+  /// When the text scrolls.
+  public var mode: Mode
+  /// Scroll speed in pixels per second.
+  public var speed: Double
+  /// Dark columns between the end of one message and the start of the next.
+  public var gap: Int
+  /// The way scrolling text moves.
+  public var direction: ScrollDirection
+  /// Where still text is placed across the sign.
+  public var alignment: HorizontalAlignment
+  /// Where the line of text is placed down the sign.
+  public var verticalAlignment: VerticalAlignment
+
+  /// Creates settings; the defaults suit an 8-row sign read from a few metres.
+  public init(
+    mode: Mode = .auto, speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .left,
+    alignment: HorizontalAlignment = .left, verticalAlignment: VerticalAlignment = .middle
+  ) {
+    self.mode = mode
+    self.speed = speed
+    self.gap = gap
+    self.direction = direction
+    self.alignment = alignment
+    self.verticalAlignment = verticalAlignment
+  }
+}
+
+/// Why content could not be turned into a timeline.
+public enum MarqueeError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The laid-out content is larger than a framebuffer may be.
+  case contentTooLarge(String)
+
+  public var description: String {
+    switch self {
+    case .contentTooLarge(let reason): "the text is too long to lay out (\(reason))"
+    }
+  }
+}

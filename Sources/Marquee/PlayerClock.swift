@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The time source a player paces frames with, in nanoseconds on a monotonic scale.
+public protocol PlayerClock {
+  /// The current time in nanoseconds.
+  func now() -> Int64
+  /// Sleeps until `deadline` (absolute, in the clock's nanoseconds) or until `stop` is set,
+  /// whichever comes first.
+  func sleep(until deadline: Int64, stop: StopFlag)
+}
+
+/// The system's monotonic clock, slept on with absolute deadlines so that time spent
+/// rendering never adds up into drift.
+public struct MonotonicClock: PlayerClock {
+  /// The longest single sleep, so that a stop request is noticed promptly even while
+  /// the sign is still.
+  public var stopCheckInterval: Int64 = 100_000_000
+
+  /// Creates the clock.
+  public init() {}
+
+  public func now() -> Int64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+  }
+
+  public func sleep(until deadline: Int64, stop: StopFlag) {
+    while !stop.isSet {
+      let current = now()
+      if current >= deadline { return }
+      let wake = min(deadline, current + stopCheckInterval)
+      var spec = timespec(
+        tv_sec: .init(wake / 1_000_000_000), tv_nsec: .init(wake % 1_000_000_000))
+      // clock_nanosleep returns the error instead of setting errno; EINTR just loops.
+      _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil)
+    }
+  }
+}
+
+/// A clock that only moves when told: sleeping jumps straight to the deadline. Tests and
+/// offline rendering use it to run a player without waiting.
+public final class ManualClock: PlayerClock, @unchecked Sendable {
+  /// The current time in nanoseconds.
+  public private(set) var current: Int64
+  /// Every deadline slept until, in order (what the player asked for).
+  public private(set) var sleeps: [Int64] = []
+
+  /// Creates a clock reading `start`.
+  public init(start: Int64 = 0) {
+    current = start
+  }
+
+  public func now() -> Int64 { current }
+
+  public func sleep(until deadline: Int64, stop: StopFlag) {
+    sleeps.append(deadline)
+    if deadline > current { current = deadline }
+  }
+
+  /// Moves the clock forward, as if work took `nanoseconds`.
+  public func advance(by nanoseconds: Int64) {
+    current += nanoseconds
+  }
+}

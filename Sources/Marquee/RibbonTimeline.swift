@@ -1,0 +1,122 @@
+import BitmapFonts
+import MatrixCore
+
+/// The horizontal marquee: text that fits stands still; text that does not scrolls as a
+/// seamless ribbon (the messages one after another, each followed by a gap, wrapping from
+/// the last back to the first).
+///
+/// The scroll position at time `t` is `floor(speed * t)` pixels: a pure function of `t`, so
+/// frames do not depend on the frame rate and never drift.
+public struct RibbonTimeline: Timeline {
+  public let width: Int
+  public let height: Int
+  /// The ribbon: every message followed by the gap, one period of the loop.
+  public let ribbon: Framebuffer
+  /// Where each message starts and ends on the ribbon, in ribbon columns.
+  public let segments: [Range<Int>]
+  /// Whether the content scrolls (it does not fit) or stands still.
+  public let scrolls: Bool
+  /// The settings the timeline was made with.
+  public let settings: MarqueeSettings
+  /// The column of the ribbon's left edge when still.
+  let stillX: Int
+  /// The row of the ribbon's top edge.
+  let topY: Int
+
+  /// Lays out `messages` for a `width` x `height` sign.
+  ///
+  /// - Throws: ``MarqueeError/contentTooLarge(_:)`` when the ribbon would be wider than a
+  ///   framebuffer may be.
+  public init(
+    messages: [String], renderer: TextRenderer, width: Int, height: Int,
+    settings: MarqueeSettings = MarqueeSettings()
+  ) throws(MarqueeError) {
+    self.width = width
+    self.height = height
+    self.settings = settings
+    let layouts = messages.map(renderer.layout)
+    let gap = settings.gap
+    var contentWidth = 0
+    for (index, layout) in layouts.enumerated() {
+      contentWidth += layout.width + (index > 0 ? gap : 0)
+    }
+    let period = contentWidth + gap
+    let scrolls = settings.mode == .scroll || contentWidth > width
+    let ribbonWidth = scrolls ? max(period, 1) : contentWidth
+    if let problem = Framebuffer.validateSize(width: ribbonWidth, height: renderer.lineHeight) {
+      throw .contentTooLarge(problem)
+    }
+    var ribbon = Framebuffer(width: ribbonWidth, height: renderer.lineHeight)
+    var segments: [Range<Int>] = []
+    var x = 0
+    for layout in layouts {
+      let strip = renderer.draw(layout)
+      ribbon.draw(strip, atX: x, y: 0, mode: .or)
+      segments.append(x..<(x + layout.width))
+      x += layout.width + gap
+    }
+    self.ribbon = ribbon
+    self.segments = segments
+    self.scrolls = scrolls
+    self.stillX = settings.alignment.offset(contentWidth: contentWidth, areaWidth: width)
+    self.topY = settings.verticalAlignment.offset(
+      contentHeight: renderer.lineHeight, areaHeight: height)
+  }
+
+  /// The scroll position at time `t`: whole pixels moved since the start.
+  public func position(at t: Double) -> Int {
+    guard scrolls, settings.speed > 0, t > 0 else { return 0 }
+    // A tiny epsilon keeps i/fps * speed on the integer it means (3 * 0.1 * 10 = 2.9999…).
+    let travelled = (settings.speed * t + 1e-9).rounded(.down)
+    let period = Double(ribbon.width)
+    return Int(travelled.truncatingRemainder(dividingBy: period))
+  }
+
+  /// The ribbon column shown at the sign's left edge at time `t` (when scrolling).
+  public func ribbonOffset(at t: Double) -> Int {
+    let position = position(at: t)
+    let period = ribbon.width
+    switch settings.direction {
+    case .left: return position
+    case .right: return (period - position) % period
+    }
+  }
+
+  public func render(at t: Double, into frame: inout Frame) {
+    frame.brightness = 1
+    frame.pixels.clear()
+    guard scrolls else {
+      frame.pixels.draw(ribbon, atX: stillX, y: topY)
+      return
+    }
+    let period = ribbon.width
+    var source = ribbonOffset(at: t)
+    var x = 0
+    while x < width {
+      let run = min(period - source, width - x)
+      frame.pixels.draw(
+        ribbon, sourceX: source, sourceY: 0, width: run, height: ribbon.height,
+        atX: x, y: topY)
+      x += run
+      source = 0
+    }
+  }
+
+  public func nextChange(after t: Double) -> Double? {
+    guard scrolls, settings.speed > 0 else { return nil }
+    let travelled = (settings.speed * max(0, t) + 1e-9).rounded(.down)
+    return (travelled + 1) / settings.speed
+  }
+
+  /// The message under column `x` of the sign at time `t`, or `nil` over a gap.
+  public func message(atColumn x: Int, time t: Double) -> Int? {
+    guard x >= 0, x < width else { return nil }
+    let column: Int
+    if scrolls {
+      column = (ribbonOffset(at: t) + x) % ribbon.width
+    } else {
+      column = x - stillX
+    }
+    return segments.firstIndex { $0.contains(column) }
+  }
+}

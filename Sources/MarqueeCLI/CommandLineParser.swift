@@ -1,0 +1,177 @@
+import Marquee
+
+/// What the command line asks for.
+public enum Invocation: Sendable, Equatable {
+  /// Run the sign.
+  case run(RunOptions)
+  /// Print help and exit 0.
+  case help
+  /// Print the version and exit 0.
+  case version
+}
+
+/// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:
+/// `--name value`, `--name=value`, flags, `--` to end options, positional messages.
+public struct CommandLineParser {
+  static let options: [OptionSpec] = [
+    OptionSpec(name: "width", value: "<pixels>", help: "Sign width in pixels. (default: 64)"),
+    OptionSpec(name: "height", value: "<pixels>", help: "Sign height in pixels. (default: 8)"),
+    OptionSpec(name: "speed", value: "<px-per-second>",
+               help: "Scroll speed in pixels per second. (default: 20)"),
+    OptionSpec(name: "fps", value: "<frames-per-second>", help: "Frame rate. (default: 40)"),
+    OptionSpec(name: "gap", value: "<pixels>",
+               help: "Dark columns between the end of the text and its start. (default: 8)"),
+    OptionSpec(name: "direction", value: "<direction>",
+               help: "Scroll direction: left, right. (default: left)"),
+    OptionSpec(name: "align", value: "<alignment>",
+               help: "Where text that fits stands: left, center, right. (default: left)"),
+    OptionSpec(name: "valign", value: "<alignment>",
+               help: "Where the line stands: top, middle, bottom. (default: middle)"),
+    OptionSpec(name: "mode", value: "<mode>",
+               help: "auto (still if it fits, else scroll), scroll. (default: auto)"),
+    OptionSpec(name: "letter-spacing", value: "<pixels>",
+               help: "Dark columns between letters. (default: 1)"),
+    OptionSpec(name: "frames", value: "<count>",
+               help: "Stop after this many frames. (default: run until Ctrl-C)"),
+    OptionSpec(name: "no-wait", value: nil,
+               help: "Render frames as fast as possible instead of in real time."),
+    OptionSpec(name: "output", value: "<output>",
+               help: "leds (simulated sign) or ascii (text frames). (default: leds on a terminal, else ascii)"),
+    OptionSpec(name: "no-color", value: nil,
+               help: "Draw the simulated sign without colours (also when NO_COLOR is set)."),
+    OptionSpec(name: "version", value: nil, help: "Show the version."),
+    OptionSpec(name: "help", short: "h", value: nil, help: "Show help information."),
+  ]
+
+  /// Parses the arguments.
+  public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
+    var options = RunOptions()
+    var index = 0
+    var onlyMessages = false
+    func value(for spec: OptionSpec, inline: String?) throws(UsageError) -> String {
+      if let inline { return inline }
+      index += 1
+      guard index < arguments.count else {
+        throw UsageError("Missing value for '--\(spec.name) \(spec.value ?? "")'")
+      }
+      return arguments[index]
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      defer { index += 1 }
+      if onlyMessages || !argument.hasPrefix("-") || argument == "-" {
+        options.messages.append(argument)
+        continue
+      }
+      if argument == "--" {
+        onlyMessages = true
+        continue
+      }
+      let spec: OptionSpec
+      var inline: String?
+      if argument.hasPrefix("--") {
+        var name = String(argument.dropFirst(2))
+        if let equals = name.firstIndex(of: "=") {
+          inline = String(name[name.index(after: equals)...])
+          name = String(name[..<equals])
+        }
+        guard let found = Self.spec(named: name) else {
+          throw UsageError("Unknown option '--\(name)'.\(suggestion(for: name))")
+        }
+        spec = found
+      } else {
+        let letters = argument.dropFirst()
+        guard letters.count == 1, let found = Self.options.first(where: { $0.short == letters.first })
+        else {
+          throw UsageError("Unknown option '\(argument)'.")
+        }
+        spec = found
+      }
+      if spec.value == nil, let inline {
+        throw UsageError("The flag '--\(spec.name)' does not take a value (got '\(inline)').")
+      }
+      switch spec.name {
+      case "help": return .help
+      case "version": return .version
+      case "no-wait": options.noWait = true
+      case "no-color": options.color = false
+      case "width":
+        options.width = try integer(value(for: spec, inline: inline), spec, in: 1...RunOptions.maximumWidth)
+      case "height":
+        options.height = try integer(value(for: spec, inline: inline), spec, in: 1...RunOptions.maximumHeight)
+      case "gap":
+        options.marquee.gap = try integer(value(for: spec, inline: inline), spec, in: 0...RunOptions.maximumWidth)
+      case "letter-spacing":
+        options.letterSpacing = try integer(value(for: spec, inline: inline), spec, in: 0...64)
+      case "frames":
+        options.frames = try integer(value(for: spec, inline: inline), spec, in: 1...Int(Int32.max))
+      case "speed":
+        options.marquee.speed = try number(
+          value(for: spec, inline: inline), spec, in: 0...RunOptions.maximumSpeed)
+      case "fps":
+        options.fps = try number(value(for: spec, inline: inline), spec, in: 0...RunOptions.maximumFPS)
+        if options.fps == 0 { throw UsageError("'--fps' must be greater than 0.") }
+      case "direction":
+        options.marquee.direction = try choice(value(for: spec, inline: inline), spec)
+      case "align":
+        options.marquee.alignment = try choice(value(for: spec, inline: inline), spec)
+      case "valign":
+        options.marquee.verticalAlignment = try choice(value(for: spec, inline: inline), spec)
+      case "mode":
+        options.marquee.mode = try choice(value(for: spec, inline: inline), spec)
+      case "output":
+        options.output = try choice(value(for: spec, inline: inline), spec) as RunOptions.Output
+      default:
+        throw UsageError("Unknown option '--\(spec.name)'.")
+      }
+    }
+    guard !options.messages.isEmpty else {
+      throw UsageError("Missing expected argument '<message> ...'")
+    }
+    return .run(options)
+  }
+
+  static func spec(named name: String) -> OptionSpec? {
+    options.first { $0.name == name }
+  }
+
+  /// " Did you mean '--speed'?" for a near miss, else "".
+  static func suggestion(for name: String) -> String {
+    let best = options.map { ($0.name, editDistance($0.name, name)) }.min { $0.1 < $1.1 }
+    guard let (candidate, distance) = best, distance <= max(2, name.count / 3) else { return "" }
+    return " Did you mean '--\(candidate)'?"
+  }
+
+  static func integer(_ text: String, _ spec: OptionSpec, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+    guard let value = Int(text) else {
+      throw UsageError("The value '\(text)' is invalid for '--\(spec.name) \(spec.value ?? "")': not a whole number.")
+    }
+    guard range.contains(value) else {
+      throw UsageError(
+        "The value '\(text)' is invalid for '--\(spec.name) \(spec.value ?? "")': must be from \(range.lowerBound) to \(range.upperBound).")
+    }
+    return value
+  }
+
+  static func number(_ text: String, _ spec: OptionSpec, in range: ClosedRange<Double>) throws(UsageError) -> Double {
+    guard let value = Double(text), value.isFinite else {
+      throw UsageError("The value '\(text)' is invalid for '--\(spec.name) \(spec.value ?? "")': not a finite number.")
+    }
+    guard range.contains(value) else {
+      throw UsageError(
+        "The value '\(text)' is invalid for '--\(spec.name) \(spec.value ?? "")': must be from \(formatted(range.lowerBound)) to \(formatted(range.upperBound)).")
+    }
+    return value
+  }
+
+  static func formatted(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+
+  static func choice<T: RawRepresentable & CaseIterable>(_ text: String, _ spec: OptionSpec) throws(UsageError) -> T
+  where T.RawValue == String {
+    if let value = T(rawValue: text) { return value }
+    let names = T.allCases.map(\.rawValue).joined(separator: ", ")
+    throw UsageError("The value '\(text)' is invalid for '--\(spec.name) \(spec.value ?? "")': use one of \(names).")
+  }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+import BitmapFonts
+import Drivers
+import Marquee
+import MatrixCore
+
+/// The `marquee` command: parses arguments, builds the timeline and plays it on a display.
+public enum MarqueeCommand {
+  /// Runs the command with `arguments` (without the program name) and returns the exit code.
+  ///
+  /// Usage errors print `Error: …`, the usage line and a pointer to `--help` on standard
+  /// error and return 64; runtime errors print `Error: …` and return 1; a stopping signal
+  /// returns 128 + its number after the sign is blanked and the terminal restored.
+  public nonisolated static func main(_ arguments: [String]) -> Int32 {
+    let stop = StopFlag()
+    let trap = SignalTrap(stop: stop)
+    defer { withExtendedLifetime(trap) {} }
+    do {
+      switch try CommandLineParser.parse(arguments) {
+      case .help:
+        try printOutput(HelpText.full)
+        return ExitCode.success
+      case .version:
+        try printOutput(HelpText.version + "\n")
+        return ExitCode.success
+      case .run(let options):
+        try run(options, stop: stop)
+      }
+    } catch let error as UsageError {
+      printError("Error: \(error.message)\nUsage: \(HelpText.usage)\n  See 'marquee --help' for more information.")
+      return ExitCode.usage
+    } catch let error as OutputError where error.isBrokenPipe {
+      // The reader went away (`marquee ... | head`): nothing is wrong with the sign.
+      return stop.signalNumber == 0 ? ExitCode.success : 128 + stop.signalNumber
+    } catch {
+      printError("Error: \(error)")
+      return ExitCode.failure
+    }
+    return stop.signalNumber == 0 ? ExitCode.success : 128 + stop.signalNumber
+  }
+
+  /// Builds the sign from `options` and plays it until the frame limit or a signal.
+  static func run(_ options: RunOptions, stop: StopFlag) throws {
+    let renderer = TextRenderer(letterSpacing: options.letterSpacing)
+    let timeline: RibbonTimeline
+    do {
+      timeline = try RibbonTimeline(
+        messages: options.messages, renderer: renderer,
+        width: options.width, height: options.height, settings: options.marquee)
+    } catch {
+      throw RuntimeError("\(error)")
+    }
+    let output = options.output ?? (Terminal.isTerminal(1) ? .leds : .ascii)
+    switch output {
+    case .ascii:
+      var display = AsciiDisplay(width: options.width, height: options.height)
+      try play(timeline, on: &display, options: options, stop: stop)
+    case .leds:
+      let color = options.color && getenv("NO_COLOR").map { $0.pointee == 0 } ?? true
+      var display: TerminalDisplay
+      do {
+        display = try TerminalDisplay(
+          width: options.width, height: options.height, color: color)
+      } catch {
+        throw RuntimeError("\(error)")
+      }
+      try play(timeline, on: &display, options: options, stop: stop)
+    }
+  }
+
+  /// Plays a timeline and shuts the display down on every path, errors included.
+  static func play<D: Display>(
+    _ timeline: some Timeline, on display: inout D, options: RunOptions, stop: StopFlag
+  ) throws {
+    let player = Player(fps: options.fps, frameLimit: options.frames, paced: !options.noWait)
+    do {
+      if options.noWait {
+        try player.run(timeline, on: &display, clock: ManualClock(), stop: stop)
+      } else {
+        try player.run(timeline, on: &display, clock: MonotonicClock(), stop: stop)
+      }
+    } catch {
+      try? display.shutdown()
+      throw error
+    }
+    try display.shutdown()
+  }
+}

@@ -1,0 +1,133 @@
+/// How source pixels combine with the pixels already in the destination.
+public enum BlitMode: Sendable, Hashable {
+  /// The destination rectangle takes the source pixels, lit and dark.
+  case copy
+  /// Lit source pixels light the destination; dark ones leave it as it was.
+  case or
+  /// Lit source pixels flip the destination.
+  case xor
+  /// Lit source pixels darken the destination (a mask that erases).
+  case clear
+  /// Dark source pixels darken the destination (a mask that keeps).
+  case and
+}
+
+extension Framebuffer {
+  /// Draws `source` with its top-left corner at (`x`, `y`), clipped to this framebuffer.
+  ///
+  /// Offsets may be negative or past the edges: only the overlapping part is drawn.
+  public mutating func draw(_ source: Framebuffer, atX x: Int, y: Int, mode: BlitMode = .copy) {
+    draw(
+      source, sourceX: 0, sourceY: 0, width: source.width, height: source.height,
+      atX: x, y: y, mode: mode)
+  }
+
+  /// Draws the `width` x `height` rectangle of `source` whose top-left corner is
+  /// (`sourceX`, `sourceY`) with its top-left corner at (`x`, `y`), clipped on both sides.
+  public mutating func draw(
+    _ source: Framebuffer, sourceX: Int, sourceY: Int, width: Int, height: Int,
+    atX x: Int, y: Int, mode: BlitMode = .copy
+  ) {
+    // Clip the source rectangle to the source, then the destination to self.
+    var sx = sourceX, sy = sourceY, dx = x, dy = y, w = width, h = height
+    if sx < 0 { w += sx; dx -= sx; sx = 0 }
+    if sy < 0 { h += sy; dy -= sy; sy = 0 }
+    if dx < 0 { w += dx; sx -= dx; dx = 0 }
+    if dy < 0 { h += dy; sy -= dy; dy = 0 }
+    w = min(w, source.width - sx, self.width - dx)
+    h = min(h, source.height - sy, self.height - dy)
+    guard w > 0, h > 0 else { return }
+
+    let sourceStride = source.wordsPerRow
+    let stride = wordsPerRow
+    source.words.withUnsafeBufferPointer { src in
+      words.withUnsafeMutableBufferPointer { dst in
+        for row in 0..<h {
+          Framebuffer.copyBits(
+            from: src.baseAddress! + (sy + row) * sourceStride, sourceWords: sourceStride,
+            sourceBit: sx,
+            to: dst.baseAddress! + (dy + row) * stride, destinationBit: dx,
+            count: w, mode: mode)
+        }
+      }
+    }
+  }
+
+  /// Copies `count` bits of one row into another, the core of every blit.
+  ///
+  /// Works a destination word at a time: each step fetches up to 64 source bits at any bit
+  /// offset and merges them into one destination word under a mask.
+  static func copyBits(
+    from source: UnsafePointer<UInt64>, sourceWords: Int, sourceBit: Int,
+    to destination: UnsafeMutablePointer<UInt64>, destinationBit: Int,
+    count: Int, mode: BlitMode
+  ) {
+    var remaining = count
+    var s = sourceBit
+    var d = destinationBit
+    while remaining > 0 {
+      let dw = d >> 6
+      let db = d & 63
+      let n = Swift.min(64 - db, remaining)
+      let sw = s >> 6
+      let sb = s & 63
+      var bits = source[sw] << UInt64(sb)
+      if sb != 0, sw + 1 < sourceWords {
+        bits |= source[sw + 1] >> UInt64(64 - sb)
+      }
+      let span: UInt64 = n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))
+      let mask = span >> UInt64(db)
+      let value = (bits >> UInt64(db)) & mask
+      switch mode {
+      case .copy: destination[dw] = (destination[dw] & ~mask) | value
+      case .or: destination[dw] |= value
+      case .xor: destination[dw] ^= value
+      case .clear: destination[dw] &= ~value
+      case .and: destination[dw] &= ~(mask & ~value)
+      }
+      s += n
+      d += n
+      remaining -= n
+    }
+  }
+
+  /// Sets every pixel of a rectangle, clipped to the framebuffer.
+  public mutating func fill(x: Int, y: Int, width: Int, height: Int, lit: Bool) {
+    let x0 = max(0, x), y0 = max(0, y)
+    let x1 = min(self.width, x + width), y1 = min(self.height, y + height)
+    guard x0 < x1, y0 < y1 else { return }
+    let stride = wordsPerRow
+    words.withUnsafeMutableBufferPointer { buffer in
+      for row in y0..<y1 {
+        var bit = x0
+        while bit < x1 {
+          let db = bit & 63
+          let n = Swift.min(64 - db, x1 - bit)
+          let span: UInt64 = n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))
+          let mask = span >> UInt64(db)
+          let index = row * stride + (bit >> 6)
+          if lit { buffer[index] |= mask } else { buffer[index] &= ~mask }
+          bit += n
+        }
+      }
+    }
+  }
+
+  /// Returns the `width` x `height` part of this framebuffer at (`x`, `y`); parts outside are dark.
+  public func cropped(x: Int, y: Int, width: Int, height: Int) -> Framebuffer {
+    var result = Framebuffer(width: width, height: height)
+    result.draw(self, sourceX: x, sourceY: y, width: width, height: height, atX: 0, y: 0)
+    return result
+  }
+
+  /// Copies all pixels of `other`, which must have the same size, without reallocating.
+  public mutating func assign(_ other: Framebuffer) {
+    precondition(other.width == width && other.height == height, "sizes differ")
+    words.withUnsafeMutableBufferPointer { dst in
+      other.words.withUnsafeBufferPointer { src in
+        guard let d = dst.baseAddress, let s = src.baseAddress else { return }
+        d.update(from: s, count: src.count)
+      }
+    }
+  }
+}
