@@ -5,7 +5,7 @@ import MatrixCore
 ///
 /// Capitals are 7 rows tall on the baseline; descenders use one row below it, so a line is
 /// 8 rows. Accented capitals squeeze the letter to 6 rows under a 1-row accent, as small
-/// LED fonts do; accented small letters keep their shape under a 2-row accent.
+/// LED fonts do (Å loses two rows to its ring); accented small letters keep their shape under a 2-row accent.
 public struct BuiltinFont5x7: Font {
   public let name = "5x7"
   public let ascent = 7
@@ -75,16 +75,16 @@ public struct BuiltinFont5x7: Font {
   enum Accent {
     case grave, acute, circumflex, tilde, dieresis, ring, cedilla
 
-    /// The accent above a capital: one row.
-    var capitalRow: String {
+    /// The accent above a capital: one row (two for the ring, which the letter's top closes).
+    var capitalRows: [String] {
       switch self {
-      case .grave: ".#..."
-      case .acute: "...#."
-      case .circumflex: ".#.#."
-      case .tilde: ".##.#"
-      case .dieresis: "#...#"
-      case .ring: "..#.."
-      case .cedilla: "....."
+      case .grave: [".#..."]
+      case .acute: ["...#."]
+      case .circumflex: ["..#.."]
+      case .tilde: [".##.#"]
+      case .dieresis: [".#.#."]
+      case .ring: ["..#..", ".#.#."]
+      case .cedilla: []
       }
     }
 
@@ -112,8 +112,8 @@ public struct BuiltinFont5x7: Font {
     }
     if capital {
       var letter = Array(rows[0..<7])
-      letter.remove(at: droppableRow(letter))
-      rows = [accent.capitalRow.map { $0 == "#" }] + letter + [rows[7]]
+      for _ in accent.capitalRows { letter.remove(at: droppableRow(letter)) }
+      rows = accent.capitalRows.map { $0.map { $0 == "#" } } + letter + [rows[7]]
     } else {
       let accentRows = accent.smallRows
       rows[0] = accentRows[0].map { $0 == "#" }
