@@ -20,11 +20,14 @@ public struct MarqueeSettings: Sendable, Equatable {
   public var alignment: HorizontalAlignment
   /// Where the line of text is placed down the sign.
   public var verticalAlignment: VerticalAlignment
+  /// Inversion and flips, applied to every frame.
+  public var presentation: Presentation
 
   /// Creates settings; the defaults suit an 8-row sign read from a few metres.
   public init(
     mode: Mode = .auto, speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .left,
-    alignment: HorizontalAlignment = .left, verticalAlignment: VerticalAlignment = .middle
+    alignment: HorizontalAlignment = .left, verticalAlignment: VerticalAlignment = .middle,
+    presentation: Presentation = Presentation()
   ) {
     self.mode = mode
     self.speed = speed
@@ -32,6 +35,7 @@ public struct MarqueeSettings: Sendable, Equatable {
     self.direction = direction
     self.alignment = alignment
     self.verticalAlignment = verticalAlignment
+    self.presentation = presentation
   }
 }
 

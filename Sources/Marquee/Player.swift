@@ -56,12 +56,13 @@ public struct Player {
     var frame = Frame(width: timeline.width, height: timeline.height)
     var previous = Frame(width: timeline.width, height: timeline.height)
     var hasPrevious = false
+    var workspace = FrameWorkspace()
     let start = clock.now()
     var index = 0
     let limit = frameLimit ?? Int.max
     while index < limit, !stop.isSet {
       let t = Double(index) / fps
-      timeline.render(at: t, into: &frame)
+      timeline.render(at: t, into: &frame, workspace: &workspace)
       let changed = !hasPrevious || frame != previous
       try display.show(frame, changed: changed)
       statistics.rendered += 1

@@ -82,9 +82,14 @@ public struct RibbonTimeline: Timeline {
     }
   }
 
-  public func render(at t: Double, into frame: inout Frame) {
+  public func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     frame.brightness = 1
     frame.pixels.clear()
+    defer {
+      if !settings.presentation.isIdentity {
+        settings.presentation.apply(to: &frame.pixels, scratch: &workspace.scratch)
+      }
+    }
     guard scrolls else {
       frame.pixels.draw(ribbon, atX: stillX, y: topY)
       return

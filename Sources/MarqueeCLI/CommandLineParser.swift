@@ -8,6 +8,8 @@ public enum Invocation: Sendable, Equatable {
   case help
   /// Print the version and exit 0.
   case version
+  /// List the transition effects.
+  case effects
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:
@@ -28,7 +30,24 @@ public struct CommandLineParser {
     OptionSpec(name: "valign", value: "<alignment>",
                help: "Where the line stands: top, middle, bottom. (default: middle)"),
     OptionSpec(name: "mode", value: "<mode>",
-               help: "auto (still if it fits, else scroll), scroll. (default: auto)"),
+               help: "auto (still if it fits, else scroll), scroll, cycle (one message at a time). (default: auto)"),
+    OptionSpec(name: "dwell", value: "<seconds>",
+               help: "Cycle: how long each message stands. (default: 2)"),
+    OptionSpec(name: "in", value: "<effect[+effect...]>",
+               help: "Cycle: how messages enter; see 'marquee effects'. (default: scroll-up)"),
+    OptionSpec(name: "out", value: "<effect[+effect...]>",
+               help: "Cycle: how messages leave. (default: the exit half of --in)"),
+    OptionSpec(name: "duration", value: "<seconds>",
+               help: "Cycle: how long a transition takes. (default: 0.5)"),
+    OptionSpec(name: "ease", value: "<easing>",
+               help: "Cycle: linear, ease-in, ease-out, ease-in-out. (default: linear)"),
+    OptionSpec(name: "sprite", value: "<file>",
+               help: "Cycle: frames for the sprite effect ('#'/'.' rows, frames separated by empty lines)."),
+    OptionSpec(name: "seed", value: "<number>",
+               help: "Seed of the random effect's order. (default: 24301)"),
+    OptionSpec(name: "invert", value: nil, help: "Light the dark pixels and darken the lit ones."),
+    OptionSpec(name: "flip", value: "<h|v|hv>",
+               help: "Mirror left-right (h), upside down (v), or both (hv)."),
     OptionSpec(name: "letter-spacing", value: "<pixels>",
                help: "Dark columns between letters. (default: 1)"),
     OptionSpec(name: "frames", value: "<count>",
@@ -48,6 +67,7 @@ public struct CommandLineParser {
     var options = RunOptions()
     var index = 0
     var onlyMessages = false
+    if arguments.first == "effects" { return .effects }
     func value(for spec: OptionSpec, inline: String?) throws(UsageError) -> String {
       if let inline { return inline }
       index += 1
@@ -118,7 +138,39 @@ public struct CommandLineParser {
       case "valign":
         options.marquee.verticalAlignment = try choice(value(for: spec, inline: inline), spec)
       case "mode":
-        options.marquee.mode = try choice(value(for: spec, inline: inline), spec)
+        options.mode = try choice(value(for: spec, inline: inline), spec)
+        options.marquee.mode = options.mode == .scroll ? .scroll : .auto
+      case "dwell":
+        options.dwell = try number(value(for: spec, inline: inline), spec, in: 0...RunOptions.maximumSeconds)
+      case "duration":
+        options.duration = try number(value(for: spec, inline: inline), spec, in: 0...RunOptions.maximumSeconds)
+      case "in", "out":
+        let list = try value(for: spec, inline: inline)
+        do {
+          _ = try EffectCatalog.parse(list)
+        } catch {
+          throw UsageError("The value '\(list)' is invalid for '--\(spec.name)': \(error).")
+        }
+        if spec.name == "in" { options.entry = list } else { options.exit = list }
+      case "ease":
+        options.easing = try choice(value(for: spec, inline: inline), spec)
+      case "sprite":
+        options.spritePath = try value(for: spec, inline: inline)
+      case "seed":
+        let text = try value(for: spec, inline: inline)
+        guard let seed = UInt64(text) else {
+          throw UsageError("The value '\(text)' is invalid for '--seed <number>': not a whole number from 0 to \(UInt64.max).")
+        }
+        options.seed = seed
+      case "invert":
+        options.marquee.presentation.inverted = true
+      case "flip":
+        let text = try value(for: spec, inline: inline)
+        guard !text.isEmpty, text.allSatisfy({ $0 == "h" || $0 == "v" }) else {
+          throw UsageError("The value '\(text)' is invalid for '--flip <h|v|hv>': use h, v or hv.")
+        }
+        if text.contains("h") { options.marquee.presentation.flippedHorizontally = true }
+        if text.contains("v") { options.marquee.presentation.flippedVertically = true }
       case "output":
         options.output = try choice(value(for: spec, inline: inline), spec) as RunOptions.Output
       default:

@@ -12,9 +12,13 @@ public enum HelpText {
       OVERVIEW: Show scrolling text on an LED-matrix sign, or on a simulated one in the terminal.
 
       Text that fits the sign stands still; longer text scrolls as a seamless loop. Several
-      messages form one ribbon, separated by the gap. Ctrl-C stops the sign and leaves it blank.
+      messages form one ribbon, separated by the gap; with --mode cycle they take turns, with a
+      transition between them. Ctrl-C stops the sign and leaves it blank.
 
       USAGE: \(usage)
+
+      SUBCOMMANDS:
+        effects                 List the transition effects, one per line with what it does.
 
       ARGUMENTS:
         <message>               The text to show (use -- before a message that starts with -).

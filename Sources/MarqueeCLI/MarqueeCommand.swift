@@ -29,6 +29,9 @@ public enum MarqueeCommand {
       case .version:
         try printOutput(HelpText.version + "\n")
         return ExitCode.success
+      case .effects:
+        try printOutput(effectList())
+        return ExitCode.success
       case .run(let options):
         try run(options, stop: stop)
       }
@@ -45,17 +48,57 @@ public enum MarqueeCommand {
     return stop.signalNumber == 0 ? ExitCode.success : 128 + stop.signalNumber
   }
 
-  /// Builds the sign from `options` and plays it until the frame limit or a signal.
-  static func run(_ options: RunOptions, stop: StopFlag) throws {
+  /// One line per effect: the name, then what it does.
+  static func effectList() -> String {
+    EffectCatalog.all.map { effect in
+      effect.name.padding(to: 20) + effect.summary + "\n"
+    }.joined()
+  }
+
+  /// Builds the timeline the options describe.
+  static func makeTimeline(_ options: RunOptions) throws -> any Timeline {
     let renderer = TextRenderer(letterSpacing: options.letterSpacing)
-    let timeline: RibbonTimeline
     do {
-      timeline = try RibbonTimeline(
-        messages: options.messages, renderer: renderer,
-        width: options.width, height: options.height, settings: options.marquee)
+      switch options.mode {
+      case .auto, .scroll:
+        return try RibbonTimeline(
+          messages: options.messages, renderer: renderer,
+          width: options.width, height: options.height, settings: options.marquee)
+      case .cycle:
+        let sprite = try options.spritePath.map(loadSprite) ?? .pacman
+        let transition = Transition(
+          entry: try EffectCatalog.parse(options.entry),
+          exit: try options.exit.map(EffectCatalog.parse),
+          duration: options.duration, easing: options.easing)
+        let settings = CycleSettings(
+          dwell: options.dwell, transition: transition, speed: options.marquee.speed,
+          alignment: options.marquee.alignment,
+          verticalAlignment: options.marquee.verticalAlignment,
+          presentation: options.marquee.presentation, seed: options.seed, sprite: sprite)
+        return try CycleTimeline(
+          messages: options.messages, renderer: renderer,
+          width: options.width, height: options.height, settings: settings)
+      }
+    } catch let error as RuntimeError {
+      throw error
     } catch {
       throw RuntimeError("\(error)")
     }
+  }
+
+  /// Reads a sprite file, naming the file in any error.
+  static func loadSprite(_ path: String) throws -> Sprite {
+    let text = try TextFile.read(path)
+    do {
+      return try Sprite(text: text)
+    } catch {
+      throw RuntimeError("\(path): \(error)")
+    }
+  }
+
+  /// Builds the sign from `options` and plays it until the frame limit or a signal.
+  static func run(_ options: RunOptions, stop: StopFlag) throws {
+    let timeline = try makeTimeline(options)
     let output = options.output ?? (Terminal.isTerminal(1) ? .leds : .ascii)
     switch output {
     case .ascii:
@@ -76,7 +119,7 @@ public enum MarqueeCommand {
 
   /// Plays a timeline and shuts the display down on every path, errors included.
   static func play<D: Display>(
-    _ timeline: some Timeline, on display: inout D, options: RunOptions, stop: StopFlag
+    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag
   ) throws {
     let player = Player(fps: options.fps, frameLimit: options.frames, paced: !options.noWait)
     do {

@@ -10,6 +10,33 @@ public struct RunOptions: Sendable, Equatable {
     case ascii
   }
 
+  /// How messages are shown.
+  public enum Mode: String, Sendable, CaseIterable {
+    /// Still if the text fits, a scrolling ribbon if not.
+    case auto
+    /// Always a scrolling ribbon.
+    case scroll
+    /// One message at a time, with transitions.
+    case cycle
+  }
+
+  /// How messages are shown.
+  public var mode = Mode.auto
+  /// Cycle mode: seconds each message stands.
+  public var dwell = 2.0
+  /// Cycle mode: the entry effects, `name[+name...]`.
+  public var entry = "scroll-up"
+  /// Cycle mode: the exit effects (`nil`: the entry effects' exit halves).
+  public var exit: String?
+  /// Cycle mode: seconds a transition takes.
+  public var duration = 0.5
+  /// Cycle mode: how transitions follow time.
+  public var easing = Easing.linear
+  /// Cycle mode: a sprite file for the sprite effect.
+  public var spritePath: String?
+  /// The seed of the random effect.
+  public var seed: UInt64 = 0x5EED
+
   /// The messages to show.
   public var messages: [String] = []
   /// Sign width in pixels.
@@ -42,4 +69,6 @@ public struct RunOptions: Sendable, Equatable {
   public static let maximumFPS = 1000.0
   /// The fastest scroll accepted, in pixels per second.
   public static let maximumSpeed = 100_000.0
+  /// The longest dwell or transition accepted, in seconds (a day).
+  public static let maximumSeconds = 86_400.0
 }

@@ -1,0 +1,161 @@
+import MatrixCore
+
+/// Blinds: stripes close over the old text until the area is lit, then open on the new text.
+public struct BlindsEffect: TransitionEffect {
+  /// The width of one blind, in columns.
+  public let blindWidth = 4
+  public var name: String { "blinds" }
+  public var summary: String { "stripes close to fully lit, then open on the new text" }
+  public var timing: EffectTiming { .halves }
+  public var stage: EffectStage { .overlay }
+
+  public init() {}
+
+  public func apply(
+    to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
+    scratch: inout Framebuffer
+  ) {
+    // Fully lit just before the exit ends and just after the entry starts; nothing is left
+    // of the layer, overlay included, at its far end.
+    let closed: Int
+    switch role {
+    case .exiting:
+      if q <= 0 { return }
+      if q >= 1 {
+        layer.hide()
+        return
+      }
+      closed = min(blindWidth, Int((q * Double(blindWidth)).rounded(.up)))
+    case .entering:
+      if q >= 1 { return }
+      if q <= 0 {
+        layer.hide()
+        return
+      }
+      closed = blindWidth - min(blindWidth - 1, Int((q * Double(blindWidth)).rounded(.down)))
+    }
+    for x in 0..<context.width where x % blindWidth < closed {
+      layer.cursorColumn(at: x)
+    }
+  }
+}
+
+/// Mesh: alternate columns slide in from the top and from the bottom (and out again).
+public struct MeshEffect: TransitionEffect {
+  public var name: String { "mesh" }
+  public var summary: String { "alternate columns slide in from the top and from the bottom" }
+  public var timing: EffectTiming { .halves }
+  public var stage: EffectStage { .geometry }
+
+  public init() {}
+
+  public func apply(
+    to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
+    scratch: inout Framebuffer
+  ) {
+    let h = context.height
+    let away = role == .entering ? 1 - q : q
+    let distance = Int((away * Double(h)).rounded())
+    if distance == 0 { return }
+    if distance >= h {
+      layer.hide()
+      return
+    }
+    MeshEffect.shiftColumns(&layer.pixels, by: distance, scratch: &scratch)
+    MeshEffect.shiftColumns(&layer.coverage, by: distance, scratch: &scratch)
+  }
+
+  /// Moves even columns up and odd columns down by `distance` rows.
+  static func shiftColumns(_ buffer: inout Framebuffer, by distance: Int, scratch: inout Framebuffer) {
+    FrameWorkspace.prepare(&scratch, width: buffer.width, height: buffer.height)
+    scratch.assign(buffer)
+    buffer.clear()
+    for x in 0..<buffer.width {
+      let dy = x % 2 == 0 ? -distance : distance
+      buffer.draw(scratch, sourceX: x, sourceY: 0, width: 1, height: buffer.height, atX: x, y: dy)
+    }
+  }
+}
+
+/// Slice: the new text's columns slide in from the right edge one at a time, leftmost
+/// first; on the way out the old text's columns slide off to the left one at a time.
+public struct SliceEffect: TransitionEffect {
+  public var name: String { "slice" }
+  public var summary: String { "columns slide in from the right edge one at a time" }
+  public var timing: EffectTiming { .halves }
+  public var stage: EffectStage { .geometry }
+
+  public init() {}
+
+  public func apply(
+    to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
+    scratch: inout Framebuffer
+  ) {
+    let resting = role == .entering ? q >= 1 : q <= 0
+    if resting { return }
+    if role == .entering ? q <= 0 : q >= 1 {
+      layer.hide()
+      return
+    }
+    let w = context.width, h = context.height
+    FrameWorkspace.prepare(&scratch, width: w, height: h)
+    scratch.assign(layer.pixels)
+    // Columns with something lit travel; blank columns need no trip (as in MD_Parola).
+    var total = 0
+    for x in 0..<w where SliceEffect.isLit(scratch, column: x) {
+      total += role == .entering ? w - x : x + 1
+    }
+    var budget = Int((q * Double(total)).rounded(.down))
+    layer.pixels.clear()
+    for x in 0..<w where SliceEffect.isLit(scratch, column: x) {
+      let trip = role == .entering ? w - x : x + 1
+      let travelled = min(trip, budget)
+      budget -= travelled
+      // Entering columns start at the right edge; exiting ones end past the left edge.
+      let position = role == .entering ? w - travelled : x - travelled
+      layer.pixels.draw(scratch, sourceX: x, sourceY: 0, width: 1, height: h, atX: position, y: 0)
+    }
+  }
+
+  static func isLit(_ buffer: Framebuffer, column x: Int) -> Bool {
+    for y in 0..<buffer.height where buffer[x, y] { return true }
+    return false
+  }
+}
+
+/// Sprite: a small animated bitmap walks across; entering, the new text appears behind it
+/// (to its left); exiting, it walks back right to left and the old text vanishes behind it.
+public struct SpriteEffect: TransitionEffect {
+  public var name: String { "sprite" }
+  public var summary: String { "a small animated sprite walks across, revealing the text behind it" }
+  public var timing: EffectTiming { .halves }
+  public var stage: EffectStage { .overlay }
+
+  public init() {}
+
+  public func apply(
+    to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
+    scratch: inout Framebuffer
+  ) {
+    let resting = role == .entering ? q >= 1 : q <= 0
+    if resting { return }
+    if role == .entering ? q <= 0 : q >= 1 {
+      layer.hide()
+      return
+    }
+    let sprite = context.sprite
+    let w = context.width
+    let travel = w + sprite.width
+    let travelled = Int((q * Double(travel)).rounded(.down))
+    // The sprite's left edge: entering it walks from off the left edge to off the right;
+    // exiting it walks back from off the right edge to off the left.
+    let x = role == .entering ? travelled - sprite.width : w - travelled
+    // Either way the text shows only left of the sprite: revealed behind it walking right,
+    // eaten behind it walking left.
+    layer.maskColumns { $0 < x }
+    let frame = sprite.frame(atStep: travelled, mirrored: role == .exiting)
+    let y = (context.height - frame.height) / 2
+    layer.overlayCoverage.fill(x: x, y: y, width: frame.width, height: frame.height, lit: true)
+    layer.overlay.draw(frame, atX: x, y: y)
+  }
+}

@@ -1,0 +1,97 @@
+import MatrixCore
+
+/// Effects that reveal the new content and hide the old through a moving mask, both at
+/// once: the entering layer shows where the mask is open and the exiting layer where it is
+/// closed, so together they always fill the area.
+public struct MaskEffect: TransitionEffect {
+  /// The shapes of mask.
+  public enum Shape: Sendable {
+    /// A vertical edge moving right (`true`) or left, with a lit bar at the edge if `cursor`.
+    case wipe(towardsRight: Bool, cursor: Bool)
+    /// Revealed from the centre outwards, with lit bars at both edges if `cursor`.
+    case opening(cursor: Bool)
+    /// Revealed from both ends inwards, with lit bars at both edges if `cursor`.
+    case closing(cursor: Bool)
+    /// Revealed row by row from the bottom (`true`) or the top.
+    case grow(up: Bool)
+    /// Pixels trade places in a fixed ordered-dither order.
+    case dissolve
+    /// Pixels trade places in a seeded random order, fixed per area.
+    case random
+  }
+
+  public let shape: Shape
+  public let name: String
+  public let summary: String
+  public var timing: EffectTiming { .together }
+  public var stage: EffectStage { .mask }
+
+  /// The mask effects of the catalog.
+  public static let all: [MaskEffect] = [
+    MaskEffect(shape: .wipe(towardsRight: true, cursor: false), name: "wipe-right",
+               summary: "an edge moving right reveals the new text column by column"),
+    MaskEffect(shape: .wipe(towardsRight: false, cursor: false), name: "wipe-left",
+               summary: "an edge moving left reveals the new text column by column"),
+    MaskEffect(shape: .wipe(towardsRight: true, cursor: true), name: "wipe-cursor-right",
+               summary: "a lit bar moving right wipes the old text into the new"),
+    MaskEffect(shape: .wipe(towardsRight: false, cursor: true), name: "wipe-cursor-left",
+               summary: "a lit bar moving left wipes the old text into the new"),
+    MaskEffect(shape: .opening(cursor: false), name: "opening",
+               summary: "the new text opens from the centre outwards"),
+    MaskEffect(shape: .opening(cursor: true), name: "opening-cursor",
+               summary: "lit bars move from the centre outwards, opening on the new text"),
+    MaskEffect(shape: .closing(cursor: false), name: "closing",
+               summary: "the new text closes in from both ends towards the centre"),
+    MaskEffect(shape: .closing(cursor: true), name: "closing-cursor",
+               summary: "lit bars move from both ends to the centre, closing on the new text"),
+    MaskEffect(shape: .grow(up: true), name: "grow-up",
+               summary: "the new text grows row by row from the bottom"),
+    MaskEffect(shape: .grow(up: false), name: "grow-down",
+               summary: "the new text grows row by row from the top"),
+    MaskEffect(shape: .dissolve, name: "cross-fade",
+               summary: "a 1-bit cross fade: pixels dissolve into the new text in a fixed dither order"),
+    MaskEffect(shape: .random, name: "random",
+               summary: "pixels of the new text appear in a seeded random order"),
+  ]
+
+  public func apply(
+    to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
+    scratch: inout Framebuffer
+  ) {
+    let w = context.width, h = context.height
+    // `open(...)` is where the entering layer shows; the exiting layer shows elsewhere.
+    let entering = role == .entering
+    switch shape {
+    case .wipe(let towardsRight, let cursor):
+      let edge = Int((Double(w) * q).rounded())
+      let boundary = towardsRight ? edge : w - edge
+      layer.maskColumns { x in (towardsRight ? x < boundary : x >= boundary) == entering }
+      if cursor, q > 0, q < 1 { layer.cursorColumn(at: towardsRight ? boundary : boundary - 1) }
+    case .opening(let cursor), .closing(let cursor):
+      let isOpening = if case .opening = shape { true } else { false }
+      let half = Double(w) / 2
+      let reach = isOpening ? q * half : (1 - q) * half
+      let isOpen = { (x: Int) -> Bool in
+        let inside = abs(Double(x) + 0.5 - half) < reach
+        return isOpening ? inside : !inside
+      }
+      layer.maskColumns { isOpen($0) == entering }
+      if cursor, q > 0, q < 1 {
+        // Bars at the boundaries between the open and closed columns.
+        for x in 0..<w where x + 1 < w && isOpen(x) != isOpen(x + 1) {
+          layer.cursorColumn(at: isOpen(x) == isOpening ? x + 1 : x)
+        }
+      }
+    case .grow(let up):
+      let rows = Int((Double(h) * q).rounded())
+      layer.maskRows { y in (up ? y >= h - rows : y < rows) == entering }
+    case .dissolve:
+      let threshold = q * 64
+      layer.mask { x, y in (Double(EffectContext.ditherRank(x: x, y: y)) < threshold) == entering }
+    case .random:
+      let threshold = q * Double(w * h)
+      let ranks = context.randomRank
+      layer.mask { x, y in (Double(ranks[y * w + x]) < threshold) == entering }
+    }
+  }
+}

@@ -1,0 +1,126 @@
+import MatrixCore
+
+/// Which side of a transition an effect works on.
+public enum TransitionRole: Sendable {
+  /// The new content coming in.
+  case entering
+  /// The old content going out.
+  case exiting
+}
+
+/// When, within a transition, an effect does its work.
+public enum EffectTiming: Sendable {
+  /// Over the whole transition, at the same time as the other side (pushes, wipes,
+  /// dissolves): the new text replaces the old as the effect runs.
+  case together
+  /// The exit in the first half, the entry in the second (fades, zooms, scans, blinds,
+  /// sprites): the old text goes, then the new text comes.
+  case halves
+
+  /// The effect's own progress for the transition's progress `p`: 0 where the effect starts,
+  /// 1 where it is done.
+  public func phase(_ p: Double, role: TransitionRole) -> Double {
+    switch (self, role) {
+    case (.together, _): return p
+    case (.halves, .exiting): return min(1, 2 * p)
+    case (.halves, .entering): return max(0, 2 * p - 1)
+    }
+  }
+}
+
+/// What effects may read besides the layer: the area's size and the per-area tables
+/// (random order, dither order, sprite) built once with the timeline.
+public struct EffectContext: Sendable {
+  /// The width of the animated area.
+  public let width: Int
+  /// The height of the animated area.
+  public let height: Int
+  /// A seeded random rank for every pixel (row-major), 0..<width*height.
+  public let randomRank: [Int32]
+  /// The sprite that walks across in the sprite effect.
+  public let sprite: Sprite
+
+  /// Builds the tables for a `width` x `height` area; `seed` makes random effects
+  /// reproducible (and different per zone when zones use different seeds).
+  public init(width: Int, height: Int, seed: UInt64 = 0x5EED, sprite: Sprite = .pacman) {
+    self.width = width
+    self.height = height
+    self.sprite = sprite
+    var ranks = [Int32](repeating: 0, count: width * height)
+    var order = Array(0..<(width * height))
+    var random = SplitMix64(seed: seed)
+    order.shuffle(using: &random)
+    for (rank, index) in order.enumerated() { ranks[index] = Int32(rank) }
+    randomRank = ranks
+  }
+
+  /// The rank of (`x`, `y`) in a fixed ordered-dither (Bayer 8x8) order, 0..<64.
+  public static func ditherRank(x: Int, y: Int) -> Int {
+    bayer8[(y & 7) * 8 + (x & 7)]
+  }
+
+  static let bayer8: [Int] = {
+    // Built from the 2x2 Bayer matrix by the usual recursion.
+    var matrix = [0, 2, 3, 1]
+    var size = 2
+    while size < 8 {
+      var next = [Int](repeating: 0, count: size * size * 4)
+      for y in 0..<(size * 2) {
+        for x in 0..<(size * 2) {
+          let base = matrix[(y % size) * size + (x % size)] * 4
+          let quadrant = [0, 2, 3, 1][(y / size) * 2 + (x / size)]
+          next[y * size * 2 + x] = base + quadrant
+        }
+      }
+      matrix = next
+      size *= 2
+    }
+    return matrix
+  }()
+}
+
+/// One transition effect: it changes a layer for a progress and a role.
+///
+/// An effect is used on its own (`--in wipe-right`) or combined with others
+/// (`--out fade+scroll-up`): each option of a combination applies to the same layer, each
+/// with its own timing, in the order geometry, masks, light, overlays.
+public protocol TransitionEffect: Sendable {
+  /// The name used on the command line (`scroll-up`).
+  var name: String { get }
+  /// One line saying what the pixels do.
+  var summary: String { get }
+  /// When the effect works within a transition.
+  var timing: EffectTiming { get }
+  /// Where the effect stands in a combination (lower applies first).
+  var stage: EffectStage { get }
+  /// Changes `layer` at the effect's own progress `q` (0...1, from ``timing``).
+  ///
+  /// Entering at `q = 0` must leave nothing of the layer visible; entering at `q = 1` must
+  /// leave the card as it was. Exiting is the reverse.
+  func apply(
+    to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
+    scratch: inout Framebuffer)
+}
+
+/// The order in which combined effects apply.
+public enum EffectStage: Int, Sendable, Comparable {
+  case geometry, mask, light, overlay
+
+  public static func < (a: EffectStage, b: EffectStage) -> Bool { a.rawValue < b.rawValue }
+}
+
+/// SplitMix64: a small, fast, seedable generator, so "random" effects reproduce exactly.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+  var state: UInt64
+
+  /// Creates a generator from a seed.
+  public init(seed: UInt64) { state = seed }
+
+  public mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,51 @@
+import BitmapFonts
+import MatrixCore
+
+/// A message prepared for an area: its strip, and how it stands when it arrives and when
+/// it leaves.
+///
+/// A message that fits stands aligned in the area and its arrival and departure look the
+/// same. A wider message arrives showing its start and leaves showing its end, scrolling
+/// across in between.
+public struct MessageCard: Sendable {
+  /// The message laid out one line tall.
+  public let strip: Framebuffer
+  /// The area as the message arrives.
+  public let arrival: Framebuffer
+  /// The area as the message leaves.
+  public let departure: Framebuffer
+  /// The columns the message scrolls across (0 when it fits).
+  public let scrollDistance: Int
+  /// The row of the strip's top edge in the area.
+  public let top: Int
+
+  /// Prepares `strip` for a `width` x `height` area.
+  public init(
+    strip: Framebuffer, width: Int, height: Int, alignment: HorizontalAlignment,
+    verticalAlignment: VerticalAlignment
+  ) {
+    self.strip = strip
+    top = verticalAlignment.offset(contentHeight: strip.height, areaHeight: height)
+    var arrival = Framebuffer(width: width, height: height)
+    if strip.width <= width {
+      arrival.draw(
+        strip, atX: alignment.offset(contentWidth: strip.width, areaWidth: width), y: top)
+      self.arrival = arrival
+      departure = arrival
+      scrollDistance = 0
+    } else {
+      arrival.draw(strip, atX: 0, y: top)
+      var departure = Framebuffer(width: width, height: height)
+      departure.draw(strip, atX: width - strip.width, y: top)
+      self.arrival = arrival
+      self.departure = departure
+      scrollDistance = strip.width - width
+    }
+  }
+
+  /// Draws the message scrolled `offset` columns into `area` (which it overwrites).
+  func draw(scrolledBy offset: Int, into area: inout Framebuffer) {
+    area.clear()
+    area.draw(strip, atX: -offset, y: top)
+  }
+}

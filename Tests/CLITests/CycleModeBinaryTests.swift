@@ -1,0 +1,73 @@
+import Foundation
+import Testing
+
+@Suite struct CycleModeBinaryTests {
+  static let effectNames: [String] = {
+    guard let result = try? BinaryRunner.run(["effects"]), result.status == 0 else { return [] }
+    return result.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
+  }()
+
+  @Test func effectsListsOneEffectPerLineWithADescription() throws {
+    let result = try BinaryRunner.run(["effects"])
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count >= 34)
+    for line in lines {
+      let words = line.split(separator: " ")
+      #expect(words.count >= 3, "\(line)")
+    }
+    #expect(CycleModeBinaryTests.effectNames.contains("scroll-up"))
+    #expect(CycleModeBinaryTests.effectNames.contains("sprite"))
+  }
+
+  @Test(arguments: effectNames)
+  func everyEffectShowsAThenNeitherThenB(name: String) throws {
+    let arguments = [
+      "--width", "32", "--height", "8", "--align", "center", "--mode", "cycle", "--in", name,
+      "--dwell", "1", "--duration", "0.5", "--fps", "20", "--frames", "80", "--no-wait",
+      "--output", "ascii", "A", "B",
+    ]
+    let result = try BinaryRunner.run(arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = asciiFrames(result.stdout)
+    try #require(frames.count == 80)
+    let a = frames[0], b = frames[35]
+    #expect(a != b)
+    #expect(frames[0..<20].allSatisfy { $0 == a }, "A stands for the dwell")
+    #expect(frames[31..<50].allSatisfy { $0 == b }, "B stands for the dwell")
+    if name != "print" {
+      #expect(frames[21..<30].contains { $0 != a && $0 != b }, "frames in between are neither")
+    }
+    #expect(frames[61..<80].allSatisfy { $0 == a }, "and A again")
+  }
+
+  @Test func frameIAt10FPSEqualsFrame2IAt20FPS() throws {
+    let common = [
+      "--width", "32", "--mode", "cycle", "--in", "random", "--out", "fade+scroll-up", "--dwell", "0.4",
+      "--duration", "0.8", "--no-wait", "--output", "ascii", "ONE", "TWO", "THREE",
+    ]
+    let slow = asciiFrames(try BinaryRunner.run(common + ["--fps", "10", "--frames", "40"]).stdout)
+    let fast = asciiFrames(try BinaryRunner.run(common + ["--fps", "20", "--frames", "80"]).stdout)
+    try #require(slow.count == 40 && fast.count == 80)
+    for i in 0..<40 { #expect(slow[i] == fast[2 * i], "frame \(i)") }
+  }
+
+  @Test func badEffectNamesAreUsageErrors() throws {
+    let result = try BinaryRunner.run(["--mode", "cycle", "--in", "fade+wipee", "A"])
+    #expect(result.status == 64)
+    #expect(result.stderr.contains("unknown effect 'wipee' (did you mean 'wipe'?)")
+      || result.stderr.contains("unknown effect 'wipee'"))
+  }
+
+  @Test func aMissingSpriteFileIsARuntimeErrorNamingIt() throws {
+    let result = try BinaryRunner.run(["--mode", "cycle", "--in", "sprite", "--sprite", "/nonexistent/sprite.txt", "A"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("Error: /nonexistent/sprite.txt: No such file or directory"))
+  }
+
+  @Test func invertLightsTheBackground() throws {
+    let result = try BinaryRunner.run(["--width", "8", "--frames", "1", "--output", "ascii", "--invert", "."])
+    let frame = try #require(asciiFrames(result.stdout).first)
+    #expect(frame.joined().filter { $0 == "#" }.count == 64 - 4)
+  }
+}

@@ -1,0 +1,158 @@
+import BitmapFonts
+import MarqueeTesting
+import MatrixCore
+import Testing
+
+@testable import Marquee
+
+/// Properties every effect of the catalog must have, checked on every effect.
+@Suite struct TransitionEffectTests {
+  static let names = EffectCatalog.all.map(\.name)
+
+  /// Two cards for an area: the old and the new content, centred.
+  static func cards(width: Int, height: Int) -> (Framebuffer, Framebuffer) {
+    let renderer = TextRenderer()
+    let old = MessageCard(
+      strip: renderer.render("OLD"), width: width, height: height, alignment: .center,
+      verticalAlignment: .middle)
+    let new = MessageCard(
+      strip: renderer.render("NEW"), width: width, height: height, alignment: .center,
+      verticalAlignment: .middle)
+    return (old.departure, new.arrival)
+  }
+
+  func render(_ transition: Transition, at p: Double, width: Int = 32, height: Int = 8) -> Frame {
+    let (old, new) = TransitionEffectTests.cards(width: width, height: height)
+    var frame = Frame(width: width, height: height)
+    var workspace = FrameWorkspace()
+    frame.brightness = transition.render(
+      from: old, to: new, progress: p, context: EffectContext(width: width, height: height),
+      into: &frame.pixels, workspace: &workspace)
+    return frame
+  }
+
+  @Test(arguments: names)
+  func startsWithTheOldAndEndsWithTheNew(name: String) throws {
+    let transition = Transition(entry: try EffectCatalog.parse(name))
+    for (width, height) in [(32, 8), (17, 11)] {
+      let (old, new) = TransitionEffectTests.cards(width: width, height: height)
+      #expect(render(transition, at: 0, width: width, height: height) == Frame(pixels: old))
+      #expect(render(transition, at: 1, width: width, height: height) == Frame(pixels: new))
+    }
+  }
+
+  @Test(arguments: names.filter { $0 != "print" })
+  func someFrameInBetweenIsNeither(name: String) throws {
+    let transition = Transition(entry: try EffectCatalog.parse(name))
+    let (old, new) = TransitionEffectTests.cards(width: 32, height: 8)
+    let between = (1..<100).map { render(transition, at: Double($0) / 100) }
+    #expect(between.contains { $0 != Frame(pixels: old) && $0 != Frame(pixels: new) })
+  }
+
+  @Test func printCutsHalfwayWithNothingInBetween() throws {
+    let transition = Transition(entry: try EffectCatalog.parse("print"))
+    let (old, new) = TransitionEffectTests.cards(width: 32, height: 8)
+    #expect(render(transition, at: 0.49).pixels == old)
+    #expect(render(transition, at: 0.51).pixels == new)
+  }
+
+  @Test(arguments: names)
+  func sameInstantSamePixels(name: String) throws {
+    let transition = Transition(entry: try EffectCatalog.parse(name))
+    for step in 0...20 {
+      let p = Double(step) / 20
+      #expect(render(transition, at: p) == render(transition, at: p))
+    }
+  }
+
+  @Test(arguments: names)
+  func snapshotsAtFourInstants(name: String) throws {
+    // Frames at 20, 40, 60 and 80 % stacked, one dark row between; brightness shown as
+    // the number of lit pixels in a bar under each frame (32 = full).
+    let transition = Transition(entry: try EffectCatalog.parse(name))
+    var sheet = Framebuffer(width: 32, height: 4 * 10)
+    for (index, p) in [0.2, 0.4, 0.6, 0.8].enumerated() {
+      let frame = render(transition, at: p)
+      sheet.draw(frame.pixels, atX: 0, y: index * 10)
+      sheet.fill(x: 0, y: index * 10 + 8, width: Int((frame.brightness * 32).rounded()), height: 1, lit: true)
+    }
+    expectSnapshot(sheet, named: name)
+  }
+
+  @Test func fadeCarriesBrightnessInTheFrame() throws {
+    let transition = Transition(entry: try EffectCatalog.parse("fade"))
+    #expect(render(transition, at: 0.25).brightness == 0.5)
+    #expect(render(transition, at: 0.75).brightness == 0.5)
+    #expect(render(transition, at: 0.75).pixels == TransitionEffectTests.cards(width: 32, height: 8).1)
+  }
+
+  @Test func combinedEffectsApplyTogether() throws {
+    // The old text fades (dithered, since the new text is lit too) while both move up.
+    let transition = Transition(
+      entry: try EffectCatalog.parse("scroll-up"), exit: try EffectCatalog.parse("fade+scroll-up"))
+    let plain = Transition(entry: try EffectCatalog.parse("scroll-up"))
+    let (old, _) = TransitionEffectTests.cards(width: 32, height: 8)
+    let combined = render(transition, at: 0.25)
+    let pushed = render(plain, at: 0.25)
+    #expect(combined.brightness == 1)
+    #expect(combined.pixels.litCount < pushed.pixels.litCount)
+    // Once the old text's fade is over, only the push remains.
+    #expect(render(transition, at: 0.6).pixels.litCount <= render(plain, at: 0.6).pixels.litCount)
+    #expect(render(transition, at: 0).pixels == old)
+  }
+
+  @Test func exitAndEntryCanDiffer() throws {
+    let transition = Transition(
+      entry: try EffectCatalog.parse("wipe-right"), exit: try EffectCatalog.parse("scroll-up"))
+    let middle = render(transition, at: 0.5)
+    // Left half: new text; the old text has moved up by half the height on the right.
+    let (old, new) = TransitionEffectTests.cards(width: 32, height: 8)
+    #expect(middle.pixels.cropped(x: 0, y: 0, width: 16, height: 8) == new.cropped(x: 0, y: 0, width: 16, height: 8))
+    #expect(middle.pixels.cropped(x: 16, y: 0, width: 16, height: 4) == old.cropped(x: 16, y: 4, width: 16, height: 4))
+  }
+
+  @Test func customTransitionDrawsWhatItIsGiven() {
+    let transition = Transition(duration: 1) { old, new, p, area in
+      area.draw(p < 0.5 ? old : new, atX: 0, y: 0)
+      area.invert()
+    }
+    let (old, _) = TransitionEffectTests.cards(width: 32, height: 8)
+    var inverted = old
+    inverted.invert()
+    #expect(render(transition, at: 0.2).pixels == inverted)
+  }
+
+  @Test func easingKeepsTheEndsAndBendsTheMiddle() {
+    for easing in Easing.allCases {
+      #expect(easing.apply(0) == 0 && easing.apply(1) == 1)
+    }
+    #expect(Easing.easeIn.apply(0.5) < 0.5)
+    #expect(Easing.easeOut.apply(0.5) > 0.5)
+    #expect(Easing.easeInOut.apply(0.25) < 0.25 && Easing.easeInOut.apply(0.75) > 0.75)
+  }
+
+  @Test func randomOrderDependsOnTheSeedOnly() {
+    #expect(EffectContext(width: 16, height: 8, seed: 1).randomRank
+      == EffectContext(width: 16, height: 8, seed: 1).randomRank)
+    #expect(EffectContext(width: 16, height: 8, seed: 1).randomRank
+      != EffectContext(width: 16, height: 8, seed: 2).randomRank)
+    #expect(Set(EffectContext(width: 16, height: 8).randomRank).count == 128)
+  }
+
+  @Test func unknownEffectNamesSuggestTheNearest() {
+    #expect(throws: EffectCatalog.UnknownEffect(name: "scrol-up", suggestion: "scroll-up")) {
+      try EffectCatalog.parse("fade+scrol-up")
+    }
+    #expect(EffectCatalog.effect(named: "dissolve")?.name == "cross-fade")
+  }
+
+  @Test func userSpritesParseAndReportBadFrames() throws {
+    let sprite = try Sprite(text: "#.\n.#\n\n.#\n#.\n")
+    #expect(sprite.frames.count == 2 && sprite.width == 2)
+    #expect(sprite.frame(atStep: 0, mirrored: true).text == ".#\n#.\n")
+    #expect(throws: Sprite.Invalid.self) { try Sprite(text: "#.\n\n###\n") }
+    #expect(throws: Sprite.Invalid(description: "line 4: unexpected character 'x' at column 1 (use '#' or '.')")) {
+      try Sprite(text: "#\n#\n\nx\n")
+    }
+  }
+}
