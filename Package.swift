@@ -14,9 +14,10 @@ let package = Package(
   ],
   targets: [
     .target(name: "MatrixCore"),
+    .target(name: "SimpleJSON"),
     .target(name: "BitmapFonts", dependencies: ["MatrixCore"]),
     .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"]),
-    .target(name: "Drivers", dependencies: ["MatrixCore"]),
+    .target(name: "Drivers", dependencies: ["MatrixCore", "SimpleJSON"]),
     .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
     .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers"]),
     .executableTarget(name: "marquee", dependencies: ["MarqueeCLI"]),
@@ -31,7 +32,8 @@ let package = Package(
     .testTarget(
       name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),
-    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee"]),
+    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON"]),
+    .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
     .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore"]),
   ],
   swiftLanguageModes: [.v6]

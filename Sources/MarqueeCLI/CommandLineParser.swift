@@ -10,6 +10,8 @@ public enum Invocation: Sendable, Equatable {
   case version
   /// List the transition effects.
   case effects
+  /// List the board files.
+  case boards
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:
@@ -50,6 +52,14 @@ public struct CommandLineParser {
                help: "Mirror left-right (h), upside down (v), or both (hv)."),
     OptionSpec(name: "letter-spacing", value: "<pixels>",
                help: "Dark columns between letters. (default: 1)"),
+    OptionSpec(name: "board", value: "<file>",
+               help: "Drive the MAX7219 sign this board file describes; see 'marquee boards'."),
+    OptionSpec(name: "simulate", value: nil,
+               help: "With --board: show the sign's exact geometry here instead of driving it."),
+    OptionSpec(name: "spi-dump", value: "<file>",
+               help: "With --board: write every latched SPI transaction to a file instead of the device."),
+    OptionSpec(name: "keep", value: nil,
+               help: "With --board: leave the last frame lit on exit instead of blanking the sign."),
     OptionSpec(name: "frames", value: "<count>",
                help: "Stop after this many frames. (default: run until Ctrl-C)"),
     OptionSpec(name: "no-wait", value: nil,
@@ -68,6 +78,11 @@ public struct CommandLineParser {
     var index = 0
     var onlyMessages = false
     if arguments.first == "effects" { return .effects }
+    if arguments.first == "boards" { return .boards }
+    if arguments.first == "identify" {
+      options.identify = true
+      index = 1
+    }
     func value(for spec: OptionSpec, inline: String?) throws(UsageError) -> String {
       if let inline { return inline }
       index += 1
@@ -114,10 +129,16 @@ public struct CommandLineParser {
       case "help": return .help
       case "version": return .version
       case "no-wait": options.noWait = true
+      case "simulate": options.simulate = true
+      case "keep": options.keepLastFrame = true
+      case "board": options.boardPath = try value(for: spec, inline: inline)
+      case "spi-dump": options.spiDump = try value(for: spec, inline: inline)
       case "no-color": options.color = false
       case "width":
+        options.sizeGiven = true
         options.width = try integer(value(for: spec, inline: inline), spec, in: 1...RunOptions.maximumWidth)
       case "height":
+        options.sizeGiven = true
         options.height = try integer(value(for: spec, inline: inline), spec, in: 1...RunOptions.maximumHeight)
       case "gap":
         options.marquee.gap = try integer(value(for: spec, inline: inline), spec, in: 0...RunOptions.maximumWidth)
@@ -176,6 +197,19 @@ public struct CommandLineParser {
       default:
         throw UsageError("Unknown option '--\(spec.name)'.")
       }
+    }
+    if options.boardPath == nil {
+      for (flag, given) in [("--simulate", options.simulate), ("--spi-dump", options.spiDump != nil), ("--keep", options.keepLastFrame)] where given {
+        throw UsageError("'\(flag)' needs '--board <file>'.")
+      }
+    }
+    if options.simulate && options.spiDump != nil {
+      throw UsageError("Use '--simulate' or '--spi-dump', not both.")
+    }
+    if options.identify {
+      guard options.boardPath != nil else { throw UsageError("'identify' needs '--board <file>'.") }
+      guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
+      return .run(options)
     }
     guard !options.messages.isEmpty else {
       throw UsageError("Missing expected argument '<message> ...'")

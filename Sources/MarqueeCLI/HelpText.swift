@@ -19,6 +19,8 @@ public enum HelpText {
 
       SUBCOMMANDS:
         effects                 List the transition effects, one per line with what it does.
+        boards                  List the board files (in ./Boards and $MARQUEE_BOARDS).
+        identify --board <file> Light each module in chain order, one a second, with its number.
 
       ARGUMENTS:
         <message>               The text to show (use -- before a message that starts with -).

@@ -32,6 +32,9 @@ public enum MarqueeCommand {
       case .effects:
         try printOutput(effectList())
         return ExitCode.success
+      case .boards:
+        try printOutput(BoardFiles.listing())
+        return ExitCode.success
       case .run(let options):
         try run(options, stop: stop)
       }
@@ -98,21 +101,60 @@ public enum MarqueeCommand {
 
   /// Builds the sign from `options` and plays it until the frame limit or a signal.
   static func run(_ options: RunOptions, stop: StopFlag) throws {
-    let timeline = try makeTimeline(options)
+    var options = options
+    var board: Board?
+    if let path = options.boardPath {
+      let loaded = try BoardFiles.load(path)
+      if options.sizeGiven && (options.width != loaded.width || options.height != loaded.height) {
+        throw UsageError(
+          "--width/--height (\(options.width)x\(options.height)) do not match the board's \(loaded.width)x\(loaded.height); leave them out with --board.")
+      }
+      options.width = loaded.width
+      options.height = loaded.height
+      board = loaded
+    }
+    let timeline: any Timeline =
+      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(options) }
+    if let board, !options.simulate {
+      // The real sign, or its byte stream in a file.
+      if let dump = options.spiDump {
+        var display = try MAX7219Display(
+          board: board, transport: try DumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
+        try play(timeline, on: &display, options: options, stop: stop)
+      } else {
+        var display = try MAX7219Display(
+          board: board, transport: try SpidevTransport(path: board.device, speedHz: board.speedHz),
+          keepLastFrame: options.keepLastFrame)
+        try play(timeline, on: &display, options: options, stop: stop)
+      }
+      return
+    }
     let output = options.output ?? (Terminal.isTerminal(1) ? .leds : .ascii)
     switch output {
     case .ascii:
-      var display = AsciiDisplay(width: options.width, height: options.height)
-      try play(timeline, on: &display, options: options, stop: stop)
+      let screen = AsciiDisplay(width: options.width, height: options.height)
+      try play(timeline, on: screen, board: board, options: options, stop: stop)
     case .leds:
       let color = options.color && getenv("NO_COLOR").map { $0.pointee == 0 } ?? true
-      var display: TerminalDisplay
+      let screen: TerminalDisplay
       do {
-        display = try TerminalDisplay(
-          width: options.width, height: options.height, color: color)
+        screen = try TerminalDisplay(width: options.width, height: options.height, color: color)
       } catch {
         throw RuntimeError("\(error)")
       }
+      try play(timeline, on: screen, board: board, options: options, stop: stop)
+    }
+  }
+
+  /// Plays on a screen directly, or through an emulated board shown on that screen.
+  static func play<S: Display>(
+    _ timeline: any Timeline, on screen: S, board: Board?, options: RunOptions, stop: StopFlag
+  ) throws {
+    if let board {
+      var display = EmulatedBoardDisplay(board: board, screen: screen)
+      try play(timeline, on: &display, options: options, stop: stop)
+    } else {
+      var display = screen
       try play(timeline, on: &display, options: options, stop: stop)
     }
   }

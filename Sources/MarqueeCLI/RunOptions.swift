@@ -37,6 +37,19 @@ public struct RunOptions: Sendable, Equatable {
   /// The seed of the random effect.
   public var seed: UInt64 = 0x5EED
 
+  /// A board file: drive that sign (or simulate it).
+  public var boardPath: String?
+  /// With a board: show the emulated sign instead of driving the device.
+  public var simulate = false
+  /// With a board: write the SPI bytes to this file instead of the device.
+  public var spiDump: String?
+  /// With a board: leave the last frame lit on exit instead of blanking.
+  public var keepLastFrame = false
+  /// Light each module of the board in chain order instead of showing messages.
+  public var identify = false
+  /// Whether `--width` or `--height` were given (a board sets its own size).
+  public var sizeGiven = false
+
   /// The messages to show.
   public var messages: [String] = []
   /// Sign width in pixels.

@@ -6,6 +6,14 @@
   import Darwin
 #endif
 
+#if canImport(Glibc)
+  private let systemRead = Glibc.read
+#elseif canImport(Musl)
+  private let systemRead = Musl.read
+#elseif canImport(Darwin)
+  private let systemRead = Darwin.read
+#endif
+
 /// Reads small text files (sprites, layouts, board files) with errors that name the file.
 enum TextFile {
   /// The largest file read, so a wrong path to a huge file cannot exhaust memory.
@@ -21,7 +29,7 @@ enum TextFile {
     var bytes: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = Glibc.read(descriptor, &chunk, chunk.count)
+      let count = systemRead(descriptor, &chunk, chunk.count)
       if count < 0 {
         if errno == EINTR { continue }
         throw RuntimeError("\(path): \(String(cString: strerror(errno)))")

@@ -1,0 +1,79 @@
+import SimpleJSON
+
+/// A board file that could not be used, with the file and the field at fault.
+public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file's path.
+  public var path: String
+  /// What is wrong, naming the field or the line.
+  public var reason: String
+
+  public var description: String { "\(path): \(reason)" }
+}
+
+extension Board {
+  /// The fields a board file may have.
+  static let knownFields = [
+    "name", "description", "driver", "module", "grid", "rotation", "chain", "spi", "brightness",
+  ]
+
+  /// Reads a board from JSON text; `path` names the file in errors.
+  ///
+  /// The schema is documented in `Docs/hardware.md`. Every field is checked before the board
+  /// is used, so a bad file is rejected before anything is sent to the sign.
+  public init(json text: String, path: String) throws(BoardFileError) {
+    let document: JSONValue
+    do {
+      document = try JSONParser.parse(text)
+    } catch {
+      throw BoardFileError(path: path, reason: "\(error)")
+    }
+    do {
+      self = try Board.decode(document)
+    } catch {
+      throw BoardFileError(path: path, reason: "\(error)")
+    }
+  }
+
+  static func decode(_ document: JSONValue) throws(JSONFieldError) -> Board {
+    let fields = try JSONFields(document)
+    try fields.rejectUnknownKeys(knownFields)
+    let driver = try fields.choice("driver", ["max7219"])
+    guard driver != nil else { throw fields.missing("driver") }
+    let moduleName = try fields.requiredString("module")
+    guard let wiring = ModuleWiring.named(moduleName) else {
+      throw JSONFieldError(
+        field: "module",
+        reason: "'\(moduleName)' is not a module variant (fc16, generic, parola, icstation, or drXcrYrrZ)")
+    }
+    guard let grid = try fields.object("grid") else { throw fields.missing("grid") }
+    try grid.rejectUnknownKeys(["columns", "rows"])
+    let columns = try grid.requiredInteger("columns", in: 1...256)
+    let rows = try grid.integer("rows", in: 1...64) ?? 1
+    guard columns * rows <= maximumChips else {
+      throw JSONFieldError(field: "grid", reason: "\(columns * rows) modules is more than \(maximumChips)")
+    }
+    let degrees = try fields.integer("rotation", in: 0...270) ?? 0
+    guard let rotation = ModuleRotation(rawValue: degrees) else {
+      throw JSONFieldError(field: "rotation", reason: "\(degrees) is not 0, 90, 180 or 270")
+    }
+    var start = Corner.topRight, direction = ChainDirection.rows, serpentine = false
+    if let chain = try fields.object("chain") {
+      try chain.rejectUnknownKeys(["start", "direction", "serpentine"])
+      start = try chain.choice("start", Corner.allCases.map(\.rawValue)).flatMap(Corner.init) ?? start
+      direction = try chain.choice("direction", ChainDirection.allCases.map(\.rawValue))
+        .flatMap(ChainDirection.init) ?? direction
+      serpentine = try chain.bool("serpentine") ?? false
+    }
+    var device = "/dev/spidev0.0", speed = 8_000_000
+    if let spi = try fields.object("spi") {
+      try spi.rejectUnknownKeys(["device", "speedHz"])
+      device = try spi.string("device") ?? device
+      guard !device.isEmpty else { throw JSONFieldError(field: "spi.device", reason: "empty path") }
+      speed = try spi.integer("speedHz", in: 10_000...10_000_000) ?? speed
+    }
+    return Board(
+      name: try fields.string("name") ?? moduleName, wiring: wiring, columns: columns, rows: rows,
+      rotation: rotation, chainStart: start, chainDirection: direction, serpentine: serpentine,
+      device: device, speedHz: speed, brightness: try fields.integer("brightness", in: 0...15) ?? 7)
+  }
+}

@@ -1,0 +1,92 @@
+import MatrixCore
+
+/// A chain of MAX7219 modules as a ``Display``: frames are encoded for the board and sent
+/// through a transport (spidev, a dump file, a recorder).
+///
+/// The start-up sequence is sent when the display is created; ``shutdown()`` blanks every
+/// chip and puts it in shutdown, unless the last frame is to be kept.
+public struct MAX7219Display<Transport: SPITransport>: Display {
+  public var width: Int { encoder.board.width }
+  public var height: Int { encoder.board.height }
+  public var wantsEveryFrame: Bool { false }
+  /// The encoder, with what was sent so far.
+  public private(set) var encoder: MAX7219Encoder
+  /// Where the bytes go.
+  public private(set) var transport: Transport
+  /// Whether ``shutdown()`` leaves the last frame lit.
+  public var keepLastFrame: Bool
+  var pending = SPITransactions()
+
+  /// Prepares the chain and sends its start-up sequence.
+  public init(board: Board, transport: Transport, keepLastFrame: Bool = false) throws {
+    encoder = MAX7219Encoder(board: board)
+    self.transport = transport
+    self.keepLastFrame = keepLastFrame
+    pending.bytes.reserveCapacity(board.chipCount * 2 * 10)
+    encoder.startUp(into: &pending)
+    try flush()
+  }
+
+  mutating func flush() throws {
+    defer { pending.removeAll() }
+    try transport.send(pending)
+  }
+
+  public mutating func show(_ frame: Frame, changed: Bool) throws {
+    guard changed else { return }
+    encoder.encode(frame, into: &pending)
+    try flush()
+  }
+
+  public mutating func shutdown() throws {
+    pending.removeAll()
+    guard !keepLastFrame else { return }
+    encoder.blankAndShutDown(into: &pending)
+    try flush()
+  }
+}
+
+/// Shows what a MAX7219 sign would show: frames go through the encoder and the chip
+/// emulator, and what the emulated chips light is shown on another display (the terminal).
+///
+/// `marquee --board FILE --simulate` uses it, so the preview has the board's exact geometry
+/// and proves the bytes right.
+public struct EmulatedBoardDisplay<Screen: Display>: Display {
+  public var width: Int { screen.width }
+  public var height: Int { screen.height }
+  public var wantsEveryFrame: Bool { screen.wantsEveryFrame }
+  /// The chips as the bytes left them.
+  public private(set) var emulator: MAX7219ChainEmulator
+  var encoder: MAX7219Encoder
+  var screen: Screen
+  var pending = SPITransactions()
+  var seen: Frame
+  let board: Board
+
+  /// Starts the emulated chain with the start-up sequence.
+  public init(board: Board, screen: Screen) {
+    precondition(screen.width == board.width && screen.height == board.height, "screen size differs from the board's")
+    self.board = board
+    self.screen = screen
+    encoder = MAX7219Encoder(board: board)
+    emulator = MAX7219ChainEmulator(chips: board.chipCount)
+    seen = Frame(width: board.width, height: board.height)
+    encoder.startUp(into: &pending)
+    emulator.receive(pending)
+    pending.removeAll()
+  }
+
+  public mutating func show(_ frame: Frame, changed: Bool) throws {
+    if changed {
+      encoder.encode(frame, into: &pending)
+      emulator.receive(pending)
+      pending.removeAll()
+      seen = Frame(pixels: emulator.visiblePixels(on: board), brightness: emulator.visibleBrightness(on: board))
+    }
+    try screen.show(seen, changed: changed)
+  }
+
+  public mutating func shutdown() throws {
+    try screen.shutdown()
+  }
+}

@@ -1,0 +1,81 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Sends latched SPI transactions to a device: each transaction with chip select held for
+/// all of its bytes, then released (which latches a MAX7219 chain).
+public protocol SPITransport {
+  /// Sends the transactions in order.
+  mutating func send(_ transactions: SPITransactions) throws
+}
+
+/// A failure of the SPI device, keeping the `errno` and saying what to do about it.
+public struct SPIError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The device path.
+  public var path: String
+  /// The `errno` value.
+  public var code: Int32
+  /// What was being done (`open`, `set the SPI mode`, `write`).
+  public var operation: String
+
+  public var description: String {
+    switch code {
+    case ENOENT where operation == "open":
+      return "\(path): no such device — is SPI enabled (dtparam=spi=on)?"
+    case EACCES where operation == "open", EPERM where operation == "open":
+      return "\(path): permission denied — add your user to the 'spi' group "
+        + "(sudo usermod -aG spi $USER, then log in again) or run as root"
+    case ENXIO where operation == "open", ENODEV where operation == "open":
+      return "\(path): no SPI device behind this node (\(name)) — is the spidev driver bound to it?"
+    case ENOTTY:
+      return "\(path): not an SPI device (\(operation): \(name))"
+    case ESHUTDOWN, ENODEV, EIO:
+      return "\(path): \(operation) failed: \(message) — was the device removed?"
+    default:
+      return "\(path): \(operation) failed: \(message)"
+    }
+  }
+
+  var name: String { String(cString: strerror(code)) }
+  var message: String { name }
+}
+
+/// Records what was sent, for tests of code that drives a sign.
+public struct RecordingTransport: SPITransport {
+  /// Every transaction sent, in order.
+  public private(set) var transactions: [[UInt8]] = []
+
+  /// Creates an empty recorder.
+  public init() {}
+
+  public mutating func send(_ batch: SPITransactions) throws {
+    for index in 0..<batch.count { transactions.append(Array(batch.transaction(index))) }
+  }
+}
+
+/// Writes every latched transaction's raw bytes to a file, in the order sent (`--spi-dump`),
+/// so the byte stream can be checked on any machine.
+public final class DumpTransport: SPITransport {
+  /// The file's path.
+  public let path: String
+  let descriptor: Int32
+
+  /// Creates (or truncates) the dump file.
+  public init(path: String) throws(SPIError) {
+    self.path = path
+    descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw SPIError(path: path, code: errno, operation: "create the dump file") }
+  }
+
+  deinit { close(descriptor) }
+
+  public func send(_ transactions: SPITransactions) throws {
+    do {
+      try writeAll(transactions.bytes, to: descriptor, what: path)
+    } catch {
+      throw SPIError(path: path, code: error.code, operation: "write")
+    }
+  }
+}

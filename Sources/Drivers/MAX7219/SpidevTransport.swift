@@ -1,0 +1,167 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The Linux spidev driver: `/dev/spidevB.C`, opened once and kept open.
+///
+/// Set up for the MAX7219: SPI mode 0, 8 bits per word, MSB first, and the requested clock
+/// (read back from the driver, which may lower it). Each batch of transactions goes out as
+/// `SPI_IOC_MESSAGE` ioctls with one transfer per transaction: `cs_change` set on all but the
+/// last transfer, so chip select rises (and the chain latches) between transactions. Batches
+/// are split to stay within the driver's buffer (`bufsiz`), counting each transfer's length
+/// rounded up to the largest DMA alignment (128 bytes on arm64).
+public final class SpidevTransport: SPITransport {
+  /// The device path.
+  public let path: String
+  /// The clock the driver accepted, in hertz.
+  public private(set) var speedHz: UInt32 = 0
+  /// The driver's per-message buffer size.
+  public let bufferSize: Int
+  let descriptor: Int32
+  /// 32-byte `spi_ioc_transfer` records, reused.
+  var records: [UInt8] = []
+
+  // ioctl requests from <linux/spi/spidev.h> (asm-generic encoding, the same on arm, arm64 and x86).
+  static let writeMode: UInt = 0x4001_6B01
+  static let readMode: UInt = 0x8001_6B01
+  static let writeBitsPerWord: UInt = 0x4001_6B03
+  static let readBitsPerWord: UInt = 0x8001_6B03
+  static let writeMaxSpeed: UInt = 0x4004_6B04
+  static let readMaxSpeed: UInt = 0x8004_6B04
+  /// The size of `struct spi_ioc_transfer` on every architecture.
+  static let transferSize = 32
+  /// The largest transfer alignment the driver may apply (ARCH_DMA_MINALIGN on arm64).
+  static let transferAlignment = 128
+
+  /// `SPI_IOC_MESSAGE(count)`.
+  static func messageRequest(count: Int) -> UInt {
+    0x4000_6B00 | (UInt(count * transferSize) << 16)
+  }
+
+  /// Opens and configures the device.
+  ///
+  /// - Throws: ``SPIError`` naming the device, with advice for the usual causes (SPI not
+  ///   enabled, not in the `spi` group, not an SPI device).
+  public init(path: String, speedHz requested: Int) throws(SPIError) {
+    self.path = path
+    var fd: Int32
+    repeat { fd = open(path, O_RDWR | O_CLOEXEC) } while fd < 0 && errno == EINTR
+    guard fd >= 0 else { throw SPIError(path: path, code: errno, operation: "open") }
+    descriptor = fd
+    bufferSize = SpidevTransport.readBufferSize()
+    do throws(SPIError) {
+      var mode: UInt8 = 0
+      try control(SpidevTransport.writeMode, &mode, "set SPI mode 0")
+      try control(SpidevTransport.readMode, &mode, "read the SPI mode")
+      var bits: UInt8 = 8
+      try control(SpidevTransport.writeBitsPerWord, &bits, "set 8 bits per word")
+      try control(SpidevTransport.readBitsPerWord, &bits, "read the bits per word")
+      var speed = UInt32(requested)
+      try control(SpidevTransport.writeMaxSpeed, &speed, "set the clock to \(requested) Hz")
+      try control(SpidevTransport.readMaxSpeed, &speed, "read the clock")
+      speedHz = speed
+      if mode & 0x03 != 0 || (bits != 8 && bits != 0) {
+        throw SPIError(path: path, code: EINVAL, operation: "set SPI mode 0 with 8-bit words (driver kept mode \(mode), \(bits) bits)")
+      }
+    } catch {
+      close(fd)
+      throw error
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  func control<T: BitwiseCopyable>(_ request: UInt, _ value: inout T, _ operation: String) throws(SPIError) {
+    var result: Int32
+    repeat {
+      result = withUnsafeMutableBytes(of: &value) { ioctl(descriptor, request, $0.baseAddress!) }
+    } while result < 0 && errno == EINTR
+    if result < 0 { throw SPIError(path: path, code: errno, operation: operation) }
+  }
+
+  /// The driver's `bufsiz` parameter, or its default of 4096.
+  static func readBufferSize() -> Int {
+    guard let file = fopen("/sys/module/spidev/parameters/bufsiz", "r") else { return 4096 }
+    defer { fclose(file) }
+    var value: Int = 0
+    var buffer = [CChar](repeating: 0, count: 32)
+    if fgets(&buffer, 32, file) != nil, let parsed = Int(String(cString: buffer).filter(\.isNumber)) {
+      value = parsed
+    }
+    return value > 0 ? value : 4096
+  }
+
+  public func send(_ transactions: SPITransactions) throws {
+    guard transactions.count > 0 else { return }
+    try transactions.bytes.withUnsafeBufferPointer { bytes throws(SPIError) in
+      var first = 0
+      while first < transactions.count {
+        // As many transfers as fit the driver's buffer (and the ioctl's size field).
+        var last = first
+        var budget = 0
+        while last < transactions.count, last - first < 511 {
+          let length = transactions.ends[last] - (last == 0 ? 0 : transactions.ends[last - 1])
+          let aligned = (length + SpidevTransport.transferAlignment - 1) / SpidevTransport.transferAlignment
+            * SpidevTransport.transferAlignment
+          if budget + aligned > bufferSize {
+            if last == first {
+              throw SPIError(path: path, code: EMSGSIZE, operation: "send a \(length)-byte transaction (the driver's buffer is \(bufferSize) bytes)")
+            }
+            break
+          }
+          budget += aligned
+          last += 1
+        }
+        try message(bytes, transactions, from: first, to: last)
+        first = last
+      }
+    }
+  }
+
+  /// Fills `records` with one zeroed 32-byte `struct spi_ioc_transfer` per transaction.
+  ///
+  /// Layout (the same on 32- and 64-bit ARM and x86): tx_buf u64 @0 (the pointer as a
+  /// 64-bit integer), rx_buf u64 @8, len u32 @16, speed_hz u32 @20, delay_usecs u16 @24,
+  /// bits_per_word u8 @26, cs_change u8 @27, the rest zero. `cs_change` is set on every
+  /// transfer but the last: chip select rises between transactions and after the message.
+  static func packTransfers(
+    into records: inout [UInt8], bufferAddress: UInt64, transactions: SPITransactions,
+    from first: Int, to last: Int, speedHz: UInt32
+  ) {
+    let count = last - first
+    records.removeAll(keepingCapacity: true)
+    records.append(contentsOf: repeatElement(0, count: count * transferSize))
+    records.withUnsafeMutableBytes { raw in
+      for index in 0..<count {
+        let transaction = first + index
+        let start = transaction == 0 ? 0 : transactions.ends[transaction - 1]
+        let length = transactions.ends[transaction] - start
+        let offset = index * transferSize
+        raw.storeBytes(of: bufferAddress + UInt64(start), toByteOffset: offset, as: UInt64.self)
+        raw.storeBytes(of: UInt32(length), toByteOffset: offset + 16, as: UInt32.self)
+        raw.storeBytes(of: speedHz, toByteOffset: offset + 20, as: UInt32.self)
+        raw.storeBytes(of: UInt8(8), toByteOffset: offset + 26, as: UInt8.self)
+        raw.storeBytes(of: UInt8(index < count - 1 ? 1 : 0), toByteOffset: offset + 27, as: UInt8.self)
+      }
+    }
+  }
+
+  /// Sends transactions `first..<last` as one SPI message.
+  func message(
+    _ bytes: UnsafeBufferPointer<UInt8>, _ transactions: SPITransactions, from first: Int, to last: Int
+  ) throws(SPIError) {
+    let count = last - first
+    SpidevTransport.packTransfers(
+      into: &records, bufferAddress: UInt64(UInt(bitPattern: bytes.baseAddress)),
+      transactions: transactions, from: first, to: last, speedHz: speedHz)
+    var result: Int32
+    repeat {
+      result = records.withUnsafeMutableBytes { raw in
+        ioctl(descriptor, SpidevTransport.messageRequest(count: count), raw.baseAddress!)
+      }
+    } while result < 0 && errno == EINTR
+    if result < 0 { throw SPIError(path: path, code: errno, operation: "write") }
+  }
+}

@@ -1,0 +1,171 @@
+import Foundation
+import Testing
+
+/// Decodes a `--spi-dump` of an FC-16 chain knowing only the documented convention: each
+/// transaction is 2 x N bytes; the last word of a transaction lands in chip 0, the rightmost
+/// module; register r+1 holds pixel row r; bit 7 is the module's leftmost pixel. Returns the
+/// pixels after each transaction, as '#'/'.' rows.
+func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
+  var digits = [[UInt8]](repeating: [UInt8](repeating: 0, count: 8), count: modules)
+  var awake = [Bool](repeating: false, count: modules)
+  var states: [[String]] = []
+  let size = 2 * modules
+  for start in stride(from: 0, to: bytes.count - size + 1, by: size) {
+    for word in 0..<modules {
+      let chip = modules - 1 - word  // first word -> farthest chip
+      let register = bytes[start + 2 * word] & 0x0F, data = bytes[start + 2 * word + 1]
+      if (1...8).contains(register) { digits[chip][Int(register) - 1] = data }
+      if register == 0x0C { awake[chip] = data & 1 == 1 }
+    }
+    var rows: [String] = []
+    for row in 0..<8 {
+      var line = ""
+      for module in 0..<modules {
+        let chip = modules - 1 - module  // module 0 is the leftmost = the farthest chip
+        for bit in stride(from: 7, through: 0, by: -1) {
+          line += awake[chip] && digits[chip][row] & (1 << UInt8(bit)) != 0 ? "#" : "."
+        }
+      }
+      rows.append(line)
+    }
+    states.append(rows)
+  }
+  return states
+}
+
+@Suite struct BoardBinaryTests {
+  let fc16 = "Boards/max7219-fc16-32x8.json"
+
+  func temporaryPath(_ name: String) -> String {
+    NSTemporaryDirectory() + "marquee-\(getpid())-\(name)"
+  }
+
+  @Test func dumpDecodedIndependentlyMatchesTheSimulator() throws {
+    let dump = temporaryPath("hi.bin")
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let sent = try BinaryRunner.run(["--board", fc16, "--spi-dump", dump, "--frames", "1", "--keep", "--align", "left", "HI"])
+    #expect(sent.status == 0, "\(sent.stderr)")
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
+    #expect(bytes.count % 8 == 0)
+    let shown = try #require(decodeFC16Dump(bytes, modules: 4).last)
+    let simulated = try BinaryRunner.run(["--board", fc16, "--simulate", "--output", "ascii", "--frames", "1", "--align", "left", "HI"])
+    #expect(simulated.status == 0)
+    let frame = try #require(asciiFrames(simulated.stdout).first)
+    #expect(shown == frame)
+    #expect(frame[0].hasPrefix("#...#.###"))
+  }
+
+  @Test func withoutKeepTheDumpEndsBlankAndShutDown() throws {
+    let dump = temporaryPath("blank.bin")
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let result = try BinaryRunner.run(["--board", fc16, "--spi-dump", dump, "--frames", "3", "--no-wait", "HELLO WORLD"])
+    #expect(result.status == 0)
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
+    #expect(Array(bytes.suffix(8)) == [0x0C, 0, 0x0C, 0, 0x0C, 0, 0x0C, 0])
+    let states = decodeFC16Dump(bytes, modules: 4)
+    #expect(states.last!.allSatisfy { !$0.contains("#") })
+    #expect(states.contains { $0.contains { $0.contains("#") } })
+  }
+
+  @Test func aStillFrameIsNotSentAgain() throws {
+    let dump = temporaryPath("still.bin")
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    _ = try BinaryRunner.run(["--board", fc16, "--spi-dump", dump, "--frames", "1", "--keep", "HI"])
+    let one = try Data(contentsOf: URL(fileURLWithPath: dump)).count
+    _ = try BinaryRunner.run(["--board", fc16, "--spi-dump", dump, "--frames", "50", "--fps", "1000", "--keep", "HI"])
+    #expect(try Data(contentsOf: URL(fileURLWithPath: dump)).count == one)
+  }
+
+  @Test func simulateUsesTheBoardsGeometry() throws {
+    let result = try BinaryRunner.run(["--board", "Boards/max7219-fc16-32x16.json", "--simulate", "--output", "ascii", "--frames", "1", "X"])
+    let frame = try #require(asciiFrames(result.stdout).first)
+    #expect(frame.count == 16 && frame[0].count == 32)
+  }
+
+  @Test func boardsListsTheBoardFiles() throws {
+    let result = try BinaryRunner.run(["boards"])
+    #expect(result.status == 0)
+    for name in ["max7219-fc16-32x8.json", "max7219-fc16-64x8.json", "max7219-fc16-32x16.json",
+                 "max7219-generic-8x8.json", "max7219-icstation-32x8.json"] {
+      #expect(result.stdout.contains(name))
+    }
+    #expect(!result.stdout.contains("unusable"))
+  }
+
+  func board(_ json: String) throws -> String {
+    let path = temporaryPath("board-\(UUID().uuidString).json")
+    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test(arguments: [
+    (#"{"module": "fc16", "grid": {"columns": 4}}"#, "field 'driver': missing (it is required)"),
+    (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": "four"}}"#,
+     "field 'grid.columns': expected a whole number from 1 to 256, got the string \"four\""),
+    (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "brightness": 16}"#,
+     "field 'brightness': 16 is out of range (0 to 15)"),
+    (#"{"driver": "max7219", "module": "fc17", "grid": {"columns": 4}}"#,
+     "field 'module': 'fc17' is not a module variant"),
+    (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "rotaton": 90}"#,
+     "field 'rotaton': unknown field"),
+    (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "rotation": 45}"#,
+     "field 'rotation': 45 is not 0, 90, 180 or 270"),
+    (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}"#, "line 1, column"),
+  ])
+  func badBoardFilesAreRejectedBeforeAnythingIsSent(json: String, message: String) throws {
+    let path = try board(json)
+    let dump = temporaryPath("never-\(UUID().uuidString).bin")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try BinaryRunner.run(["--board", path, "--spi-dump", dump, "--frames", "1", "X"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("Error: \(path): \(message)"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: dump))
+  }
+
+  @Test func missingDeviceAndRegularFileGetClearErrors() throws {
+    let missing = try board(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "spi": {"device": "/dev/spidev7.3"}}"#)
+    let result = try BinaryRunner.run(["--board", missing, "--frames", "1", "X"])
+    #expect(result.status == 1)
+    #expect(result.stderr == "Error: /dev/spidev7.3: no such device — is SPI enabled (dtparam=spi=on)?\n")
+    let plain = temporaryPath("plain-file")
+    _ = FileManager.default.createFile(atPath: plain, contents: Data())
+    defer { try? FileManager.default.removeItem(atPath: plain) }
+    let regular = try board(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "spi": {"device": "\#(plain)"}}"#)
+    let second = try BinaryRunner.run(["--board", regular, "--frames", "1", "X"])
+    #expect(second.status == 1)
+    #expect(second.stderr.hasPrefix("Error: \(plain): not an SPI device"))
+  }
+
+  @Test func aWriteThatFailsMidRunEndsWithAClearError() throws {
+    let result = try BinaryRunner.run(["--board", fc16, "--spi-dump", "/dev/full", "--frames", "5", "HI"])
+    #expect(result.status == 1)
+    #expect(result.stderr.hasPrefix("Error: /dev/full: write failed: No space left on device"))
+  }
+
+  @Test func boardOptionsNeedABoardAndSizesMustMatch() throws {
+    #expect(try BinaryRunner.run(["--simulate", "X"]).status == 64)
+    let mismatch = try BinaryRunner.run(["--board", fc16, "--simulate", "--width", "40", "X"])
+    #expect(mismatch.status == 64)
+    #expect(mismatch.stderr.contains("do not match the board's 32x8"))
+  }
+}
+
+@Suite struct IdentifyBinaryTests {
+  @Test func identifyLightsEachModuleInChainOrder() throws {
+    let result = try BinaryRunner.run([
+      "identify", "--board", "Boards/max7219-fc16-64x8.json", "--simulate", "--output", "ascii",
+      "--fps", "1", "--frames", "8", "--no-wait",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = asciiFrames(result.stdout)
+    try #require(frames.count == 8)
+    for (chip, frame) in frames.enumerated() {
+      // Chip 0 is the rightmost module of an FC-16 row; its top-left pixel is lit.
+      let module = 7 - chip
+      let top = Array(frame[0])
+      #expect(top[module * 8] == "#", "chip \(chip)")
+      let litColumns = (0..<64).filter { x in frame.contains { Array($0)[x] == "#" } }
+      #expect(litColumns.allSatisfy { $0 / 8 == module }, "only module \(module) lights")
+    }
+  }
+}
