@@ -26,17 +26,27 @@ public struct FontChain: Sendable {
 
   /// The glyph for a scalar from the first font that has it, or `nil`.
   public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
-    for font in fonts {
-      if let glyph = font.glyph(for: scalar) { return glyph }
+    source(for: scalar)?.glyph
+  }
+
+  /// The glyph for a scalar and the index of the font it came from, or `nil`.
+  public func source(for scalar: Unicode.Scalar) -> (glyph: Glyph, font: Int)? {
+    for (index, font) in fonts.enumerated() {
+      if let glyph = font.glyph(for: scalar) { return (glyph, index) }
     }
     return nil
   }
 
   /// The glyph drawn for characters that no font has.
   public var fallbackGlyph: Glyph {
-    if let replacement = glyph(for: "\u{FFFD}") { return replacement }
+    fallback.glyph
+  }
+
+  /// The fallback glyph and the index of the font it came from.
+  var fallback: (glyph: Glyph, font: Int) {
+    if let replacement = source(for: "\u{FFFD}") { return replacement }
     let primary = fonts[0]
     let height = max(3, primary.ascent)
-    return Glyph.box(width: max(3, (height * 5 + 6) / 7), height: height)
+    return (Glyph.box(width: max(3, (height * 5 + 6) / 7), height: height), 0)
   }
 }

@@ -18,8 +18,8 @@ public struct TextRenderer: Sendable {
     self.letterSpacing = letterSpacing
   }
 
-  /// The height of the strips this renderer makes.
-  public var lineHeight: Int { fonts.lineHeight }
+  /// The height of a line in the first font (a line that uses other fonts may be taller).
+  public var lineHeight: Int { fonts.fonts[0].lineHeight }
 
   /// A glyph placed on the line: drawn at `x` (its bitmap's left edge) with the bitmap's top
   /// at row `y` of the strip.
@@ -45,32 +45,48 @@ public struct TextRenderer: Sendable {
   }
 
   /// Lays a string out without drawing it.
+  ///
+  /// The line is as tall as the fonts that drew something need (the first font always
+  /// counts), with every glyph on one baseline: fonts of different heights line up.
   public func layout(_ text: String) -> Layout {
-    let baseline = fonts.ascent
-    var placed: [PlacedGlyph] = []
-    var pen = 0
-    var right = 0
-    var drawnAny = false
+    // First pass: resolve glyphs and find the line's ascent and descent.
+    var resolved: [(base: Glyph, marks: [Glyph], index: Int)] = []
+    var ascent = fonts.fonts[0].ascent, descent = fonts.fonts[0].descent
     for (index, character) in text.enumerated() {
-      let scalars = Array(character.unicodeScalars)
-      guard let (base, marks) = resolve(scalars) else { continue }
-      if drawnAny { pen += letterSpacing }
-      drawnAny = true
-      placed.append(PlacedGlyph(
-        glyph: base, x: pen + base.xOffset, y: baseline - base.top, characterIndex: index))
-      right = max(right, pen + base.xOffset + base.bitmap.width)
-      for mark in marks {
-        // A combining mark is centred over its base unless the font places it itself.
-        let x = mark.advance == 0
-          ? pen + mark.xOffset
-          : pen + (base.advance - mark.bitmap.width) / 2
-        placed.append(PlacedGlyph(
-          glyph: mark, x: x, y: baseline - mark.top, characterIndex: index))
+      guard let (base, marks, used) = resolve(Array(character.unicodeScalars)) else { continue }
+      for font in used {
+        ascent = max(ascent, fonts.fonts[font].ascent)
+        descent = max(descent, fonts.fonts[font].descent)
       }
-      pen += base.advance
+      resolved.append((base, marks, index))
+    }
+    // Second pass: place them on the baseline.
+    var placed: [PlacedGlyph] = []
+    var pen = 0, left = 0, right = 0
+    for (number, item) in resolved.enumerated() {
+      if number > 0 { pen += letterSpacing }
+      let base = item.base
+      placed.append(PlacedGlyph(glyph: base, x: pen + base.xOffset, y: ascent - base.top, characterIndex: item.index))
+      left = min(left, pen + base.xOffset)
+      right = max(right, pen + base.xOffset + base.bitmap.width)
+      let after = pen + base.advance
+      for mark in item.marks {
+        // A mark that takes no room is placed from the end of its base, as BDF and Unifont
+        // define it; a mark with its own cell is centred over the base.
+        let x = mark.advance == 0 ? after + mark.xOffset : pen + (base.advance - mark.bitmap.width) / 2
+        placed.append(PlacedGlyph(glyph: mark, x: x, y: ascent - mark.top, characterIndex: item.index))
+        left = min(left, x)
+        right = max(right, x + mark.bitmap.width)
+      }
+      pen = after
       right = max(right, pen)
     }
-    return Layout(glyphs: placed, width: right, height: fonts.lineHeight)
+    // Ink that reaches left of the first pen position moves the whole line right.
+    if left < 0 {
+      for index in placed.indices { placed[index].x -= left }
+      right -= left
+    }
+    return Layout(glyphs: placed, width: right, height: ascent + descent)
   }
 
   /// The width in pixels the string takes, without drawing it.
@@ -92,27 +108,32 @@ public struct TextRenderer: Sendable {
     return strip
   }
 
-  /// The base glyph and mark glyphs for one grapheme cluster, or `nil` if it draws nothing.
-  func resolve(_ scalars: [Unicode.Scalar]) -> (Glyph, [Glyph])? {
+  /// The base glyph, the mark glyphs and the fonts they came from for one grapheme cluster,
+  /// or `nil` if it draws nothing.
+  func resolve(_ scalars: [Unicode.Scalar]) -> (Glyph, [Glyph], [Int])? {
     guard let first = scalars.first else { return nil }
     if TextRenderer.isInvisible(first) && scalars.count == 1 { return nil }
     var base = first
     var rest = scalars.dropFirst()
-    // Prefer a precomposed letter (e + U+0301 -> é) when the font has one.
+    // Prefer a precomposed letter (e + U+0301 -> é) when a font has one.
     if let mark = rest.first, let composed = BuiltinFont5x7.precomposed(first, mark),
       fonts.glyph(for: composed) != nil
     {
       base = composed
       rest = rest.dropFirst()
     }
-    let baseGlyph = fonts.glyph(for: base) ?? fonts.fallbackGlyph
+    let (baseGlyph, baseFont) = fonts.source(for: base) ?? fonts.fallback
     var marks: [Glyph] = []
+    var used = [baseFont]
     // Marks are drawn over the base when a font has them; marks no font has, and the
     // joined parts of emoji sequences, add nothing: the base already shows the character.
     for scalar in rest where scalar.properties.generalCategory.isMark {
-      if let glyph = fonts.glyph(for: scalar) { marks.append(glyph) }
+      if let (glyph, font) = fonts.source(for: scalar) {
+        marks.append(glyph)
+        used.append(font)
+      }
     }
-    return (baseGlyph, marks)
+    return (baseGlyph, marks, used)
   }
 
   /// Whether a scalar takes no room: controls, format characters (zero-width joiners,

@@ -79,6 +79,7 @@ public struct CycleTimeline: Timeline {
       if let problem = Framebuffer.validateSize(width: layout.width, height: layout.height) {
         throw .contentTooLarge(problem)
       }
+      guard layout.height <= height else { throw .textTallerThanSign(textHeight: layout.height, signHeight: height) }
       cards.append(MessageCard(
         strip: renderer.draw(layout), width: width, height: height,
         alignment: settings.alignment, verticalAlignment: settings.verticalAlignment))

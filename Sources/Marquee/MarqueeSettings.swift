@@ -43,10 +43,14 @@ public struct MarqueeSettings: Sendable, Equatable {
 public enum MarqueeError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The laid-out content is larger than a framebuffer may be.
   case contentTooLarge(String)
+  /// The text's line is taller than the sign (or zone) it must fit.
+  case textTallerThanSign(textHeight: Int, signHeight: Int)
 
   public var description: String {
     switch self {
     case .contentTooLarge(let reason): "the text is too long to lay out (\(reason))"
+    case .textTallerThanSign(let text, let sign):
+      "the text is \(text) pixels tall but the sign is \(sign) pixels tall; use a smaller font or a taller sign"
     }
   }
 }

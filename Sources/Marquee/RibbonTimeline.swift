@@ -35,6 +35,8 @@ public struct RibbonTimeline: Timeline {
     self.height = height
     self.settings = settings
     let layouts = messages.map(renderer.layout)
+    let lineHeight = layouts.map(\.height).max() ?? renderer.lineHeight
+    guard lineHeight <= height else { throw .textTallerThanSign(textHeight: lineHeight, signHeight: height) }
     let gap = settings.gap
     var contentWidth = 0
     for (index, layout) in layouts.enumerated() {
@@ -43,15 +45,16 @@ public struct RibbonTimeline: Timeline {
     let period = contentWidth + gap
     let scrolls = settings.mode == .scroll || contentWidth > width
     let ribbonWidth = scrolls ? max(period, 1) : contentWidth
-    if let problem = Framebuffer.validateSize(width: ribbonWidth, height: renderer.lineHeight) {
+    if let problem = Framebuffer.validateSize(width: ribbonWidth, height: lineHeight) {
       throw .contentTooLarge(problem)
     }
-    var ribbon = Framebuffer(width: ribbonWidth, height: renderer.lineHeight)
+    var ribbon = Framebuffer(width: ribbonWidth, height: lineHeight)
     var segments: [Range<Int>] = []
     var x = 0
     for layout in layouts {
       let strip = renderer.draw(layout)
-      ribbon.draw(strip, atX: x, y: 0, mode: .or)
+      // Lines of different heights share the baseline: align their bottoms.
+      ribbon.draw(strip, atX: x, y: lineHeight - strip.height, mode: .or)
       segments.append(x..<(x + layout.width))
       x += layout.width + gap
     }
@@ -60,7 +63,7 @@ public struct RibbonTimeline: Timeline {
     self.scrolls = scrolls
     self.stillX = settings.alignment.offset(contentWidth: contentWidth, areaWidth: width)
     self.topY = settings.verticalAlignment.offset(
-      contentHeight: renderer.lineHeight, areaHeight: height)
+      contentHeight: lineHeight, areaHeight: height)
   }
 
   /// The scroll position at time `t`: whole pixels moved since the start.

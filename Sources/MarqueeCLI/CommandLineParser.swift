@@ -12,6 +12,8 @@ public enum Invocation: Sendable, Equatable {
   case effects
   /// List the board files.
   case boards
+  /// List the fonts.
+  case fonts
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:
@@ -50,6 +52,8 @@ public struct CommandLineParser {
     OptionSpec(name: "invert", value: nil, help: "Light the dark pixels and darken the lit ones."),
     OptionSpec(name: "flip", value: "<h|v|hv>",
                help: "Mirror left-right (h), upside down (v), or both (hv)."),
+    OptionSpec(name: "font", value: "<name[,name...]>",
+               help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'. (default: 5x7)"),
     OptionSpec(name: "letter-spacing", value: "<pixels>",
                help: "Dark columns between letters. (default: 1)"),
     OptionSpec(name: "board", value: "<file>",
@@ -79,6 +83,7 @@ public struct CommandLineParser {
     var onlyMessages = false
     if arguments.first == "effects" { return .effects }
     if arguments.first == "boards" { return .boards }
+    if arguments.first == "fonts" { return .fonts }
     if arguments.first == "identify" {
       options.identify = true
       index = 1
@@ -175,6 +180,11 @@ public struct CommandLineParser {
         if spec.name == "in" { options.entry = list } else { options.exit = list }
       case "ease":
         options.easing = try choice(value(for: spec, inline: inline), spec)
+      case "font":
+        let list = try value(for: spec, inline: inline)
+        let names = list.split(separator: ",").map { String($0) }.filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw UsageError("'--font' needs at least one font name.") }
+        options.fonts = names
       case "sprite":
         options.spritePath = try value(for: spec, inline: inline)
       case "seed":

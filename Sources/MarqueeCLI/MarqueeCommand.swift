@@ -35,6 +35,9 @@ public enum MarqueeCommand {
       case .boards:
         try printOutput(BoardFiles.listing())
         return ExitCode.success
+      case .fonts:
+        try printOutput(FontListing.listing())
+        return ExitCode.success
       case .run(let options):
         try run(options, stop: stop)
       }
@@ -60,7 +63,7 @@ public enum MarqueeCommand {
 
   /// Builds the timeline the options describe.
   static func makeTimeline(_ options: RunOptions) throws -> any Timeline {
-    let renderer = TextRenderer(letterSpacing: options.letterSpacing)
+    let renderer = TextRenderer(fonts: try loadFonts(options.fonts), letterSpacing: options.letterSpacing)
     do {
       switch options.mode {
       case .auto, .scroll:
@@ -87,6 +90,23 @@ public enum MarqueeCommand {
     } catch {
       throw RuntimeError("\(error)")
     }
+  }
+
+  /// Loads the font chain, printing the fonts' warnings (skipped glyphs) on standard error.
+  static func loadFonts(_ names: [String]) throws -> FontChain {
+    var fonts: [any Font] = []
+    for name in names {
+      let loaded: FontFile.Loaded
+      do {
+        loaded = try FontLocator.font(named: name)
+      } catch {
+        throw RuntimeError("\(error)")
+      }
+      for warning in loaded.warnings.prefix(3) { printError("Warning: \(warning)") }
+      if loaded.warnings.count > 3 { printError("Warning: \(loaded.warnings.count - 3) more problems in \(name)") }
+      fonts.append(loaded.font)
+    }
+    return FontChain(fonts)
   }
 
   /// Reads a sprite file, naming the file in any error.

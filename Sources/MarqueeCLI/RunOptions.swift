@@ -64,6 +64,8 @@ public struct RunOptions: Sendable, Equatable {
   public var noWait = false
   /// Where frames go (`nil`: LEDs on a terminal, text otherwise).
   public var output: Output?
+  /// Fonts, most preferred first: built-in names, font names or paths.
+  public var fonts = ["5x7"]
   /// Dark columns between letters.
   public var letterSpacing = 1
   /// How the text moves and where it stands.

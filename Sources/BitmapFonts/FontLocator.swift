@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Finds fonts by name: the built-in fonts, paths, and files in the standard font folders.
+public enum FontLocator {
+  /// The built-in fonts by name.
+  public static let builtins: [(names: [String], font: any Font)] = [
+    (["5x7", "builtin", "default"], BuiltinFont5x7()),
+    (["3x5", "tiny"], BuiltinFont3x5()),
+  ]
+
+  /// The folders searched, in order: Unifont's, the console fonts, X11's misc fonts, and
+  /// `$XDG_DATA_HOME/fonts` (or `~/.local/share/fonts`).
+  public static var searchFolders: [String] {
+    var folders = ["/usr/share/unifont", "/usr/share/consolefonts", "/usr/share/fonts/X11/misc"]
+    if let xdg = getenv("XDG_DATA_HOME"), xdg.pointee != 0 {
+      folders.append(String(cString: xdg) + "/fonts")
+    } else if let home = getenv("HOME") {
+      folders.append(String(cString: home) + "/.local/share/fonts")
+    }
+    return folders
+  }
+
+  /// The file extensions of font files.
+  static let extensions = [".hex", ".bdf", ".pcf", ".psf", ".psfu"]
+
+  /// Whether a file name looks like a font file.
+  public static func isFontFile(_ name: String) -> Bool {
+    let base = name.hasSuffix(".gz") ? String(name.dropLast(3)) : name
+    return extensions.contains { base.hasSuffix($0) }
+  }
+
+  /// The font files in a folder (not recursive), sorted.
+  public static func fontFiles(in folder: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var paths: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if isFontFile(name) { paths.append(folder + "/" + name) }
+    }
+    return paths.sorted()
+  }
+
+  /// The path of the font file called `name` in the search folders, if any.
+  public static func path(named name: String) -> String? {
+    for folder in searchFolders {
+      if let match = fontFiles(in: folder).first(where: { FontFile.fontName(fromPath: $0) == name }) {
+        return match
+      }
+    }
+    return nil
+  }
+
+  /// A font by built-in name, path, or name in the search folders.
+  public static func font(named name: String) throws(FontLoadError) -> FontFile.Loaded {
+    if let builtin = builtins.first(where: { $0.names.contains(name) }) {
+      let count = (builtin.font as? BuiltinFont5x7)?.scalars.count ?? (builtin.font as? BuiltinFont3x5)?.scalars.count ?? 0
+      return FontFile.Loaded(font: builtin.font, format: .bdf, glyphCount: count, warnings: [])
+    }
+    if name.contains("/") || access(name, F_OK) == 0 {
+      return try FontFile.load(path: name)
+    }
+    guard let path = path(named: name) else {
+      throw FontLoadError(
+        path: name,
+        reason: "no such font (not built in: \(builtins.flatMap(\.names).joined(separator: ", ")); not in \(searchFolders.joined(separator: ", "))); 'marquee fonts' lists them")
+    }
+    return try FontFile.load(path: path)
+  }
+}

@@ -1,0 +1,156 @@
+import MatrixCore
+
+/// A GNU Unifont `.hex` font: one glyph per line, `CODE:BITMAP`, 16 rows of 8 or 16 pixels.
+///
+/// The file is indexed, not decoded, when it is loaded: the index holds each valid line's code
+/// point and where its bitmap starts, sorted for binary search. Glyphs are decoded when asked
+/// for, so a 57,000-glyph Unifont costs one pass over its bytes before the first frame.
+public struct HexFont: Font {
+  public let name: String
+  /// Rows above the baseline (14, as hex2bdf sets it).
+  public let ascent = 14
+  /// Rows below the baseline.
+  public let descent = 2
+  /// Lines that were skipped, with their line numbers.
+  public let warnings: [String]
+  let data: [UInt8]
+  /// Sorted code points and, at the same index, the offset of their bitmap's first hex digit
+  /// and its number of digits.
+  let codes: [UInt32]
+  let offsets: [UInt32]
+  let lengths: [UInt8]
+  /// Horizontal offsets of combining marks (from Unifont's `plane00-combining.txt`).
+  let markOffsets: [UInt32: Int]
+
+  /// The number of glyphs.
+  public var glyphCount: Int { codes.count }
+
+  /// Indexes hex data; `path` names the file in errors and warnings.
+  public init(data: [UInt8], name: String, path: String, markOffsets: [UInt32: Int] = [:]) throws(FontLoadError) {
+    self.name = name
+    self.data = data
+    self.markOffsets = markOffsets
+    var codes: [UInt32] = [], offsets: [UInt32] = [], lengths: [UInt8] = []
+    var warnings: [String] = []
+    var lineStart = 0, lineNumber = 0
+    let count = data.count
+    var sorted = true
+    data.withUnsafeBufferPointer { bytes in
+      while lineStart < count {
+        lineNumber += 1
+        var end = lineStart
+        while end < count, bytes[end] != 0x0A { end += 1 }
+        var lineEnd = end
+        if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+        defer { lineStart = end + 1 }
+        if lineEnd == lineStart { continue }
+        // CODE: 4 to 6 hex digits, then ':'.
+        var index = lineStart, code: UInt32 = 0
+        while index < lineEnd, index - lineStart < 7, let digit = HexFont.hexValue(bytes[index]) {
+          code = code << 4 | UInt32(digit)
+          index += 1
+        }
+        let codeDigits = index - lineStart
+        guard (4...6).contains(codeDigits), index < lineEnd, bytes[index] == UInt8(ascii: ":"), code <= 0x10FFFF else {
+          if warnings.count < 20 { warnings.append("\(path):\(lineNumber): not a 'CODE:BITMAP' line, skipped") }
+          continue
+        }
+        let bitmapStart = index + 1
+        let digits = lineEnd - bitmapStart
+        var valid = digits == 32 || digits == 64 || digits == 96 || digits == 128
+        if valid {
+          for position in bitmapStart..<lineEnd where HexFont.hexValue(bytes[position]) == nil {
+            valid = false
+            break
+          }
+        }
+        guard valid else {
+          if warnings.count < 20 {
+            warnings.append("\(path):\(lineNumber): bitmap of U+\(String(code, radix: 16, uppercase: true)) is not 32, 64, 96 or 128 hex digits, skipped")
+          }
+          continue
+        }
+        if let last = codes.last, last >= code { sorted = false }
+        codes.append(code)
+        offsets.append(UInt32(bitmapStart))
+        lengths.append(UInt8(digits))
+      }
+    }
+    guard !codes.isEmpty else { throw FontLoadError(path: path, reason: "no glyphs (not a Unifont .hex file?)") }
+    if !sorted {
+      let order = codes.indices.sorted { codes[$0] < codes[$1] }
+      codes = order.map { codes[$0] }
+      offsets = order.map { offsets[$0] }
+      lengths = order.map { lengths[$0] }
+    }
+    self.codes = codes
+    self.offsets = offsets
+    self.lengths = lengths
+    self.warnings = warnings
+  }
+
+  static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    default: nil
+    }
+  }
+
+  /// Whether the font has a glyph for `scalar` (without decoding it).
+  public func contains(_ scalar: Unicode.Scalar) -> Bool {
+    find(scalar.value) != nil
+  }
+
+  func find(_ code: UInt32) -> Int? {
+    var low = 0, high = codes.count - 1
+    while low <= high {
+      let middle = (low + high) / 2
+      if codes[middle] == code { return middle }
+      if codes[middle] < code { low = middle + 1 } else { high = middle - 1 }
+    }
+    return nil
+  }
+
+  public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
+    guard let index = find(scalar.value) else { return nil }
+    let digits = Int(lengths[index])
+    let width = digits / 4  // 16 rows, 4 bits per digit
+    let digitsPerRow = width / 4
+    var bitmap = Framebuffer(width: width, height: 16)
+    var position = Int(offsets[index])
+    for y in 0..<16 {
+      for column in 0..<digitsPerRow {
+        let nibble = HexFont.hexValue(data[position]) ?? 0
+        position += 1
+        for bit in 0..<4 where nibble & (8 >> UInt8(bit)) != 0 {
+          bitmap[column * 4 + bit, y] = true
+        }
+      }
+    }
+    if let offset = markOffsets[scalar.value] {
+      // A combining mark drawn in its own cell: overlay it on the base, taking no room.
+      return Glyph(bitmap: bitmap, advance: 0, xOffset: offset, top: ascent)
+    }
+    return Glyph(bitmap: bitmap, advance: width, top: ascent)
+  }
+
+  /// Reads Unifont's `plane00-combining.txt` (`CODE:OFFSET` lines); unreadable lines are ignored.
+  public static func markOffsets(from text: String) -> [UInt32: Int] {
+    var offsets: [UInt32: Int] = [:]
+    for line in text.split(whereSeparator: \.isNewline) {
+      let parts = line.split(separator: ":")
+      if parts.count == 2, let code = UInt32(parts[0], radix: 16), let offset = Int(parts[1].trimmingCharacters()) {
+        offsets[code] = offset
+      }
+    }
+    return offsets
+  }
+}
+
+extension Substring {
+  func trimmingCharacters() -> String {
+    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+  }
+}

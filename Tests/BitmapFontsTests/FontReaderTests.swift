@@ -1,0 +1,338 @@
+import Foundation
+import MatrixCore
+import Testing
+
+@testable import BitmapFonts
+
+@Suite struct GzipTests {
+  @Test(.enabled(if: FileManager.default.fileExists(atPath: "/bin/gzip"), "needs the Debian package gzip"),
+        arguments: ["-1", "-6", "-9"])
+  func matchesTheGzipTool(level: String) throws {
+    var random = SplitRandom(state: 5)
+    // Text-like and random data, so every block type appears.
+    var data = [UInt8]()
+    for _ in 0..<40_000 { data.append(UInt8(ascii: "a") + UInt8(random.next() % 6)) }
+    for _ in 0..<20_000 { data.append(UInt8(truncatingIfNeeded: random.next())) }
+    let compressed = try DebianFonts.run("/bin/gzip", [level, "-c"], input: Data(data))
+    #expect(try Gzip.decompress([UInt8](compressed)) == data)
+  }
+
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.fixed6x13), "needs the Debian package xfonts-base"))
+  func decompressesARealFontLikeGunzip() throws {
+    let compressed = [UInt8](try Data(contentsOf: URL(fileURLWithPath: DebianFonts.fixed6x13)))
+    let expected = try DebianFonts.run("/bin/gzip", ["-dc", DebianFonts.fixed6x13])
+    #expect(try Gzip.decompress(compressed) == [UInt8](expected))
+  }
+
+  @Test func corruptStreamsAreErrorsNotCrashes() throws {
+    let good = try DebianFonts.run("/bin/gzip", ["-c"], input: Data(repeating: 65, count: 5000))
+    var bytes = [UInt8](good)
+    #expect(throws: GzipError.self) { try Gzip.decompress(Array(bytes.prefix(bytes.count - 5))) }
+    bytes[bytes.count - 8] ^= 0xFF  // CRC
+    #expect(throws: GzipError(reason: "gzip CRC mismatch (the file is corrupt)")) { try Gzip.decompress(bytes) }
+    var random = SplitRandom(state: 9)
+    for _ in 0..<300 {
+      var junk = [UInt8](good)
+      for _ in 0..<4 { junk[10 + Int(random.next() % UInt64(junk.count - 10))] = UInt8(truncatingIfNeeded: random.next()) }
+      _ = try? Gzip.decompress(junk, limit: 1 << 20)
+    }
+    #expect(throws: GzipError.self) { try Gzip.decompress([0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 3, 0xFF, 0xFF] + Array(repeating: 0, count: 10)) }
+  }
+
+  @Test func outputIsCapped() throws {
+    let bomb = try DebianFonts.run("/bin/gzip", ["-c"], input: Data(repeating: 0, count: 3 << 20))
+    #expect(throws: GzipError.self) { try Gzip.decompress([UInt8](bomb), limit: 1 << 20) }
+  }
+}
+
+struct SplitRandom: RandomNumberGenerator {
+  var state: UInt64
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    return z ^ (z >> 27)
+  }
+}
+
+@Suite struct HexFontTests {
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.unifontHex), "needs the Debian package unifont"))
+  func unifontLoadsAndDrawsTheHexBitmap() throws {
+    let loaded = try FontFile.load(path: DebianFonts.unifontHex)
+    #expect(loaded.format == .hex)
+    #expect(loaded.glyphCount > 57_000)
+    let glyph = try #require(loaded.font.glyph(for: "中"))
+    #expect(glyph.advance == 16 && glyph.bitmap.height == 16)
+    // 4E2D:0100 0100 0100 0100 3FF8 2108 …
+    #expect(glyph.bitmap.rowStrings[0] == ".......#........")
+    #expect(glyph.bitmap.rowStrings[4] == "..###########...")
+    #expect(loaded.font.glyph(for: "A")?.advance == 8)
+  }
+
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.unifontHex) && DebianFonts.exists(DebianFonts.hex2bdf),
+                 "needs the Debian packages unifont and unifont-bin"))
+  func sameCharacterFromHexAndFromHex2bdfIsIdentical() throws {
+    let codes = ["0041", "0067", "00E9", "4E2D", "6587", "AC00", "3042", "FF01", "0301"]
+    let all = try String(contentsOfFile: DebianFonts.unifontHex, encoding: .utf8)
+    let lines = all.split(separator: "\n").filter { line in codes.contains { line.hasPrefix($0 + ":") } }
+    let hex = lines.joined(separator: "\n") + "\n"
+    let bdfText = String(decoding: try DebianFonts.run(DebianFonts.hex2bdf, [], input: Data(hex.utf8)), as: UTF8.self)
+    let fromHex = try HexFont(data: Array(hex.utf8), name: "subset", path: "subset.hex")
+    let fromBDF = try BDFFont(text: Array(bdfText.utf8), name: "subset", path: "subset.bdf")
+    #expect(fromBDF.ascent == fromHex.ascent && fromBDF.descent == fromHex.descent)
+    for code in codes {
+      let scalar = Unicode.Scalar(UInt32(code, radix: 16)!)!
+      let a = try #require(fromHex.glyph(for: scalar)), b = try #require(fromBDF.glyph(for: scalar))
+      // Same pixels on the same baseline, at the same advance.
+      #expect(a.bitmap == b.bitmap, "U+\(code)")
+      #expect(a.top == b.top && a.xOffset == b.xOffset && a.advance == b.advance, "U+\(code)")
+      // And the minimal BDF reader of the tests agrees.
+      let raw = try #require(DebianFonts.bdfGlyph(bdfText, encoding: Int(code, radix: 16)!))
+      #expect(raw.rows == a.bitmap.rowStrings)
+    }
+  }
+
+  @Test func malformedLinesAreSkippedWithTheirLineNumbers() throws {
+    let text = "0041:00000000000000000000000000000000\nzz:00\n0042:0000\n0043:00000000000000000000000000000000\n"
+    let font = try HexFont(data: Array(text.utf8), name: "t", path: "t.hex")
+    #expect(font.glyphCount == 2)
+    #expect(font.warnings == [
+      "t.hex:2: not a 'CODE:BITMAP' line, skipped",
+      "t.hex:3: bitmap of U+42 is not 32, 64, 96 or 128 hex digits, skipped",
+    ])
+    #expect(throws: FontLoadError(path: "e.hex", reason: "no glyphs (not a Unifont .hex file?)")) {
+      try HexFont(data: Array("nonsense\n".utf8), name: "e", path: "e.hex")
+    }
+  }
+
+  @Test func unsortedFilesAndFiveDigitCodesWork() throws {
+    let zeros = String(repeating: "0", count: 30)
+    let text = "2A6B2:\(zeros)FF\n0041:\(zeros)01\n"
+    let font = try HexFont(data: Array(text.utf8), name: "t", path: "t.hex")
+    #expect(font.glyph(for: Unicode.Scalar(0x2A6B2)!)?.bitmap.rowStrings[15] == "########")
+    #expect(font.glyph(for: "A")?.bitmap.rowStrings[15] == ".......#")
+  }
+}
+
+@Suite struct PCFFontTests {
+  static func compare(_ pcfPath: String, encodings: [Int]) throws {
+    let loaded = try FontFile.load(path: pcfPath)
+    #expect(loaded.format == .pcf)
+    let bdf = String(decoding: try DebianFonts.run(DebianFonts.pcf2bdf, [pcfPath]), as: UTF8.self)
+    #expect(bdf.contains("FONT_ASCENT \(loaded.font.ascent)\n"))
+    #expect(bdf.contains("FONT_DESCENT \(loaded.font.descent)\n"))
+    for encoding in encodings {
+      let expected = try #require(DebianFonts.bdfGlyph(bdf, encoding: encoding), "pcf2bdf has \(encoding)")
+      let glyph = try #require(loaded.font.glyph(for: Unicode.Scalar(UInt32(encoding))!))
+      #expect(glyph.bitmap.rowStrings == expected.rows || (expected.rows.isEmpty && glyph.bitmap.height == 0), "\(encoding)")
+      #expect(glyph.bitmap.width == expected.width && glyph.bitmap.height == expected.height, "\(encoding)")
+      #expect(glyph.xOffset == expected.xOffset && glyph.top == expected.height + expected.yOffset, "\(encoding)")
+      #expect(glyph.advance == expected.advance, "\(encoding)")
+    }
+  }
+
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.wqy12) && DebianFonts.exists(DebianFonts.pcf2bdf),
+                 "needs the Debian packages xfonts-wqy and pcf2bdf"))
+  func wenQuanYiGlyphsMatchPcf2bdf() throws {
+    try PCFFontTests.compare(DebianFonts.wqy12, encodings: [0x4E2D, 0x6587, 0x41, 0x67, 0x2C, 0x3002, 0xFF0C, 0xAC00])
+  }
+
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.fixed6x13) && DebianFonts.exists(DebianFonts.pcf2bdf),
+                 "needs the Debian packages xfonts-base and pcf2bdf"))
+  func miscFixedGlyphsMatchPcf2bdf() throws {
+    try PCFFontTests.compare(DebianFonts.fixed6x13, encodings: [0x41, 0x67, 0xE9, 0x301, 0x20AC, 0x2588, 0x3B1])
+  }
+}
+
+@Suite struct PSFFontTests {
+  /// Decodes a glyph with Python, from the file's bytes, as an independent reader.
+  static func pythonGlyph(_ path: String, character: String) throws -> [String] {
+    let script = """
+      import gzip, struct, sys
+      data = gzip.open(sys.argv[1]).read()
+      magic, version, headersize, flags, length, charsize, height, width = struct.unpack('<8I', data[:32])
+      table = data[headersize + length * charsize:]
+      glyph, i, want = 0, 0, sys.argv[2].encode()
+      while i < len(table):
+          end = table.index(b'\\xff', i)
+          entry = table[i:end].split(b'\\xfe')[0]
+          if want in [entry[j:j+len(want)] for j in range(len(entry))]: break
+          glyph, i = glyph + 1, end + 1
+      row = (width + 7) // 8
+      bits = data[headersize + glyph * charsize: headersize + (glyph + 1) * charsize]
+      for y in range(height):
+          value = int.from_bytes(bits[y * row:(y + 1) * row], 'big')
+          print(''.join('#' if value >> (row * 8 - 1 - x) & 1 else '.' for x in range(width)))
+      """
+    let out = try DebianFonts.run("/usr/bin/env", ["python3", "-c", script, path, character])
+    return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
+  }
+
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.terminus32), "needs the Debian package console-setup-linux"))
+  func terminusAMatchesItsPSF2Bitmap() throws {
+    let loaded = try FontFile.load(path: DebianFonts.terminus32)
+    let font = try #require(loaded.font as? PSFFont)
+    #expect(font.version == 2 && font.width == 16 && font.height == 32)
+    for character in ["A", "g", "é", "€"] {
+      let expected = try PSFFontTests.pythonGlyph(DebianFonts.terminus32, character: character)
+      let glyph = try #require(font.glyph(for: character.unicodeScalars.first!), "\(character)")
+      #expect(glyph.bitmap.rowStrings == expected, "\(character)")
+    }
+    // The baseline sits under the capital H: 'A' stands on it, 'g' goes below.
+    let a = font.glyph(for: "A")!.bitmap
+    #expect((a.height - font.descent..<a.height).allSatisfy { y in (0..<a.width).allSatisfy { !a[$0, y] } })
+  }
+
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.terminus16), "needs the Debian package console-setup-linux"))
+  func psf1WithUnicodeTableLoads() throws {
+    let loaded = try FontFile.load(path: DebianFonts.terminus16)
+    let font = try #require(loaded.font as? PSFFont)
+    #expect(font.version == 1 && font.width == 8 && font.height == 16)
+    #expect(font.glyph(for: "é") != nil && font.glyph(for: "A") != font.glyph(for: "B"))
+  }
+
+  @Test func truncatedAndAbsurdPSFAreErrors() throws {
+    #expect(throws: FontLoadError(path: "a.psf", reason: "truncated: 256 glyphs of 16 bytes do not fit in the file")) {
+      try PSFFont(data: [0x36, 0x04, 0x00, 16, 1, 2, 3], name: "a", path: "a.psf")
+    }
+    var header: [UInt8] = [0x72, 0xB5, 0x4A, 0x86]
+    for value: UInt32 in [0, 32, 0, 1, 100_000 * 12_500, 100_000, 1] {
+      header += withUnsafeBytes(of: value.littleEndian, Array.init)
+    }
+    #expect(throws: FontLoadError.self) { try PSFFont(data: header, name: "b", path: "b.psf") }
+  }
+}
+
+@Suite struct BDFQuirkTests {
+  /// A BDF with the quirks real files have.
+  static let quirky = [
+    "COMMENT licence text before STARTFONT",
+    "STARTFONT 2.1",
+    "FONT -test-quirky",
+    "SIZE 8 75 75",
+    "FONTBOUNDINGBOX 8 8 -1 -2",
+    "STARTPROPERTIES 2",
+    "FONT_ASCENT 6",
+    "FONT_DESCENT 2",
+    "ENDPROPERTIES",
+    "CHARS 99",
+    "STARTCHAR A",
+    "ENCODING 65",
+    "SWIDTH 500 0",
+    "DWIDTH 6 0",
+    "BBX 5 6 0 0",
+    "BITMAP ",
+    "70", "88", "f8", "88", "88", "88",
+    "ENDCHAR",
+    "STARTCHAR j-without-dwidth",
+    "ENCODING 106",
+    "BBX 3 8 -1 -2",
+    "BITMAP",
+    "20", "00", "20", "20", "20", "20", "a0", "40",
+    "ENDCHAR",
+    "STARTCHAR wide",
+    "ENCODING 87",
+    "DWIDTH 4 0",
+    "BBX 7 2 0 0",
+    "BITMAP",
+    "FE", "FE",
+    "ENDCHAR",
+    "STARTCHAR unencoded",
+    "ENCODING -1 300",
+    "BBX 1 1 0 0",
+    "BITMAP", "80",
+    "ENDCHAR",
+    "STARTCHAR broken",
+    "ENCODING 66",
+    "DWIDTH 6 0",
+    "BBX 5 1 0 0",
+    "BITMAP",
+    "G0",
+    "ENDCHAR",
+    "ENDFONT",
+  ].joined(separator: "\r\n") + "\r\n"
+
+  @Test func realWorldQuirksAreAccepted() throws {
+    let font = try BDFFont(text: Array(BDFQuirkTests.quirky.utf8), name: "q", path: "q.bdf")
+    #expect(font.ascent == 6 && font.descent == 2)
+    let a = try #require(font.glyph(for: "A"))
+    #expect(a.bitmap.rowStrings == [".###.", "#...#", "#####", "#...#", "#...#", "#...#"])
+    #expect(a.top == 6 && a.advance == 6)
+    let j = try #require(font.glyph(for: "j"))
+    #expect(j.advance == 3 && j.xOffset == -1 && j.top == 6 && j.descent == 2)
+    #expect(font.glyph(for: "W")?.advance == 4 && font.glyph(for: "W")?.bitmap.width == 7)
+    #expect(font.glyph(for: "B") == nil)
+    #expect(font.warnings.contains("q.bdf:56: glyph skipped: 'G' is not a hex digit"))
+    #expect(font.glyphs.count == 3)
+  }
+
+  @Test func aGlyphReachingLeftOfThePenWidensTheStripInsteadOfBeingCut() throws {
+    let font = try BDFFont(text: Array(BDFQuirkTests.quirky.utf8), name: "q", path: "q.bdf")
+    let renderer = TextRenderer(fonts: FontChain(font), letterSpacing: 0)
+    let strip = renderer.render("jA")
+    // j's ink starts one column left of the pen: the strip grows by that column.
+    #expect(strip.width == 1 + 3 + 6 - 1 + 1)
+    #expect(strip.litCount == renderer.render("j").litCount + renderer.render("A").litCount)
+  }
+
+  @Test(arguments: [
+    ("", "q.bdf:1: empty file (not a BDF font)"),
+    ("FONT x\n", "q.bdf:1: not a BDF file (expected STARTFONT, found 'FONT')"),
+    ("STARTFONT 2.1\nFONTBOUNDINGBOX 8 x\n", "q.bdf:2: FONTBOUNDINGBOX needs four integers"),
+    ("STARTFONT 2.1\nSTARTCHAR a\nENCODING 65\nBBX 1 1 0 0\nBITMAP\n80\n", "q.bdf:6: the file ends inside the glyph that starts at line 2"),
+    ("STARTFONT 2.1\nENDFONT\n", "q.bdf:2: no glyphs could be read"),
+  ])
+  func brokenFilesAreErrorsWithTheLine(text: String, message: String) {
+    do {
+      _ = try BDFFont(text: Array(text.utf8), name: "q", path: "q.bdf")
+      Issue.record("accepted")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func absurdGlyphSizesAreSkippedNotAllocated() throws {
+    let text = "STARTFONT 2.1\nSTARTCHAR big\nENCODING 65\nBBX 100000 100000 0 0\nBITMAP\n00\nENDCHAR\nSTARTCHAR b\nENCODING 66\nBBX 1 1 0 0\nBITMAP\n80\nENDCHAR\nENDFONT\n"
+    let font = try BDFFont(text: Array(text.utf8), name: "q", path: "q.bdf")
+    #expect(font.glyph(for: "A") == nil && font.glyph(for: "B") != nil)
+    #expect(font.warnings.first?.contains("out of range") == true)
+  }
+}
+
+@Suite struct FontFileTests {
+  @Test func randomBytesAndTruncationsOfEveryFormatAreErrorsNotCrashes() throws {
+    var samples: [[UInt8]] = [Array(BDFQuirkTests.quirky.utf8), Array("0041:\(String(repeating: "0", count: 32))\n".utf8)]
+    for path in [DebianFonts.terminus16, DebianFonts.fixed6x13] where DebianFonts.exists(path) {
+      samples.append(try Gzip.decompress([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
+    }
+    var random = SplitRandom(state: 77)
+    for sample in samples {
+      for cut in stride(from: 0, to: sample.count, by: max(1, sample.count / 40)) {
+        _ = try? FontFile.load(bytes: Array(sample.prefix(cut)), path: "cut")
+      }
+      for _ in 0..<40 {
+        var damaged = sample
+        for _ in 0..<8 { damaged[Int(random.next() % UInt64(damaged.count))] = UInt8(truncatingIfNeeded: random.next()) }
+        if let loaded = try? FontFile.load(bytes: damaged, path: "damaged") {
+          for code in [0x41, 0x67, 0x4E2D] { _ = loaded.font.glyph(for: Unicode.Scalar(UInt32(code))!) }
+        }
+      }
+    }
+    let noise = (0..<5000).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+    #expect(throws: FontLoadError.self) { try FontFile.load(bytes: noise, path: "noise") }
+    #expect(throws: FontLoadError(path: "empty", reason: "empty file (not a font)")) { try FontFile.load(bytes: [], path: "empty") }
+  }
+
+  @Test func missingFilesNameThePath() {
+    #expect(throws: FontLoadError(path: "/nonexistent/font.bdf", reason: "No such file or directory")) {
+      try FontFile.load(path: "/nonexistent/font.bdf")
+    }
+    #expect(throws: FontLoadError.self) { try FontLocator.font(named: "no-such-font-anywhere") }
+  }
+
+  @Test(.enabled(if: DebianFonts.exists(DebianFonts.unifontHex), "needs the Debian package unifont"))
+  func fontsAreFoundByName() throws {
+    #expect(FontLocator.path(named: "unifont") == DebianFonts.unifontHex)
+    #expect(try FontLocator.font(named: "3x5").font.name == "3x5")
+  }
+}
