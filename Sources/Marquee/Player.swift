@@ -86,9 +86,14 @@ public struct Player {
           next = limit
         }
         if next == Int.max {
-          // Nothing will ever change and there is no limit: wait to be stopped.
-          while !stop.isSet { clock.sleep(until: clock.now() + 1_000_000_000, stop: stop) }
-          break
+          // Nothing will change unless new content arrives: sleep until woken or stopped.
+          let wakes = stop.wakeCount
+          while !stop.isSet && stop.wakeCount == wakes {
+            clock.sleep(until: clock.now() + 1_000_000_000, stop: stop)
+          }
+          if stop.isSet { break }
+          index = max(index + 1, frameIndex(at: clock.now(), start: start))
+          continue
         }
         let now = clock.now()
         if now > deadline(of: next + 1, start: start) {
@@ -98,7 +103,12 @@ public struct Player {
         }
       }
       // After the last frame, still wait out its period: N frames last N / fps seconds.
+      let wakes = stop.wakeCount
       clock.sleep(until: deadline(of: min(next, limit), start: start), stop: stop)
+      if stop.wakeCount != wakes {
+        // Woken early (new content): draw the frame due now.
+        next = min(next, max(index + 1, frameIndex(at: clock.now(), start: start)))
+      }
       index = next
     }
     return statistics

@@ -10,8 +10,8 @@
 public protocol PlayerClock {
   /// The current time in nanoseconds.
   func now() -> Int64
-  /// Sleeps until `deadline` (absolute, in the clock's nanoseconds) or until `stop` is set,
-  /// whichever comes first.
+  /// Sleeps until `deadline` (absolute, in the clock's nanoseconds), until `stop` is set or
+  /// until it is woken (``StopFlag/wake()``), whichever comes first.
   func sleep(until deadline: Int64, stop: StopFlag)
 }
 
@@ -20,7 +20,7 @@ public protocol PlayerClock {
 public struct MonotonicClock: PlayerClock {
   /// The longest single sleep, so that a stop request is noticed promptly even while
   /// the sign is still.
-  public var stopCheckInterval: Int64 = 100_000_000
+  public var stopCheckInterval: Int64 = 50_000_000
 
   /// Creates the clock.
   public init() {}
@@ -32,7 +32,8 @@ public struct MonotonicClock: PlayerClock {
   }
 
   public func sleep(until deadline: Int64, stop: StopFlag) {
-    while !stop.isSet {
+    let wakes = stop.wakeCount
+    while !stop.isSet && stop.wakeCount == wakes {
       let current = now()
       if current >= deadline { return }
       let wake = min(deadline, current + stopCheckInterval)

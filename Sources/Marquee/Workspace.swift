@@ -12,8 +12,10 @@ public struct FrameWorkspace: Sendable {
   var new = Layer()
   /// A general-purpose buffer (geometry reads from it while writing the layer).
   var scratch = Framebuffer(width: 0, height: 0)
-  /// The composed area before presentation (inversion, flips).
-  var area = Framebuffer(width: 0, height: 0)
+  /// One frame per zone of a sign.
+  var zoneFrames: [Frame] = []
+  /// One workspace per zone of a sign (zones have different sizes).
+  var zoneWorkspaces: [FrameWorkspace] = []
 
   /// Creates an empty workspace; buffers grow to the size first asked for.
   public init() {}

@@ -1,0 +1,127 @@
+import MatrixCore
+import Synchronization
+
+/// A sign that changes while it runs: the player draws it while feeds, programs or users
+/// replace messages, pause zones and listen to events, from any thread.
+///
+/// Every change names the sign time it happens at (the player's `t`; ``currentTime`` is the
+/// last one drawn), so what the sign shows stays a pure function of time and of the changes.
+/// Changes wake a sleeping player, so a still sign costs nothing until it changes.
+public final class SignController: Timeline, Sendable {
+  public let width: Int
+  public let height: Int
+  private let state: Mutex<State>
+  /// The player's wake-up call (set by whoever runs the player).
+  public let wake: StopFlag?
+
+  struct State {
+    var sign: Sign
+    var lastDrawn = -1.0
+    var eventsUpTo = -1.0
+    var handler: (@Sendable (String, MessageEvent) -> Void)?
+  }
+
+  /// Wraps a sign; `wake` is the flag of the player that draws it.
+  public init(sign: Sign, wake: StopFlag? = nil) {
+    width = sign.width
+    height = sign.height
+    state = Mutex(State(sign: sign))
+    self.wake = wake
+  }
+
+  /// The sign as it is now (a value: later changes do not affect it).
+  public var sign: Sign { state.withLock { $0.sign } }
+
+  /// The sign time of the last frame drawn (0 before the first).
+  public var currentTime: Double { state.withLock { max(0, $0.lastDrawn) } }
+
+  /// Calls `handler` with each message event, in order, as frames are drawn.
+  public func onEvent(_ handler: @escaping @Sendable (_ zone: String, _ event: MessageEvent) -> Void) {
+    state.withLock { $0.handler = handler }
+  }
+
+  /// Why a change could not be made.
+  public struct ChangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+  }
+
+  func zoneIndex(_ name: String?, in sign: Sign) throws(ChangeError) -> Int {
+    guard let name else { return 0 }
+    guard let index = sign.zoneIndex(named: name) else {
+      throw ChangeError(description: "no zone named '\(name)' (zones: \(sign.zones.map(\.name).joined(separator: ", ")))")
+    }
+    return index
+  }
+
+  /// Replaces a zone's messages (the first zone if `zone` is `nil`), keeping its settings.
+  /// Returns `false` when they are the same messages (nothing restarts).
+  @discardableResult
+  public func replaceMessages(
+    _ messages: [String], inZone zone: String? = nil, at t: Double? = nil, immediately: Bool = false
+  ) throws -> Bool {
+    try change(zone: zone) { zoneValue in
+      var content = zoneValue.content
+      content.messages = messages
+      return try zoneValue.replace(content: content, at: t ?? currentTime, immediately: immediately)
+    }
+  }
+
+  /// Replaces a zone's content (messages and settings).
+  @discardableResult
+  public func replaceContent(
+    _ content: ZoneContent, inZone zone: String? = nil, at t: Double? = nil, immediately: Bool = false
+  ) throws -> Bool {
+    try change(zone: zone) { try $0.replace(content: content, at: t ?? currentTime, immediately: immediately) }
+  }
+
+  /// Pauses one zone, or every zone when `zone` is `nil`.
+  public func pause(zone: String? = nil, at t: Double? = nil) throws {
+    try forZones(zone) { $0.pause(at: t ?? currentTime) }
+  }
+
+  /// Resumes one zone, or every zone when `zone` is `nil`.
+  public func resume(zone: String? = nil, at t: Double? = nil) throws {
+    try forZones(zone) { $0.resume(at: t ?? currentTime) }
+  }
+
+  func forZones(_ zone: String?, _ body: (inout Zone) -> Void) throws {
+    try state.withLock { state in
+      if zone == nil {
+        for index in state.sign.zones.indices { body(&state.sign.zones[index]) }
+      } else {
+        body(&state.sign.zones[try zoneIndex(zone, in: state.sign)])
+      }
+    }
+    wake?.wake()
+  }
+
+  func change(zone: String?, _ body: (inout Zone) throws -> Bool) throws -> Bool {
+    let changed = try state.withLock { state in
+      try body(&state.sign.zones[try zoneIndex(zone, in: state.sign)])
+    }
+    if changed { wake?.wake() }
+    return changed
+  }
+
+  /// The zone and message under sign pixel (`x`, `y`) at time `t`.
+  public func message(atColumn x: Int, row y: Int, time t: Double) -> (zone: String, message: Int)? {
+    sign.message(atColumn: x, row: y, time: t)
+  }
+
+  public func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
+    let (sign, handler, from) = state.withLock { state in
+      let from = state.eventsUpTo
+      state.lastDrawn = t
+      if t > state.eventsUpTo { state.eventsUpTo = t }
+      return (state.sign, state.handler, from)
+    }
+    sign.render(at: t, into: &frame, workspace: &workspace)
+    if let handler, t > from {
+      for (zone, event) in sign.events(from: from, to: t) { handler(zone, event) }
+    }
+  }
+
+  public func nextChange(after t: Double) -> Double? {
+    sign.nextChange(after: t)
+  }
+}

@@ -1,0 +1,97 @@
+import MatrixCore
+
+extension Transition {
+  /// What identifies the transition for "is this the same content?": effect names, timing.
+  var signature: String {
+    custom != nil ? "custom" : "\(entry.map(\.name))|\(exit.map(\.name))|\(duration)|\(easing)"
+  }
+}
+
+extension ZoneContent {
+  /// Whether showing `other` instead would change nothing.
+  func isSame(as other: ZoneContent) -> Bool {
+    messages == other.messages && mode == other.mode && marquee == other.marquee
+      && cycle.dwell == other.cycle.dwell && cycle.speed == other.cycle.speed
+      && cycle.alignment == other.cycle.alignment && cycle.verticalAlignment == other.cycle.verticalAlignment
+      && cycle.presentation == other.cycle.presentation && cycle.seed == other.cycle.seed
+      && cycle.sprite == other.cycle.sprite && cycle.transition.signature == other.cycle.transition.signature
+      && renderer.letterSpacing == other.renderer.letterSpacing
+      && renderer.fonts.fonts.map(\.name) == other.renderer.fonts.fonts.map(\.name)
+  }
+}
+
+extension Zone {
+  /// Replaces the zone's content from sign time `t`: at the next message boundary, or at
+  /// once if `immediately`. Returns `false`, changing nothing, when the content is the same.
+  ///
+  /// The new content never starts with a jump or a blank frame: a scrolling zone lets the
+  /// old picture scroll on and the new text follow it in; a cycling zone plays its
+  /// transition from the old picture; still text is replaced as the new content arrives.
+  public mutating func replace(content: ZoneContent, at t: Double, immediately: Bool = false) throws(MarqueeError) -> Bool {
+    compact(now: t)
+    let z = zoneTime(t)
+    // A change not yet shown gives way to this one.
+    segments.removeAll { $0.start > z }
+    let current = segment(at: z)
+    if current.content.isSame(as: content) { return false }
+    let timeline = try content.makeTimeline(width: width, height: height)
+    let first = timeline.frame(at: 0).pixels
+    let local = current.local(z)
+    var start = z
+    var leadIn = LeadIn.cut
+    func picture(at u: Double) -> Framebuffer {
+      var frame = Frame(width: width, height: height)
+      var workspace = FrameWorkspace()
+      if u < 0 {
+        current.leadIn.render(at: u + current.leadIn.duration, target: current.firstFrame, into: &frame, workspace: &workspace)
+      } else {
+        current.timeline.render(at: u, into: &frame, workspace: &workspace)
+      }
+      return frame.pixels
+    }
+    let transition = content.mode == .cycle ? content.cycle.transition : current.content.cycle.transition
+    let context = EffectContext(width: width, height: height, seed: content.cycle.seed, sprite: content.cycle.sprite)
+    if let direction = current.timeline.scrollDirection, local >= 0 {
+      // Scrolling: the old picture scrolls on, the new content follows it in.
+      var prefixWidth = width
+      var takeover = local
+      if immediately {
+        prefixWidth += current.content.marquee.gap
+      } else {
+        takeover = current.timeline.nextBoundary(after: local)
+      }
+      var prefix = Framebuffer(width: prefixWidth, height: height)
+      prefix.draw(picture(at: takeover), atX: direction == .left ? 0 : prefixWidth - width, y: 0)
+      start = current.start + current.leadIn.duration + takeover
+      leadIn = .scroll(prefix: prefix, direction: direction, speed: current.timeline.scrollSpeed)
+    } else if current.content.mode == .cycle && local >= 0 {
+      let takeover = immediately ? local : current.timeline.nextBoundary(after: local)
+      start = current.start + current.leadIn.duration + takeover
+      leadIn = .transition(from: picture(at: takeover), transition, context)
+    } else if let direction = timeline.scrollDirection {
+      // Still text (or a bridge in progress) giving way to a scroll: it scrolls out ahead
+      // of the new text.
+      var prefix = Framebuffer(width: width + content.marquee.gap, height: height)
+      prefix.draw(picture(at: local), atX: direction == .left ? 0 : content.marquee.gap, y: 0)
+      leadIn = .scroll(prefix: prefix, direction: direction, speed: timeline.scrollSpeed)
+    } else if content.mode == .cycle {
+      leadIn = .transition(from: picture(at: local), transition, context)
+    }
+    segments.append(Segment(start: start, leadIn: leadIn, content: content, timeline: timeline, firstFrame: first))
+    return true
+  }
+
+  /// Stops the zone's clock at sign time `t` (nothing moves until ``resume(at:)``).
+  public mutating func pause(at t: Double) {
+    guard !isPaused else { return }
+    compact(now: t)
+    pauses.append((t, nil))
+  }
+
+  /// Restarts the zone's clock at sign time `t`, where it stopped.
+  public mutating func resume(at t: Double) {
+    guard isPaused, let last = pauses.indices.last else { return }
+    pauses[last].end = max(t, pauses[last].start)
+    compact(now: t)
+  }
+}

@@ -1,0 +1,171 @@
+import MatrixCore
+
+/// A rectangle of the sign with its own content, which can be replaced and paused while the
+/// sign runs.
+///
+/// A zone keeps the history of its content as segments on its own clock (which stops while
+/// the zone is paused), so the frame at any sign time stays a pure function of that history.
+public struct Zone: Sendable {
+  /// The zone's name (for layout files, feeds and events).
+  public let name: String
+  /// The zone's rectangle on the sign, in pixels.
+  public let x: Int, y: Int, width: Int, height: Int
+
+  /// One content and when it took over, in zone time.
+  struct Segment: Sendable {
+    var start: Double
+    var leadIn: LeadIn
+    var content: ZoneContent
+    var timeline: any ZoneTimeline
+    /// The timeline's first frame, which the lead-in ends on.
+    var firstFrame: Framebuffer
+
+    /// Time within the timeline, for zone time `t` (negative during the lead-in).
+    func local(_ t: Double) -> Double { t - start - leadIn.duration }
+  }
+
+  var segments: [Segment]
+  /// Paused intervals in sign time; the last may be open (`end == nil`).
+  var pauses: [(start: Double, end: Double?)] = []
+  /// The total length of paused intervals folded away (all before ``foldedUntil``).
+  var foldedPause = 0.0
+  /// Sign time before which history has been folded away.
+  var foldedUntil = 0.0
+
+  /// Creates a zone showing `content` from time 0.
+  public init(name: String, x: Int, y: Int, width: Int, height: Int, content: ZoneContent) throws(MarqueeError) {
+    self.name = name
+    self.x = x
+    self.y = y
+    self.width = width
+    self.height = height
+    let timeline = try content.makeTimeline(width: width, height: height)
+    segments = [Segment(start: 0, leadIn: .cut, content: content, timeline: timeline, firstFrame: timeline.frame(at: 0).pixels)]
+  }
+
+  /// The content showing now (the newest).
+  public var content: ZoneContent { segments[segments.count - 1].content }
+
+  /// Whether the zone is paused at the end of its history.
+  public var isPaused: Bool { pauses.last.map { $0.end == nil } ?? false }
+
+  /// The zone's own time at sign time `t`: sign time minus the time spent paused.
+  public func zoneTime(_ t: Double) -> Double {
+    var paused = t >= foldedUntil ? foldedPause : 0
+    for pause in pauses where pause.start < t {
+      paused += min(t, pause.end ?? t) - pause.start
+    }
+    return t - paused
+  }
+
+  /// Sign time at which zone time reaches `z`, given the pauses so far (`nil` if it never
+  /// does because the zone stays paused).
+  func signTime(forZoneTime z: Double) -> Double? {
+    var t = z + foldedPause
+    for pause in pauses {
+      guard pause.start < t else { break }
+      guard let end = pause.end else { return nil }
+      t += end - pause.start
+    }
+    return t
+  }
+
+  /// Drops history that rendering from sign time `now` on can no longer reach: segments
+  /// replaced before `now`, and pauses that ended before it. Memory stays flat however many
+  /// updates and pauses a long run has.
+  mutating func compact(now: Double) {
+    let z = zoneTime(now)
+    if let current = segments.lastIndex(where: { $0.start <= z }), current > 0 {
+      segments.removeFirst(current)
+    }
+    while let first = pauses.first, let end = first.end, end <= now {
+      foldedPause += end - first.start
+      foldedUntil = end
+      pauses.removeFirst()
+    }
+  }
+
+  /// The segment in force at zone time `z`.
+  func segment(at z: Double) -> Segment {
+    var chosen = segments[0]
+    for segment in segments where segment.start <= z { chosen = segment }
+    return chosen
+  }
+
+  /// Draws the zone at sign time `t` into a zone-sized frame.
+  func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
+    let z = zoneTime(t)
+    let segment = segment(at: z)
+    let local = segment.local(z)
+    if local < 0 {
+      segment.leadIn.render(
+        at: local + segment.leadIn.duration, target: segment.firstFrame, into: &frame, workspace: &workspace)
+    } else {
+      segment.timeline.render(at: local, into: &frame, workspace: &workspace)
+    }
+  }
+
+  /// The next sign time after `t` at which the zone may change, or `nil`.
+  func nextChange(after t: Double) -> Double? {
+    if isPaused, let pause = pauses.last, pause.start <= t { return nil }
+    let z = zoneTime(t)
+    let segment = segment(at: z)
+    let local = segment.local(z)
+    var next: Double?
+    if local < 0 {
+      next = z + 1e-6  // a bridge moves every frame
+    } else if let change = segment.timeline.nextChange(after: local) {
+      next = segment.start + segment.leadIn.duration + change
+    }
+    // A later segment may start sooner.
+    if let upcoming = segments.first(where: { $0.start > z }) { next = min(next ?? upcoming.start, upcoming.start) }
+    return next.flatMap { signTime(forZoneTime: $0) }.map { max($0, t + 1e-9) }
+  }
+
+  /// The message under zone pixel (`x`, `y`) at sign time `t`, or `nil`.
+  public func message(atColumn x: Int, row y: Int, time t: Double) -> Int? {
+    let z = zoneTime(t)
+    let segment = segment(at: z)
+    let local = segment.local(z)
+    guard local >= 0 else { return nil }
+    return segment.timeline.message(atColumn: x, row: y, time: local)
+  }
+
+  /// Message events in sign time (`from`, `to`].
+  public func events(from t0: Double, to t1: Double) -> [MessageEvent] {
+    let z0 = t0 < 0 ? t0 : zoneTime(t0), z1 = zoneTime(t1)
+    guard z1 > z0 || (t0 < 0 && t1 >= 0) else { return [] }
+    var events: [MessageEvent] = []
+    for (index, segment) in segments.enumerated() {
+      let begins = segment.start + segment.leadIn.duration
+      let ends = index + 1 < segments.count ? segments[index + 1].start : Double.infinity
+      // Messages of a replaced content end where the next content takes over.
+      let from = max(z0, segment.start), to = min(z1, ends)
+      guard to > from || (index == 0 && t0 < 0) else { continue }
+      let lower = index == 0 && t0 < 0 ? -1 : from - begins
+      for event in segment.timeline.messageEvents(from: lower, to: to - begins) {
+        let time = event.time + begins
+        guard time <= ends else { continue }
+        events.append(MessageEvent(time: signTime(forZoneTime: time) ?? t1, kind: event.kind, message: event.message))
+      }
+      if ends > z0, ends <= z1 {
+        // Close whatever was still showing when the content was replaced.
+        for message in segment.timeline.messageEvents(from: -1, to: ends - begins).openMessages() {
+          events.append(MessageEvent(time: signTime(forZoneTime: ends) ?? t1, kind: .ended, message: message))
+        }
+      }
+    }
+    return events.sorted { ($0.time, $0.kind == .ended ? 0 : 1) < ($1.time, $1.kind == .ended ? 0 : 1) }
+  }
+}
+
+extension [MessageEvent] {
+  /// The messages started and not yet ended at the end of this event list.
+  func openMessages() -> [Int] {
+    var open = Set<Int>()
+    for event in self {
+      if event.kind == .started { open.insert(event.message) } else { open.remove(event.message) }
+    }
+    return open.sorted()
+  }
+}
