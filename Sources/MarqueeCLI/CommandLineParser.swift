@@ -56,6 +56,8 @@ public struct CommandLineParser {
                help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'. (default: 5x7)"),
     OptionSpec(name: "letter-spacing", value: "<pixels>",
                help: "Dark columns between letters. (default: 1)"),
+    OptionSpec(name: "layout", value: "<file>",
+               help: "Split the sign into zones described in a JSON file (see Docs/zones.md)."),
     OptionSpec(name: "board", value: "<file>",
                help: "Drive the MAX7219 sign this board file describes; see 'marquee boards'."),
     OptionSpec(name: "simulate", value: nil,
@@ -137,6 +139,7 @@ public struct CommandLineParser {
       case "simulate": options.simulate = true
       case "keep": options.keepLastFrame = true
       case "board": options.boardPath = try value(for: spec, inline: inline)
+      case "layout": options.layoutPath = try value(for: spec, inline: inline)
       case "spi-dump": options.spiDump = try value(for: spec, inline: inline)
       case "no-color": options.color = false
       case "width":
@@ -221,7 +224,7 @@ public struct CommandLineParser {
       guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
       return .run(options)
     }
-    guard !options.messages.isEmpty else {
+    guard !options.messages.isEmpty || options.layoutPath != nil else {
       throw UsageError("Missing expected argument '<message> ...'")
     }
     return .run(options)

@@ -61,35 +61,58 @@ public enum MarqueeCommand {
     }.joined()
   }
 
-  /// Builds the timeline the options describe.
-  static func makeTimeline(_ options: RunOptions) throws -> any Timeline {
-    let renderer = TextRenderer(fonts: try loadFonts(options.fonts), letterSpacing: options.letterSpacing)
+  /// Builds the sign the options describe: one zone, or the zones of a layout file.
+  static func makeSign(_ options: RunOptions, stop: StopFlag) throws -> SignController {
+    var fontCache: [String: FontChain] = [:]
+    func content(_ options: RunOptions) throws -> ZoneContent {
+      let key = options.fonts.joined(separator: ",")
+      let fonts = try fontCache[key] ?? loadFonts(options.fonts)
+      fontCache[key] = fonts
+      return try makeContent(options, fonts: fonts)
+    }
+    var zones: [Zone] = []
     do {
-      switch options.mode {
-      case .auto, .scroll:
-        return try RibbonTimeline(
-          messages: options.messages, renderer: renderer,
-          width: options.width, height: options.height, settings: options.marquee)
-      case .cycle:
-        let sprite = try options.spritePath.map(loadSprite) ?? .pacman
-        let transition = Transition(
-          entry: try EffectCatalog.parse(options.entry),
-          exit: try options.exit.map(EffectCatalog.parse),
-          duration: options.duration, easing: options.easing)
-        let settings = CycleSettings(
-          dwell: options.dwell, transition: transition, speed: options.marquee.speed,
-          alignment: options.marquee.alignment,
-          verticalAlignment: options.marquee.verticalAlignment,
-          presentation: options.marquee.presentation, seed: options.seed, sprite: sprite)
-        return try CycleTimeline(
-          messages: options.messages, renderer: renderer,
-          width: options.width, height: options.height, settings: settings)
+      if let path = options.layoutPath {
+        let specs = try LayoutFile.parse(try TextFile.read(path), path: path, base: options)
+        for (index, var spec) in specs.enumerated() {
+          if index == 0 && !options.messages.isEmpty { spec.options.messages = options.messages }
+          zones.append(try Zone(
+            name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height,
+            content: content(spec.options)))
+        }
+        return SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop)
       }
+      zones = [try Zone(name: "main", x: 0, y: 0, width: options.width, height: options.height, content: content(options))]
+      return SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop)
     } catch let error as RuntimeError {
       throw error
+    } catch let error as UsageError {
+      throw error
+    } catch let error as Sign.LayoutError {
+      throw RuntimeError("\(options.layoutPath ?? "layout"): \(error)")
     } catch {
       throw RuntimeError("\(error)")
     }
+  }
+
+  /// The content of one zone from its options.
+  static func makeContent(_ options: RunOptions, fonts: FontChain) throws -> ZoneContent {
+    let renderer = TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing)
+    let sprite = try options.spritePath.map(loadSprite) ?? .pacman
+    let transition = Transition(
+      entry: try EffectCatalog.parse(options.entry),
+      exit: try options.exit.map(EffectCatalog.parse),
+      duration: options.duration, easing: options.easing)
+    let cycle = CycleSettings(
+      dwell: options.dwell, transition: transition, speed: options.marquee.speed,
+      alignment: options.marquee.alignment, verticalAlignment: options.marquee.verticalAlignment,
+      presentation: options.marquee.presentation, seed: options.seed, sprite: sprite)
+    let mode: ZoneContent.Mode = switch options.mode {
+    case .auto: .auto
+    case .scroll: .scroll
+    case .cycle: .cycle
+    }
+    return ZoneContent(messages: options.messages, mode: mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
   }
 
   /// Loads the font chain, printing the fonts' warnings (skipped glyphs) on standard error.
@@ -134,7 +157,7 @@ public enum MarqueeCommand {
       board = loaded
     }
     let timeline: any Timeline =
-      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(options) }
+      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeSign(options, stop: stop) }
     if let board, !options.simulate {
       // The real sign, or its byte stream in a file.
       if let dump = options.spiDump {

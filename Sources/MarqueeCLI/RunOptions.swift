@@ -37,6 +37,8 @@ public struct RunOptions: Sendable, Equatable {
   /// The seed of the random effect.
   public var seed: UInt64 = 0x5EED
 
+  /// A layout file: zones, each with its own messages and options.
+  public var layoutPath: String?
   /// A board file: drive that sign (or simulate it).
   public var boardPath: String?
   /// With a board: show the emulated sign instead of driving the device.
