@@ -10,7 +10,7 @@ extension Transition {
 extension ZoneContent {
   /// Whether showing `other` instead would change nothing.
   func isSame(as other: ZoneContent) -> Bool {
-    messages == other.messages && mode == other.mode && marquee == other.marquee
+    messages == other.messages && mode == other.mode && marquee == other.marquee && epoch == other.epoch
       && cycle.dwell == other.cycle.dwell && cycle.speed == other.cycle.speed
       && cycle.alignment == other.cycle.alignment && cycle.verticalAlignment == other.cycle.verticalAlignment
       && cycle.presentation == other.cycle.presentation && cycle.seed == other.cycle.seed

@@ -24,6 +24,9 @@ public struct ZoneContent: Sendable {
   public var marquee: MarqueeSettings
   /// Cycle settings (cycle mode; its transition also bridges live updates).
   public var cycle: CycleSettings
+  /// The Unix time of the sign's `t = 0`, for time placeholders in messages
+  /// (`{time:%H:%M}`); `nil` leaves placeholders as written.
+  public var epoch: Double?
 
   /// Creates content.
   public init(
@@ -39,6 +42,11 @@ public struct ZoneContent: Sendable {
 
   /// Builds the timeline for a `width` x `height` area.
   public func makeTimeline(width: Int, height: Int) throws(MarqueeError) -> any ZoneTimeline {
+    if let epoch, messages.contains(where: { TextTemplate($0).isDynamic }) {
+      var plain = self
+      plain.epoch = nil
+      return try TemplateTimeline(content: plain, width: width, height: height, epoch: epoch)
+    }
     switch mode {
     case .auto, .scroll:
       var settings = marquee

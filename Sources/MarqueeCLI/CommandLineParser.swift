@@ -56,6 +56,10 @@ public struct CommandLineParser {
                help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'. (default: 5x7)"),
     OptionSpec(name: "letter-spacing", value: "<pixels>",
                help: "Dark columns between letters. (default: 1)"),
+    OptionSpec(name: "stdin", value: nil,
+               help: "Read lines from standard input while running: a line replaces the message; a JSON object updates a zone (see Docs/feeds.md)."),
+    OptionSpec(name: "clock-start", value: "<unix-seconds>",
+               help: "Fill {time} and {date} placeholders as if the sign started at this time (for tests and recordings)."),
     OptionSpec(name: "layout", value: "<file>",
                help: "Split the sign into zones described in a JSON file (see Docs/zones.md)."),
     OptionSpec(name: "board", value: "<file>",
@@ -140,6 +144,9 @@ public struct CommandLineParser {
       case "keep": options.keepLastFrame = true
       case "board": options.boardPath = try value(for: spec, inline: inline)
       case "layout": options.layoutPath = try value(for: spec, inline: inline)
+      case "stdin": options.stdin = true
+      case "clock-start":
+        options.clockStart = try number(value(for: spec, inline: inline), spec, in: 0...1e11)
       case "spi-dump": options.spiDump = try value(for: spec, inline: inline)
       case "no-color": options.color = false
       case "width":
@@ -224,7 +231,7 @@ public struct CommandLineParser {
       guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
       return .run(options)
     }
-    guard !options.messages.isEmpty || options.layoutPath != nil else {
+    guard !options.messages.isEmpty || options.layoutPath != nil || options.stdin else {
       throw UsageError("Missing expected argument '<message> ...'")
     }
     return .run(options)

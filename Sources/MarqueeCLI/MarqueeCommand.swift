@@ -61,8 +61,20 @@ public enum MarqueeCommand {
     }.joined()
   }
 
+  /// Builds what the player draws: the sign, fed from standard input with `--stdin`.
+  static func makeTimeline(_ options: RunOptions, stop: StopFlag) throws -> any Timeline {
+    epoch = options.clockStart ?? now()
+    let (controller, zones) = try makeSign(options, stop: stop)
+    guard options.stdin else { return controller }
+    let feed = Feed(zones: zones, stop: stop)
+    feed.start()
+    // With nothing to show yet, the sign starts with the first line.
+    if options.messages.isEmpty && options.layoutPath == nil { feed.waitForFirstLine() }
+    return FedSign(controller: controller, feed: feed)
+  }
+
   /// Builds the sign the options describe: one zone, or the zones of a layout file.
-  static func makeSign(_ options: RunOptions, stop: StopFlag) throws -> SignController {
+  static func makeSign(_ options: RunOptions, stop: StopFlag) throws -> (SignController, [(name: String, options: RunOptions)]) {
     var fontCache: [String: FontChain] = [:]
     func content(_ options: RunOptions) throws -> ZoneContent {
       let key = options.fonts.joined(separator: ",")
@@ -71,19 +83,21 @@ public enum MarqueeCommand {
       return try makeContent(options, fonts: fonts)
     }
     var zones: [Zone] = []
+    var zoneOptions: [(name: String, options: RunOptions)] = []
     do {
       if let path = options.layoutPath {
         let specs = try LayoutFile.parse(try TextFile.read(path), path: path, base: options)
         for (index, var spec) in specs.enumerated() {
           if index == 0 && !options.messages.isEmpty { spec.options.messages = options.messages }
+          zoneOptions.append((spec.name, spec.options))
           zones.append(try Zone(
             name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height,
             content: content(spec.options)))
         }
-        return SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop)
+        return (SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop), zoneOptions)
       }
       zones = [try Zone(name: "main", x: 0, y: 0, width: options.width, height: options.height, content: content(options))]
-      return SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop)
+      return (SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop), [("main", options)])
     } catch let error as RuntimeError {
       throw error
     } catch let error as UsageError {
@@ -93,6 +107,16 @@ public enum MarqueeCommand {
     } catch {
       throw RuntimeError("\(error)")
     }
+  }
+
+  /// The Unix time of the sign's t = 0, for time placeholders.
+  nonisolated(unsafe) static var epoch: Double = 0
+
+  /// The current Unix time.
+  static func now() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_REALTIME, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
   /// The content of one zone from its options.
@@ -112,7 +136,9 @@ public enum MarqueeCommand {
     case .scroll: .scroll
     case .cycle: .cycle
     }
-    return ZoneContent(messages: options.messages, mode: mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
+    var content = ZoneContent(messages: options.messages, mode: mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
+    content.epoch = epoch
+    return content
   }
 
   /// Loads the font chain, printing the fonts' warnings (skipped glyphs) on standard error.
@@ -157,7 +183,7 @@ public enum MarqueeCommand {
       board = loaded
     }
     let timeline: any Timeline =
-      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeSign(options, stop: stop) }
+      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(options, stop: stop) }
     if let board, !options.simulate {
       // The real sign, or its byte stream in a file.
       if let dump = options.spiDump {

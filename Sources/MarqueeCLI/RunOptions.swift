@@ -37,6 +37,10 @@ public struct RunOptions: Sendable, Equatable {
   /// The seed of the random effect.
   public var seed: UInt64 = 0x5EED
 
+  /// Read updates from standard input while running.
+  public var stdin = false
+  /// The Unix time of the sign's t = 0 (`nil`: now).
+  public var clockStart: Double?
   /// A layout file: zones, each with its own messages and options.
   public var layoutPath: String?
   /// A board file: drive that sign (or simulate it).

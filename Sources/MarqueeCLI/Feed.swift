@@ -1,0 +1,249 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import BitmapFonts
+import Dispatch
+import Marquee
+import MatrixCore
+import SimpleJSON
+import Synchronization
+
+/// `--stdin`: lines read while the sign runs become updates of its zones.
+///
+/// A plain line replaces the first zone's messages with that line. A line that is a JSON
+/// object names a zone (`"zone"`), sets its messages (`"messages"` or `"message"`) and any
+/// option a layout zone takes (`"mode"`, `"in"`, `"speed"`, …), and may ask for
+/// `"immediately": true` or `"pause": true|false`. Bad lines are reported on standard error
+/// and skipped. Updates are coalesced: only the latest per zone waits to be applied, and it
+/// is applied at the next frame, so a flood of lines keeps the sign responsive, shows the
+/// latest content and uses bounded memory.
+final class Feed: Sendable {
+  /// What waits to be applied to one zone.
+  struct Pending {
+    var content: ZoneContent?
+    var immediately = false
+    var pause: Bool?
+  }
+
+  struct State {
+    var pending: [String: Pending] = [:]
+    var order: [String] = []
+    var options: [String: RunOptions]
+    var fonts: [String: FontChain] = [:]
+    var received = 0
+    var ended = false
+  }
+
+  let state: Mutex<State>
+  let firstZone: String
+  let zoneNames: [String]
+  let stop: StopFlag
+  /// Lines longer than this are refused (and the rest of the line skipped).
+  static let maximumLineLength = 1 << 20
+
+  init(zones: [(name: String, options: RunOptions)], stop: StopFlag) {
+    firstZone = zones[0].name
+    zoneNames = zones.map(\.name)
+    self.stop = stop
+    state = Mutex(State(options: Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.options) })))
+  }
+
+  /// Starts reading standard input on its own thread.
+  func start(descriptor: Int32 = 0) {
+    DispatchQueue.global().async { [self] in
+      var reader = LineReader(descriptor: descriptor, maximumLength: Feed.maximumLineLength)
+      var number = 0
+      while let line = reader.next() {
+        number += 1
+        switch line {
+        case .tooLong:
+          printError("Warning: stdin:\(number): line longer than \(Feed.maximumLineLength >> 20) MiB, skipped")
+        case .text(let text):
+          do {
+            try handle(text)
+          } catch {
+            printError("Warning: stdin:\(number): \(error), line skipped")
+          }
+        }
+      }
+      state.withLock { $0.ended = true }
+      stop.wake()
+    }
+  }
+
+  /// Turns one line into a pending update.
+  func handle(_ line: String) throws {
+    let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
+    if trimmed.first == "{" {
+      let value: JSONValue
+      do {
+        value = try JSONParser.parse(trimmed)
+      } catch {
+        throw RuntimeError("\(error)")
+      }
+      try handleObject(value)
+    } else {
+      try enqueue(zone: firstZone, messages: [trimmed], fields: nil, immediately: false, pause: nil)
+    }
+    stop.wake()
+  }
+
+  func handleObject(_ value: JSONValue) throws {
+    let fields: JSONFields
+    do {
+      fields = try JSONFields(value)
+      try fields.rejectUnknownKeys(LayoutFile.zoneKeys + ["zone", "message", "immediately", "pause"])
+      let zone = try fields.string("zone") ?? firstZone
+      guard zoneNames.contains(zone) else {
+        throw JSONFieldError(field: "zone", reason: "no zone named '\(zone)' (zones: \(zoneNames.joined(separator: ", ")))")
+      }
+      var messages = try fields.strings("messages")
+      if let single = try fields.string("message") { messages = [single] }
+      try enqueue(
+        zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
+        pause: try fields.bool("pause"))
+    } catch let error as JSONFieldError {
+      throw RuntimeError("\(error)")
+    }
+  }
+
+  func enqueue(zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?) throws {
+    // Options are applied to a copy first, so a bad line changes nothing.
+    var options = state.withLock { $0.options[zone]! }
+    if let messages { options.messages = messages }
+    if let fields { try LayoutFile.apply(fields, to: &options) }
+    let changesContent = messages != nil || (fields.map { f in LayoutFile.zoneKeys.contains { f.optional($0) != nil } } ?? false)
+    var content: ZoneContent?
+    if changesContent {
+      let key = options.fonts.joined(separator: ",")
+      let cached = state.withLock { $0.fonts[key] }
+      let fonts = try cached ?? MarqueeCommand.loadFonts(options.fonts)
+      content = try MarqueeCommand.makeContent(options, fonts: fonts)
+      content?.epoch = MarqueeCommand.epoch
+      state.withLock { $0.fonts[key] = fonts }
+    }
+    state.withLock { state in
+      state.options[zone] = options
+      var pending = state.pending[zone] ?? Pending()
+      if let content {
+        pending.content = content
+        pending.immediately = immediately
+      }
+      if let pause { pending.pause = pause }
+      if state.pending[zone] == nil { state.order.append(zone) }
+      state.pending[zone] = pending
+      state.received += 1
+    }
+  }
+
+  /// Takes what waits to be applied, oldest zone first.
+  func drain() -> [(String, Pending)] {
+    state.withLock { state in
+      let taken = state.order.compactMap { zone in state.pending[zone].map { (zone, $0) } }
+      state.pending.removeAll(keepingCapacity: true)
+      state.order.removeAll(keepingCapacity: true)
+      return taken
+    }
+  }
+
+  /// Blocks until the first line has been read or input ended.
+  func waitForFirstLine() {
+    while !stop.isSet {
+      let ready = state.withLock { $0.received > 0 || $0.ended }
+      if ready { return }
+      usleep(2000)
+    }
+  }
+}
+
+/// A sign fed by a ``Feed``: before each frame, the updates waiting are applied at that
+/// frame's time.
+struct FedSign: Timeline {
+  let controller: SignController
+  let feed: Feed
+  var width: Int { controller.width }
+  var height: Int { controller.height }
+
+  func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
+    for (zone, pending) in feed.drain() {
+      do {
+        if let content = pending.content {
+          try controller.replaceContent(content, inZone: zone, at: t, immediately: pending.immediately)
+        }
+        if let pause = pending.pause {
+          if pause { try controller.pause(zone: zone, at: t) } else { try controller.resume(zone: zone, at: t) }
+        }
+      } catch {
+        printError("Warning: stdin: \(error), update skipped")
+      }
+    }
+    controller.render(at: t, into: &frame, workspace: &workspace)
+  }
+
+  func nextChange(after t: Double) -> Double? {
+    controller.nextChange(after: t)
+  }
+}
+
+/// Reads lines from a file descriptor, bounding each line's length.
+struct LineReader {
+  enum Line {
+    case text(String)
+    case tooLong
+  }
+
+  let descriptor: Int32
+  let maximumLength: Int
+  var buffer: [UInt8] = []
+  var start = 0
+  var ended = false
+
+  init(descriptor: Int32, maximumLength: Int) {
+    self.descriptor = descriptor
+    self.maximumLength = maximumLength
+  }
+
+  mutating func next() -> Line? {
+    var skipping = false
+    while true {
+      if let newline = buffer[start...].firstIndex(of: 0x0A) {
+        let bytes = buffer[start..<newline]
+        start = newline + 1
+        if skipping { return .tooLong }
+        // Invalid UTF-8 becomes U+FFFD.
+        return .text(String(decoding: bytes, as: UTF8.self))
+      }
+      if buffer.count - start > maximumLength {
+        skipping = true
+        buffer.removeAll(keepingCapacity: true)
+        start = 0
+      }
+      if ended {
+        guard start < buffer.count else { return nil }
+        let bytes = buffer[start...]
+        start = buffer.count
+        return skipping ? .tooLong : .text(String(decoding: bytes, as: UTF8.self))
+      }
+      if start > 0 {
+        buffer.removeFirst(start)
+        start = 0
+      }
+      var chunk = [UInt8](repeating: 0, count: 65536)
+      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 {
+        ended = true
+        continue
+      }
+      buffer += chunk[0..<count]
+    }
+  }
+}
+
+#if canImport(Glibc)
+  private let systemRead = Glibc.read
+#elseif canImport(Musl)
+  private let systemRead = Musl.read
+#endif
