@@ -21,8 +21,10 @@ let package = Package(
     .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
     .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers"]),
     .executableTarget(name: "marquee", dependencies: ["MarqueeCLI"]),
+    .target(name: "AllocationCounter"),
     .executableTarget(
-      name: "marquee-bench", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers"]),
+      name: "marquee-bench",
+      dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "AllocationCounter"]),
     .testTarget(
       name: "MatrixCoreTests", dependencies: ["MatrixCore", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),

@@ -70,9 +70,9 @@ public struct RibbonTimeline: Timeline {
   public func position(at t: Double) -> Int {
     guard scrolls, settings.speed > 0, t > 0 else { return 0 }
     // A tiny epsilon keeps i/fps * speed on the integer it means (3 * 0.1 * 10 = 2.9999…).
-    let travelled = (settings.speed * t + 1e-9).rounded(.down)
-    let period = Double(ribbon.width)
-    return Int(travelled.truncatingRemainder(dividingBy: period))
+    let travelled = settings.speed * t + 1e-9
+    guard travelled < 9e18 else { return 0 }
+    return Int(travelled) % ribbon.width
   }
 
   /// The ribbon column shown at the sign's left edge at time `t` (when scrolling).

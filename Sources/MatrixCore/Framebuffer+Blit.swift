@@ -65,6 +65,25 @@ extension Framebuffer {
     var remaining = count
     var s = sourceBit
     var d = destinationBit
+    if mode == .copy {
+      // The common case, without the mode switch in the loop.
+      while remaining > 0 {
+        let dw = d >> 6
+        let db = d & 63
+        let n = Swift.min(64 - db, remaining)
+        let sw = s >> 6
+        let sb = s & 63
+        var bits = source[sw] << UInt64(sb)
+        if sb != 0, sw + 1 < sourceWords { bits |= source[sw + 1] >> UInt64(64 - sb) }
+        let span: UInt64 = n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))
+        let mask = span >> UInt64(db)
+        destination[dw] = (destination[dw] & ~mask) | ((bits >> UInt64(db)) & mask)
+        s += n
+        d += n
+        remaining -= n
+      }
+      return
+    }
     while remaining > 0 {
       let dw = d >> 6
       let db = d & 63

@@ -84,8 +84,15 @@ public struct Framebuffer: Sendable, Hashable {
     let mask = lastWordMask
     let perRow = wordsPerRow
     words.withUnsafeMutableBufferPointer { buffer in
-      for index in buffer.indices {
-        buffer[index] = lit ? ((index % perRow == perRow - 1) ? mask : ~0) : 0
+      guard lit else {
+        buffer.update(repeating: 0)
+        return
+      }
+      var index = 0
+      while index < buffer.count {
+        for column in 0..<perRow { buffer[index + column] = ~0 }
+        buffer[index + perRow - 1] = mask
+        index += perRow
       }
     }
   }

@@ -1,1 +1,93 @@
-print("marquee-bench: not yet")
+// marquee-bench: the speed and memory of the frame path, measured without sleeping and
+// without system calls in the timed loops, beside luma.led_matrix's benchmark when a Python
+// with luma is given. Run with `swift run -c release marquee-bench`.
+@preconcurrency import Glibc
+import BitmapFonts
+import Marquee
+
+var width: Int?
+var height: Int?
+var frames = 20_000
+var message = Scenarios.lumaMessage
+var scenario = "all"
+var lumaPython: String?
+var lumaScript = "../shared/bench/luma_bench.py"
+
+nonisolated(unsafe) var arguments = Array(CommandLine.arguments.dropFirst())
+func value() -> String {
+  guard arguments.count >= 2 else {
+    fputs("Error: \(arguments[0]) needs a value\n", Glibc.stderr)
+    exit(64)
+  }
+  let text = arguments[1]
+  arguments.removeFirst(2)
+  return text
+}
+func integer(_ text: String, _ option: String) -> Int {
+  guard let number = Int(text), number > 0 else {
+    fputs("Error: \(option) needs a positive whole number, got '\(text)'\n", Glibc.stderr)
+    exit(64)
+  }
+  return number
+}
+while let first = arguments.first {
+  switch first {
+  case "--width": width = integer(value(), first)
+  case "--height": height = integer(value(), first)
+  case "--frames": frames = integer(value(), first)
+  case "--message": message = value()
+  case "--scenario": scenario = value()
+  case "--luma": lumaPython = value()
+  case "--luma-script": lumaScript = value()
+  case "-h", "--help":
+    print("""
+      USAGE: marquee-bench [--width W] [--height H] [--frames N] [--message TEXT] [--scenario NAME]
+                           [--luma PYTHON] [--luma-script PATH]
+
+      SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, first-frame,
+                 idle, pacing, rss, all (default). Sizes default to 32x8, 128x16 and 512x32.
+      --luma PYTHON runs ../shared/bench/luma_bench.py with that Python for the scroll sizes.
+      """)
+    exit(0)
+  default:
+    fputs("Error: unknown option '\(first)'\n", Glibc.stderr)
+    exit(64)
+  }
+}
+
+let marquee = ChildProcess.ownFolder + "/marquee"
+let sizes: [(Int, Int)] = width != nil || height != nil ? [(width ?? 32, height ?? 8)] : [(32, 8), (128, 16), (512, 32)]
+let selected = scenario
+let wants = { (name: String) -> Bool in selected == "all" || selected == name }
+
+do {
+  for (w, h) in sizes {
+    let bench = Scenarios(width: w, height: h, frames: frames, message: message)
+    if wants("scroll") {
+      try bench.scroll(message: message)
+    }
+    if wants("scroll-long") {
+      try bench.scroll(message: String(repeating: message + " ", count: 20), scenario: "scroll-long")
+    }
+    if wants("cycle") { try bench.cycle() }
+    if wants("zones") { try bench.zones() }
+    if scenario == "all" || scenario == "transitions" {
+      for effect in EffectCatalog.all where w <= 128 { try bench.transition(effect.name) }
+    } else if scenario.hasPrefix("transition:") {
+      try bench.transition(String(scenario.dropFirst("transition:".count)))
+    }
+    if let python = lumaPython, (wants("scroll") || scenario == "luma"), w <= 128 {
+      // Ours again, just before luma's runs, so both come from the same minute.
+      let ours = quietScrollMicroseconds(width: w, height: h, message: message, frames: frames)
+      bench.luma(python: python, script: lumaScript, ours: ours)
+    }
+  }
+  let base = Scenarios(width: 32, height: 8, frames: frames, message: message)
+  if wants("first-frame") { base.firstFrame(marquee: marquee) }
+  if wants("rss") { base.memory(marquee: marquee) }
+  if wants("idle") { base.idle(marquee: marquee) }
+  if wants("pacing") { try base.pacing() }
+} catch {
+  fputs("Error: \(error)\n", Glibc.stderr)
+  exit(1)
+}

@@ -11,9 +11,7 @@ import Testing
   }
 
   @Test func transferRecordsHaveTheKernelLayout() {
-    var transactions = SPITransactions()
-    transactions.bytes = [1, 2, 3, 4, 5, 6]
-    transactions.ends = [4, 6]
+    let transactions = SPITransactions(bytes: [1, 2, 3, 4, 5, 6], ends: [4, 6])
     var records: [UInt8] = []
     SpidevTransport.packTransfers(
       into: &records, bufferAddress: 0x1122_3344_5566_7788, transactions: transactions,

@@ -22,7 +22,6 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
     encoder = MAX7219Encoder(board: board)
     self.transport = transport
     self.keepLastFrame = keepLastFrame
-    pending.bytes.reserveCapacity(board.chipCount * 2 * 10)
     encoder.startUp(into: &pending)
     try flush()
   }

@@ -1,31 +1,5 @@
 import MatrixCore
 
-/// Latched SPI transactions: the bytes in the order sent, and where each transaction ends
-/// (chip select rises there, latching every chip of the chain).
-public struct SPITransactions: Sendable, Equatable {
-  /// All bytes, transaction after transaction.
-  public var bytes: [UInt8] = []
-  /// The end offset of each transaction in ``bytes``.
-  public var ends: [Int] = []
-
-  /// Creates an empty list.
-  public init() {}
-
-  /// The number of transactions.
-  public var count: Int { ends.count }
-
-  /// The bytes of transaction `index`.
-  public func transaction(_ index: Int) -> ArraySlice<UInt8> {
-    bytes[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
-  }
-
-  /// Empties the list, keeping its storage.
-  public mutating func removeAll() {
-    bytes.removeAll(keepingCapacity: true)
-    ends.removeAll(keepingCapacity: true)
-  }
-}
-
 /// Turns frames into the register writes of a chain of MAX7219s: a pure function of the
 /// frame, the board and what was sent before.
 ///
@@ -37,24 +11,31 @@ public struct SPITransactions: Sendable, Equatable {
 public struct MAX7219Encoder: Sendable {
   /// The board being driven.
   public let board: Board
-  /// Per chip (chain order): the module's grid cell in pixels.
-  let origins: [(x: Int, y: Int)]
   /// Per chip: the symmetry from the sign's block to the chip's digit block.
   let symmetries: [BitBlock.Symmetry]
   /// Per chip: the digit block last sent.
   var sent: [UInt64]
   /// Per chip: the digit block of the frame being encoded (kept to avoid allocating).
   var current: [UInt64]
+  /// Per chip: the index of the word holding its top row in the frame, and the shift that
+  /// brings its 8 pixels to the low byte.
+  let firstWords: [Int]
+  let shifts: [UInt64]
+  /// Words per row of the board's frames.
+  let stride: Int
   var hasSent = false
   var sentIntensity = -1
 
   /// Prepares an encoder for `board`.
   public init(board: Board) {
     self.board = board
-    origins = board.chain.map { ($0.column * 8, $0.row * 8) }
     symmetries = (0..<board.chipCount).map { MAX7219Encoder.symmetry(board: board, chip: $0) }
     sent = [UInt64](repeating: 0, count: board.chipCount)
     current = sent
+    let wordsPerRow = (board.width + 63) >> 6
+    stride = wordsPerRow
+    firstWords = board.chain.map { $0.row * 8 * wordsPerRow + (($0.column * 8) >> 6) }
+    shifts = board.chain.map { UInt64(56 - (($0.column * 8) & 63)) }
   }
 
   /// Finds the symmetry that takes the sign's 8x8 block of `chip` to its digit block
@@ -104,11 +85,14 @@ public struct MAX7219Encoder: Sendable {
   public func writeAll(
     _ register: MAX7219Register, _ value: UInt8, digitOffset: Int = 0, into output: inout SPITransactions
   ) {
-    for _ in 0..<board.chipCount {
-      output.bytes.append(register.rawValue + UInt8(digitOffset))
-      output.bytes.append(value)
+    let chips = board.chipCount
+    let address = register.rawValue + UInt8(digitOffset)
+    output.appendTransactions(count: 1, length: 2 * chips) { bytes in
+      for chip in 0..<chips {
+        bytes.storeBytes(of: address, toByteOffset: 2 * chip, as: UInt8.self)
+        bytes.storeBytes(of: value, toByteOffset: 2 * chip + 1, as: UInt8.self)
+      }
     }
-    output.ends.append(output.bytes.count)
   }
 
   /// The intensity register value for a frame brightness, or `nil` for dark.
@@ -129,40 +113,15 @@ public struct MAX7219Encoder: Sendable {
       sentIntensity = level
     }
     // Read every module's block and turn it into its chip's digit order.
-    let stride = frame.pixels.wordsPerRow
-    var changedRows: UInt64 = 0
-    frame.pixels.words.withUnsafeBufferPointer { words in
-      for chip in 0..<origins.count {
-        var block: UInt64 = 0
-        if level != nil {
-          let (x, y) = origins[chip]
-          let shift = UInt64(56 - (x & 63))
-          let column = x >> 6
-          for row in 0..<8 {
-            block = (block << 8) | ((words[(y + row) * stride + column] >> shift) & 0xFF)
-          }
-          block = symmetries[chip].apply(block)
-        }
-        current[chip] = block
-        changedRows |= block ^ sent[chip]
-      }
+    let changedRows = readBlocks(frame.pixels, dark: level == nil)
+    let everything = !hasSent
+    var slots = SIMD8<Int>(repeating: -1)
+    var rowCount = 0
+    for digit in 0..<8 where everything || (changedRows >> UInt64(56 - digit * 8)) & 0xFF != 0 {
+      slots[digit] = rowCount
+      rowCount += 1
     }
-    for digit in 0..<8 {
-      let shift = UInt64(56 - digit * 8)
-      guard !hasSent || (changedRows >> shift) & 0xFF != 0 else { continue }
-      // The first word clocked out ends in the farthest chip: send the chain back to front.
-      for chip in (0..<origins.count).reversed() {
-        let byte = UInt8(truncatingIfNeeded: current[chip] >> shift)
-        if hasSent && byte == UInt8(truncatingIfNeeded: sent[chip] >> shift) {
-          output.bytes.append(MAX7219Register.noOp.rawValue)
-          output.bytes.append(0)
-        } else {
-          output.bytes.append(MAX7219Register.digit0.rawValue + UInt8(digit))
-          output.bytes.append(byte)
-        }
-      }
-      output.ends.append(output.bytes.count)
-    }
+    if rowCount > 0 { writeRows(slots: slots, count: rowCount, everything: everything, into: &output) }
     swap(&sent, &current)
     hasSent = true
   }

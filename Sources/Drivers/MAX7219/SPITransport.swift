@@ -73,7 +73,7 @@ public final class DumpTransport: SPITransport {
 
   public func send(_ transactions: SPITransactions) throws {
     do {
-      try writeAll(transactions.bytes, to: descriptor, what: path)
+      try writeAll(Array(transactions.bytes), to: descriptor, what: path)
     } catch {
       throw SPIError(path: path, code: error.code, operation: "write")
     }

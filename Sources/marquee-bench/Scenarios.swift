@@ -1,0 +1,205 @@
+import BitmapFonts
+import Drivers
+import Glibc
+import Marquee
+import MatrixCore
+
+/// The benchmark's scenarios. Each prints one `marquee-bench` line per measurement.
+struct Scenarios {
+  var width: Int
+  var height: Int
+  var frames: Int
+  var message: String
+
+  static let lumaMessage = "The quick brown fox jumps over the lazy dog 0123456789 ABCDEFG"
+
+  /// An FC-16 chain covering the sign.
+  var board: Board { Board(name: "bench", wiring: .fc16, columns: max(1, width / 8), rows: max(1, height / 8)) }
+
+  /// Composes and encodes frames of `timeline` at 100 frames per second of timeline time.
+  func composeAndEncode(_ scenario: String, _ timeline: some Timeline, frames: Int, extra: [(String, String)] = []) {
+    var frame = Frame(width: width, height: height)
+    var workspace = FrameWorkspace()
+    var encoder = MAX7219Encoder(board: board)
+    var output = SPITransactions()
+    encoder.startUp(into: &output)
+    output.removeAll()
+    var bytes = 0
+    let result = Measure.loop(frames: frames) { index in
+      timeline.render(at: Double(index) / 100, into: &frame, workspace: &workspace)
+      encoder.encode(frame, into: &output)
+      bytes += output.bytes.count
+      output.removeAll()
+    }
+    var line = ResultLine(scenario: scenario, width: width, height: height)
+    line.add("frames", frames)
+    line.add("us_per_frame", result.wallNs / 1000)
+    line.add("cpu_us_per_frame", result.cpuNs / 1000)
+    line.add("ns_per_frame", result.wallNs, decimals: 1)
+    line.add("allocs_per_frame", result.allocs, decimals: 4)
+    line.add("spi_bytes_per_frame", Double(bytes) / Double(frames + 200), decimals: 1)
+    // The wire time of a full frame at 8 MHz: 8 rows x 2 bytes x chips, one byte per microsecond.
+    let wireMicroseconds = Double(8 * 2 * board.chipCount)
+    line.add("wire_us_at_8mhz", wireMicroseconds, decimals: 1)
+    line.add("cpu_percent_of_wire", result.cpuNs / 1000 / wireMicroseconds * 100, decimals: 3)
+    for (key, value) in extra { line.add(key, value) }
+    line.print()
+  }
+
+  /// One pixel per frame, as luma's benchmark scrolls: speed 100 px/s at 100 frames a second.
+  func scroll(message: String, scenario: String = "scroll") throws {
+    let timeline = try RibbonTimeline(
+      messages: [message], renderer: TextRenderer(), width: width, height: height,
+      settings: MarqueeSettings(mode: .scroll, speed: 100, gap: 0))
+    composeAndEncode(scenario, timeline, frames: frames, extra: [("message_px", String(timeline.ribbon.width))])
+  }
+
+  func cycle() throws {
+    let timeline = try CycleTimeline(
+      messages: ["Platform 2", "Central 4 min", "On time"], renderer: TextRenderer(), width: width, height: height,
+      settings: CycleSettings(dwell: 0.5, transition: .scrollUp, speed: 40))
+    composeAndEncode("cycle", timeline, frames: frames)
+  }
+
+  /// Every frame inside a transition: dwell 0, one second per transition.
+  func transition(_ name: String) throws {
+    let transition = Transition(entry: try EffectCatalog.parse(name), duration: 1)
+    let timeline = try CycleTimeline(
+      messages: ["HELLO", "WORLD"], renderer: TextRenderer(), width: width, height: height,
+      settings: CycleSettings(dwell: 0, transition: transition, alignment: .center))
+    composeAndEncode("transition:\(name)", timeline, frames: max(200, frames / 10))
+  }
+
+  func zones() throws {
+    let clockWidth = min(26, width / 2)
+    let sign = try Sign(width: width, height: height, zones: [
+      Zone(name: "clock", x: 0, y: 0, width: clockWidth, height: height, content: ZoneContent(messages: ["12:00"])),
+      Zone(name: "ticker", x: clockWidth, y: 0, width: width - clockWidth, height: height,
+           content: ZoneContent(messages: [Scenarios.lumaMessage], mode: .scroll, marquee: MarqueeSettings(speed: 100))),
+    ])
+    composeAndEncode("zones", sign, frames: frames)
+  }
+
+  /// Time from process start to the first frame written, with Unifont and with the
+  /// built-in font, and the peak memory of each.
+  func firstFrame(marquee: String) {
+    func median(_ arguments: [String]) -> (ms: Double, rss: Int)? {
+      var times: [Double] = [], rss: [Int] = []
+      for _ in 0..<7 {
+        guard let run = ChildProcess.run([marquee] + arguments), run.status == 0 else { return nil }
+        times.append(Double(run.wallNs) / 1e6)
+        rss.append(run.maxRSSKiB)
+      }
+      return (times.sorted()[times.count / 2], rss.sorted()[rss.count / 2])
+    }
+    guard let builtin = median(["--width", "32", "--height", "8", "--frames", "1", "--no-wait", "--output", "ascii", "Hello"]) else {
+      print("marquee-bench scenario=first-frame error=cannot-run-\(marquee)")
+      return
+    }
+    var line = ResultLine(scenario: "first-frame-builtin", width: 32, height: 8)
+    line.add("first_frame_ms", builtin.ms)
+    line.add("rss_kb", builtin.rss)
+    line.print()
+    guard FontLocator.path(named: "unifont") != nil,
+      let unifont = median(["--font", "5x7,unifont", "--width", "32", "--height", "16", "--frames", "1", "--no-wait", "--output", "ascii", "中文"])
+    else {
+      print("marquee-bench scenario=first-frame-unifont skipped=needs-debian-package-unifont")
+      return
+    }
+    line = ResultLine(scenario: "first-frame-unifont", width: 32, height: 16)
+    line.add("first_frame_ms", unifont.ms)
+    line.add("rss_kb", unifont.rss)
+    line.add("ratio_to_builtin", unifont.ms / builtin.ms, decimals: 2)
+    line.print()
+  }
+
+  /// CPU used by the real player over 10 s of a still message and of a dwell, driving an
+  /// FC-16 chain whose bytes go to /dev/null.
+  func idle(marquee: String) {
+    let path = "/tmp/marquee-bench-board-\(getpid()).json"
+    let json = #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4, "rows": 1}}"#
+    guard let file = fopen(path, "w") else { return }
+    fputs(json, file)
+    fclose(file)
+    defer { unlink(path) }
+    for (name, extra) in [("idle-still", ["HELLO"]), ("idle-dwell", ["--mode", "cycle", "--dwell", "60", "ONE", "TWO"])] {
+      let arguments = [marquee, "--board", path, "--spi-dump", "/dev/null", "--fps", "50", "--frames", "500"] + extra
+      guard let run = ChildProcess.run(arguments), run.status == 0 else { continue }
+      var line = ResultLine(scenario: name, width: 32, height: 8)
+      line.add("seconds", Double(run.wallNs) / 1e9, decimals: 2)
+      line.add("cpu_ms", Double(run.cpuNs) / 1e6, decimals: 1)
+      line.add("cpu_percent", Double(run.cpuNs) / Double(run.wallNs) * 100, decimals: 3)
+      line.print()
+    }
+  }
+
+  /// Lateness of frame deadlines of the real player at 60 fps over 10 s.
+  func pacing() throws {
+    struct Recorder: Display {
+      let width: Int, height: Int
+      var wantsEveryFrame: Bool { true }
+      var times: [Int64] = []
+      mutating func show(_ frame: Frame, changed: Bool) throws { times.append(Measure.monotonic()) }
+      mutating func shutdown() throws {}
+    }
+    let timeline = try RibbonTimeline(
+      messages: [Scenarios.lumaMessage], renderer: TextRenderer(), width: width, height: height,
+      settings: MarqueeSettings(speed: 30))
+    var display = Recorder(width: width, height: height)
+    display.times.reserveCapacity(700)
+    let fps = 60.0
+    try Player(fps: fps, frameLimit: 600).run(timeline, on: &display, clock: MonotonicClock(), stop: StopFlag())
+    guard let first = display.times.first else { return }
+    let lateness = display.times.enumerated().map { index, time in
+      Double(time - first) / 1e6 - Double(index) * 1000 / fps
+    }.sorted()
+    var line = ResultLine(scenario: "pacing", width: width, height: height)
+    line.add("fps", 60)
+    line.add("frames", lateness.count)
+    line.add("late_p50_ms", lateness[lateness.count / 2])
+    line.add("late_p99_ms", lateness[lateness.count * 99 / 100])
+    line.add("late_max_ms", lateness.last!)
+    line.print()
+  }
+
+  /// Peak memory of `marquee` scrolling on the simulator, Latin and CJK.
+  func memory(marquee: String) {
+    let runs: [(String, [String])] = [
+      ("rss-scroll", ["--width", "32", "--height", "8", "--fps", "1000", "--frames", "2000", "--no-wait", "--output", "ascii", Scenarios.lumaMessage]),
+      ("rss-scroll-unifont", ["--font", "5x7,unifont", "--width", "32", "--height", "16", "--fps", "1000", "--frames", "2000", "--no-wait", "--output", "ascii", "列车即将进站 The train is arriving 请站在黄线以内"]),
+    ]
+    for (name, arguments) in runs {
+      if name.hasSuffix("unifont") && FontLocator.path(named: "unifont") == nil { continue }
+      guard let run = ChildProcess.run([marquee] + arguments), run.status == 0 else { continue }
+      var line = ResultLine(scenario: name, width: 32, height: name.hasSuffix("unifont") ? 16 : 8)
+      line.add("rss_kb", run.maxRSSKiB)
+      line.print()
+    }
+  }
+
+  /// luma.led_matrix's benchmark for the same geometry, run now, and the ratio.
+  func luma(python: String, script: String, ours: Double) {
+    var arguments = [python, script, "--width", "\(width)", "--height", "\(height)", "--frames", "2000"]
+    if height > 8 { arguments += ["--y-offset", "\((height - 8) / 2)"] }
+    var times: [Double] = [], rss: [Int] = []
+    for _ in 0..<3 {
+      guard let run = ChildProcess.run(arguments), run.status == 0 else { continue }
+      for field in run.output.split(separator: " ") {
+        if field.hasPrefix("us_per_frame="), let value = Double(field.dropFirst(13)) { times.append(value) }
+        if field.hasPrefix("peak_rss_kb="), let value = Int(field.dropFirst(12)) { rss.append(value) }
+      }
+    }
+    guard !times.isEmpty else {
+      print("marquee-bench scenario=luma width=\(width) height=\(height) error=luma-did-not-run")
+      return
+    }
+    var line = ResultLine(scenario: "luma", width: width, height: height)
+    let lumaMicroseconds = times.sorted()[times.count / 2]
+    line.add("us_per_frame", lumaMicroseconds)
+    line.add("peak_rss_kb", rss.sorted()[rss.count / 2])
+    line.add("runs", times.count)
+    line.add("marquee_us_per_frame", ours)
+    line.add("speedup", lumaMicroseconds / ours, decimals: 1)
+    line.print()
+  }
+}
