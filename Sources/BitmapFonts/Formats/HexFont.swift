@@ -35,45 +35,53 @@ public struct HexFont: Font {
     var lineStart = 0, lineNumber = 0
     let count = data.count
     var sorted = true
-    data.withUnsafeBufferPointer { bytes in
-      while lineStart < count {
-        lineNumber += 1
-        var end = lineStart
-        while end < count, bytes[end] != 0x0A { end += 1 }
-        var lineEnd = end
-        if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D { lineEnd -= 1 }
-        defer { lineStart = end + 1 }
-        if lineEnd == lineStart { continue }
-        // CODE: 4 to 6 hex digits, then ':'.
-        var index = lineStart, code: UInt32 = 0
-        while index < lineEnd, index - lineStart < 7, let digit = HexFont.hexValue(bytes[index]) {
-          code = code << 4 | UInt32(digit)
-          index += 1
-        }
-        let codeDigits = index - lineStart
-        guard (4...6).contains(codeDigits), index < lineEnd, bytes[index] == UInt8(ascii: ":"), code <= 0x10FFFF else {
-          if warnings.count < 20 { warnings.append("\(path):\(lineNumber): not a 'CODE:BITMAP' line, skipped") }
-          continue
-        }
-        let bitmapStart = index + 1
-        let digits = lineEnd - bitmapStart
-        var valid = digits == 32 || digits == 64 || digits == 96 || digits == 128
-        if valid {
-          for position in bitmapStart..<lineEnd where HexFont.hexValue(bytes[position]) == nil {
-            valid = false
-            break
+    codes.reserveCapacity(count / 40)
+    offsets.reserveCapacity(count / 40)
+    lengths.reserveCapacity(count / 40)
+    HexFont.digitTable.withUnsafeBufferPointer { isHex in
+      data.withUnsafeBufferPointer { bytes in
+        while lineStart < count {
+          lineNumber += 1
+          // CODE: 4 to 6 hex digits, then ':'.
+          var index = lineStart, code: UInt32 = 0
+          while index < count, index - lineStart < 7, let digit = HexFont.hexValue(bytes[index]) {
+            code = code << 4 | UInt32(digit)
+            index += 1
           }
-        }
-        guard valid else {
-          if warnings.count < 20 {
-            warnings.append("\(path):\(lineNumber): bitmap of U+\(String(code, radix: 16, uppercase: true)) is not 32, 64, 96 or 128 hex digits, skipped")
+          let codeDigits = index - lineStart
+          let wellFormed = (4...6).contains(codeDigits) && index < count && bytes[index] == UInt8(ascii: ":") && code <= 0x10FFFF
+          // The bitmap: scan to the end of the line, checking every digit on the way.
+          let bitmapStart = index + 1
+          var end = wellFormed ? bitmapStart : index
+          var allHex = true
+          while end < count, bytes[end] != 0x0A {
+            allHex = allHex && isHex[Int(bytes[end])] != 0
+            end += 1
           }
-          continue
+          var lineEnd = end
+          if lineEnd > lineStart, bytes[lineEnd - 1] == 0x0D {
+            lineEnd -= 1
+            allHex = true
+            for position in bitmapStart..<max(bitmapStart, lineEnd) where isHex[Int(bytes[position])] == 0 { allHex = false }
+          }
+          defer { lineStart = end + 1 }
+          if lineEnd == lineStart { continue }
+          guard wellFormed else {
+            if warnings.count < 20 { warnings.append("\(path):\(lineNumber): not a 'CODE:BITMAP' line, skipped") }
+            continue
+          }
+          let digits = lineEnd - bitmapStart
+          guard allHex, digits == 32 || digits == 64 || digits == 96 || digits == 128 else {
+            if warnings.count < 20 {
+              warnings.append("\(path):\(lineNumber): bitmap of U+\(String(code, radix: 16, uppercase: true)) is not 32, 64, 96 or 128 hex digits, skipped")
+            }
+            continue
+          }
+          if let last = codes.last, last >= code { sorted = false }
+          codes.append(code)
+          offsets.append(UInt32(bitmapStart))
+          lengths.append(UInt8(digits))
         }
-        if let last = codes.last, last >= code { sorted = false }
-        codes.append(code)
-        offsets.append(UInt32(bitmapStart))
-        lengths.append(UInt8(digits))
       }
     }
     guard !codes.isEmpty else { throw FontLoadError(path: path, reason: "no glyphs (not a Unifont .hex file?)") }
@@ -88,6 +96,9 @@ public struct HexFont: Font {
     self.lengths = lengths
     self.warnings = warnings
   }
+
+  /// 1 for the bytes that are hex digits.
+  static let digitTable: [UInt8] = (0..<256).map { hexValue(UInt8($0)) == nil ? 0 : 1 }
 
   static func hexValue(_ byte: UInt8) -> UInt8? {
     switch byte {
