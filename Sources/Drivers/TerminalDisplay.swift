@@ -20,11 +20,17 @@ public struct TerminalDisplay: Display {
     public var color: Bool
     /// Terminal columns per dot: 2 keeps dots roughly square, 1 fits wider signs.
     public var cellWidth: Int
+    /// Two rows of dots per line of text (the upper half block), for tall signs; needs colour.
+    public var halfBlocks: Bool
+    /// The 256-colour palette indices of a lit dot, dim to bright.
+    public var litPalette: [Int]
 
     /// Creates a style.
-    public init(color: Bool = true, cellWidth: Int = 2) {
+    public init(color: Bool = true, cellWidth: Int = 2, halfBlocks: Bool = false, litPalette: [Int] = [52, 88, 124, 160, 196]) {
       self.color = color
       self.cellWidth = cellWidth
+      self.halfBlocks = halfBlocks && color
+      self.litPalette = litPalette
     }
   }
 
@@ -62,12 +68,17 @@ public struct TerminalDisplay: Display {
   /// Creates a display on `descriptor`, choosing the widest dots the terminal fits.
   ///
   /// - Throws: ``TooSmall`` if even one column per dot does not fit.
-  public init(width: Int, height: Int, descriptor: Int32 = 1, color: Bool) throws(TooSmall) {
-    let columns = Terminal.size(of: descriptor)?.columns ?? Int.max
+  public init(
+    width: Int, height: Int, descriptor: Int32 = 1, color: Bool, litPalette: [Int] = [52, 88, 124, 160, 196]
+  ) throws(TooSmall) {
+    let size = Terminal.size(of: descriptor)
+    let columns = size?.columns ?? Int.max
     guard width <= columns else { throw TooSmall(needed: width, available: columns) }
+    // A sign taller than the terminal gets two rows of dots per line (colour only).
+    let half = color && height + 1 > (size?.rows ?? Int.max)
     self.init(
       width: width, height: height, descriptor: descriptor,
-      style: Style(color: color, cellWidth: 2 * width <= columns ? 2 : 1))
+      style: Style(color: color, cellWidth: 2 * width <= columns && !half ? 2 : 1, halfBlocks: half, litPalette: litPalette))
   }
 
   /// Creates a display with an explicit style.
@@ -78,15 +89,14 @@ public struct TerminalDisplay: Display {
     self.style = style
     litDot = Array((style.color ? "●" : "#").utf8)
     darkDot = Array((style.color ? "●" : "·").utf8)
-    cursorUp = Array("\u{1B}[\(height)A\r".utf8)
+    cursorUp = Array("\u{1B}[\(style.halfBlocks ? (height + 1) / 2 : height)A\r".utf8)
     buffer.reserveCapacity((width * (style.cellWidth + 12) + 8) * height + 64)
   }
 
   /// The ANSI 256-colour index of a lit dot at `brightness`: brighter reds for brighter dots.
-  static func litColor(brightness: Double) -> Int {
-    let reds = [52, 88, 124, 160, 196]
-    let level = Int((brightness * Double(reds.count - 1)).rounded())
-    return reds[max(0, min(reds.count - 1, level))]
+  static func litColor(brightness: Double, palette: [Int] = [52, 88, 124, 160, 196]) -> Int {
+    let level = Int((brightness * Double(palette.count - 1)).rounded())
+    return palette[max(0, min(palette.count - 1, level))]
   }
 
   /// The ANSI 256-colour index of a dark dot.
@@ -94,7 +104,11 @@ public struct TerminalDisplay: Display {
 
   /// Appends the characters of one frame, starting at the sign's top-left corner.
   mutating func encode(_ frame: Frame) {
-    let litColor = TerminalDisplay.litColor(brightness: frame.brightness)
+    let litColor = TerminalDisplay.litColor(brightness: frame.brightness, palette: style.litPalette)
+    if style.halfBlocks {
+      encodeHalfBlocks(frame, litColor: litColor)
+      return
+    }
     for y in 0..<height {
       var current = -1
       for x in 0..<width {
@@ -112,6 +126,33 @@ public struct TerminalDisplay: Display {
       if style.color { buffer.append(contentsOf: TerminalDisplay.reset) }
       buffer.append(contentsOf: TerminalDisplay.endOfRow)
     }
+  }
+
+  static let upperHalf = Array("▀".utf8)
+  static let backgroundPrefix = Array("\u{1B}[48;5;".utf8)
+
+  /// Two rows of dots per line: the upper half block in the top dot's colour on the bottom
+  /// dot's colour.
+  mutating func encodeHalfBlocks(_ frame: Frame, litColor: Int) {
+    for y in stride(from: 0, to: height, by: 2) {
+      for x in 0..<width {
+        let top = frame.pixels[x, y] && frame.brightness > 0
+        let bottom = y + 1 < height && frame.pixels[x, y + 1] && frame.brightness > 0
+        appendColor(top ? litColor : TerminalDisplay.darkColor)
+        buffer.append(contentsOf: TerminalDisplay.backgroundPrefix)
+        appendNumber(y + 1 < height ? (bottom ? litColor : TerminalDisplay.darkColor) : 0)
+        buffer.append(UInt8(ascii: "m"))
+        buffer.append(contentsOf: TerminalDisplay.upperHalf)
+      }
+      buffer.append(contentsOf: TerminalDisplay.reset)
+      buffer.append(contentsOf: TerminalDisplay.endOfRow)
+    }
+  }
+
+  mutating func appendNumber(_ index: Int) {
+    if index >= 100 { buffer.append(UInt8(ascii: "0") + UInt8(index / 100)) }
+    if index >= 10 { buffer.append(UInt8(ascii: "0") + UInt8(index / 10 % 10)) }
+    buffer.append(UInt8(ascii: "0") + UInt8(index % 10))
   }
 
   mutating func appendColor(_ index: Int) {

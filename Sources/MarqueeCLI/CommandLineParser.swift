@@ -14,6 +14,8 @@ public enum Invocation: Sendable, Equatable {
   case boards
   /// List the fonts.
   case fonts
+  /// Render the effect gallery into a folder.
+  case gallery(String)
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:
@@ -56,6 +58,12 @@ public struct CommandLineParser {
                help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'. (default: 5x7)"),
     OptionSpec(name: "letter-spacing", value: "<pixels>",
                help: "Dark columns between letters. (default: 1)"),
+    OptionSpec(name: "gif", value: "<file>",
+               help: "Record the sign to an animated GIF (no waiting) for --seconds or --frames."),
+    OptionSpec(name: "pbm", value: "<file>", help: "Write the first frame as a PBM image."),
+    OptionSpec(name: "seconds", value: "<seconds>", help: "With --gif: how long to record. (default: 10)"),
+    OptionSpec(name: "gif-scale", value: "<pixels>", help: "With --gif: image pixels per LED. (default: 4)"),
+    OptionSpec(name: "color", value: "<color>", help: "LED color: red, green, amber, blue, white. (default: red)"),
     OptionSpec(name: "stdin", value: nil,
                help: "Read lines from standard input while running: a line replaces the message; a JSON object updates a zone (see Docs/feeds.md)."),
     OptionSpec(name: "clock-start", value: "<unix-seconds>",
@@ -90,6 +98,10 @@ public struct CommandLineParser {
     if arguments.first == "effects" { return .effects }
     if arguments.first == "boards" { return .boards }
     if arguments.first == "fonts" { return .fonts }
+    if arguments.first == "gallery" {
+      guard arguments.count == 2 else { throw UsageError("'gallery' needs one folder: marquee gallery DIR") }
+      return .gallery(arguments[1])
+    }
     if arguments.first == "identify" {
       options.identify = true
       index = 1
@@ -145,6 +157,16 @@ public struct CommandLineParser {
       case "board": options.boardPath = try value(for: spec, inline: inline)
       case "layout": options.layoutPath = try value(for: spec, inline: inline)
       case "stdin": options.stdin = true
+      case "gif": options.gifPath = try value(for: spec, inline: inline)
+      case "pbm": options.pbmPath = try value(for: spec, inline: inline)
+      case "seconds": options.seconds = try number(value(for: spec, inline: inline), spec, in: 0.001...86_400)
+      case "gif-scale": options.gifScale = try integer(value(for: spec, inline: inline), spec, in: 1...32)
+      case "color":
+        let name = try value(for: spec, inline: inline)
+        guard LEDColor.named[name] != nil else {
+          throw UsageError("The value '\(name)' is invalid for '--color <color>': use one of \(LEDColor.names.joined(separator: ", ")).")
+        }
+        options.ledColor = name
       case "clock-start":
         options.clockStart = try number(value(for: spec, inline: inline), spec, in: 0...1e11)
       case "spi-dump": options.spiDump = try value(for: spec, inline: inline)

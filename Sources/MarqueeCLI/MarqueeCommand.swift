@@ -38,6 +38,9 @@ public enum MarqueeCommand {
       case .fonts:
         try printOutput(FontListing.listing())
         return ExitCode.success
+      case .gallery(let folder):
+        try Recording.gallery(into: folder)
+        return ExitCode.success
       case .run(let options):
         try run(options, stop: stop)
       }
@@ -184,6 +187,14 @@ public enum MarqueeCommand {
     }
     let timeline: any Timeline =
       if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(options, stop: stop) }
+    if let gif = options.gifPath {
+      try Recording.recordGIF(timeline, options: options, path: gif)
+      return
+    }
+    if let pbm = options.pbmPath {
+      try Recording.writePBM(timeline, path: pbm)
+      return
+    }
     if let board, !options.simulate {
       // The real sign, or its byte stream in a file.
       if let dump = options.spiDump {
@@ -207,7 +218,9 @@ public enum MarqueeCommand {
       let color = options.color && getenv("NO_COLOR").map { $0.pointee == 0 } ?? true
       let screen: TerminalDisplay
       do {
-        screen = try TerminalDisplay(width: options.width, height: options.height, color: color)
+        screen = try TerminalDisplay(
+          width: options.width, height: options.height, color: color,
+          litPalette: LEDColor.named[options.ledColor]!.terminal)
       } catch {
         throw RuntimeError("\(error)")
       }

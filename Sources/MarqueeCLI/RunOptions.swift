@@ -37,6 +37,16 @@ public struct RunOptions: Sendable, Equatable {
   /// The seed of the random effect.
   public var seed: UInt64 = 0x5EED
 
+  /// Record an animated GIF to this file instead of showing the sign.
+  public var gifPath: String?
+  /// Write the first frame as a PBM image to this file instead of showing the sign.
+  public var pbmPath: String?
+  /// Seconds to record (GIF), when `--frames` is not given.
+  public var seconds: Double?
+  /// Image pixels per LED in GIFs.
+  public var gifScale = 4
+  /// The LED color (simulator and GIF).
+  public var ledColor = "red"
   /// Read updates from standard input while running.
   public var stdin = false
   /// The Unix time of the sign's t = 0 (`nil`: now).

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import MatrixCore
 import Testing
@@ -85,5 +86,55 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
     } catch let error as OutputError {
       #expect(error.isBrokenPipe)
     }
+  }
+}
+
+@Suite struct GIFWriterTests {
+  @Test func lzwOfALargeNoisyImageRoundTripsThroughPillow() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3"),
+      (try? pythonHasPillow()) == true
+    else { return }  // needs the Debian package python3-pil (installed by .ci/run)
+    var random = TestRandom(state: 1)
+    let width = 320, height = 200
+    let indices = (0..<(width * height)).map { _ in UInt8(random.next() % 32) }
+    var writer = GIFWriter(width: width, height: height, palette: (0..<32).map { (UInt8($0 * 8), UInt8($0), 0) })
+    writer.addFrame(indices, delay: 10)
+    let path = "/tmp/marquee-lzw-\(getpid()).gif"
+    try Data(writer.finished()).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let script = "import sys\nfrom PIL import Image\nim = Image.open(sys.argv[1])\nsys.stdout.write(','.join(str(v) for v in im.getdata()))"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", script, path]
+    let out = Pipe()
+    process.standardOutput = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let decoded = String(decoding: data, as: UTF8.self).split(separator: ",").compactMap { UInt8($0) }
+    #expect(decoded == indices)
+  }
+
+  func pythonHasPillow() throws -> Bool {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+    process.arguments = ["-c", "import PIL"]
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+  }
+
+  @Test func halfBlocksDrawTwoRowsPerLine() throws {
+    var pixels = Framebuffer(width: 2, height: 3)
+    pixels[0, 0] = true
+    pixels[1, 1] = true
+    let output = try capture { fd in
+      var display = TerminalDisplay(width: 2, height: 3, descriptor: fd, style: .init(color: true, cellWidth: 1, halfBlocks: true))
+      try display.show(Frame(pixels: pixels), changed: true)
+    }
+    // Two lines for three rows; the first dot lit on top, the second lit below.
+    #expect(output.components(separatedBy: "\n").count == 3)
+    #expect(output.contains("\u{1B}[38;5;196m\u{1B}[48;5;236m▀\u{1B}[38;5;236m\u{1B}[48;5;196m▀"))
   }
 }

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+import BitmapFonts
+import Drivers
+import Marquee
+import MatrixCore
+
+/// `--gif`, `--pbm` and `marquee gallery`: rendering without waiting.
+enum Recording {
+  /// Records `timeline` into a GIF file: every frame for `--frames` or `--seconds` (10 by
+  /// default) at `--fps`, rendered at once.
+  static func recordGIF(_ timeline: any Timeline, options: RunOptions, path: String, caption: String? = nil) throws {
+    let frames = options.frames ?? Int(((options.seconds ?? 10) * options.fps).rounded())
+    let captionPixels = caption.map { TextRenderer().render($0) }
+    var recorder = GIFRecorder(
+      width: timeline.width, height: timeline.height, fps: options.fps, scale: options.gifScale,
+      color: LEDColor.named[options.ledColor]!.rgb, caption: captionPixels)
+    try Player(fps: options.fps, frameLimit: max(1, frames), paced: false)
+      .run(timeline, on: &recorder, clock: ManualClock(), stop: StopFlag())
+    try writeFile(recorder.data, to: path)
+  }
+
+  /// Writes the first frame as PBM.
+  static func writePBM(_ timeline: any Timeline, path: String) throws {
+    try writeFile(Array(pbmText(timeline.frame(at: 0).pixels).utf8), to: path)
+  }
+
+  static func writeFile(_ bytes: [UInt8], to path: String) throws {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw RuntimeError("\(path): \(String(cString: strerror(errno)))") }
+    defer { close(descriptor) }
+    do {
+      try writeAll(bytes, to: descriptor, what: path)
+    } catch {
+      throw RuntimeError("\(error)")
+    }
+  }
+
+  /// Renders one GIF per effect and per mode into `folder`, each captioned with its name.
+  static func gallery(into folder: String) throws {
+    mkdir(folder, 0o755)
+    var options = RunOptions()
+    options.width = 32
+    options.height = 8
+    options.fps = 25
+    options.gifScale = 4
+    var count = 0
+    for effect in EffectCatalog.all {
+      let transition = Transition(entry: [effect], duration: 0.8)
+      let settings = CycleSettings(dwell: 0.6, transition: transition, alignment: .center)
+      let timeline = try CycleTimeline(messages: ["HELLO", "WORLD"], renderer: TextRenderer(), width: 32, height: 8, settings: settings)
+      options.frames = Int((timeline.period * options.fps).rounded())
+      try recordGIF(timeline, options: options, path: "\(folder)/\(effect.name).gif", caption: effect.name)
+      count += 1
+    }
+    let modes: [(String, any Timeline)] = [
+      ("mode-auto", try RibbonTimeline(messages: ["Still"], renderer: TextRenderer(), width: 32, height: 8, settings: MarqueeSettings(alignment: .center))),
+      ("mode-scroll", try RibbonTimeline(messages: ["Scrolling text, seamless loop"], renderer: TextRenderer(), width: 32, height: 8, settings: MarqueeSettings(speed: 25))),
+      ("mode-cycle", try CycleTimeline(messages: ["One", "Two", "Three"], renderer: TextRenderer(), width: 32, height: 8, settings: CycleSettings(dwell: 0.8, alignment: .center))),
+    ]
+    for (name, timeline) in modes {
+      options.frames = 75
+      try recordGIF(timeline, options: options, path: "\(folder)/\(name).gif", caption: name)
+      count += 1
+    }
+    try printOutput("Wrote \(count) GIFs to \(folder)\n")
+  }
+}
