@@ -248,6 +248,7 @@ public struct CommandLineParser {
     if options.simulate && options.spiDump != nil {
       throw UsageError("Use '--simulate' or '--spi-dump', not both.")
     }
+    try checkMessages(options.messages)
     if options.identify {
       guard options.boardPath != nil else { throw UsageError("'identify' needs '--board <file>'.") }
       guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
@@ -257,6 +258,17 @@ public struct CommandLineParser {
       throw UsageError("Missing expected argument '<message> ...'")
     }
     return .run(options)
+  }
+
+  /// Refuses more messages, or longer ones, than the documented limits.
+  static func checkMessages(_ messages: [String]) throws(UsageError) {
+    guard messages.count <= RunOptions.maximumMessageCount else {
+      throw UsageError("\(messages.count) messages is more than the limit of \(RunOptions.maximumMessageCount).")
+    }
+    for (index, message) in messages.enumerated() where message.unicodeScalars.count > RunOptions.maximumMessageLength {
+      throw UsageError(
+        "message \(index + 1) is \(message.unicodeScalars.count) characters long; the limit is \(RunOptions.maximumMessageLength).")
+    }
   }
 
   static func spec(named name: String) -> OptionSpec? {

@@ -112,7 +112,14 @@ final class Feed: Sendable {
   func enqueue(zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?) throws {
     // Options are applied to a copy first, so a bad line changes nothing.
     var options = state.withLock { $0.options[zone]! }
-    if let messages { options.messages = messages }
+    if let messages {
+      do {
+        try CommandLineParser.checkMessages(messages)
+      } catch {
+        throw RuntimeError(error.message)
+      }
+      options.messages = messages
+    }
     if let fields { try LayoutFile.apply(fields, to: &options) }
     let changesContent = messages != nil || (fields.map { f in LayoutFile.zoneKeys.contains { f.optional($0) != nil } } ?? false)
     var content: ZoneContent?

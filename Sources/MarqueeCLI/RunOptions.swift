@@ -100,6 +100,10 @@ public struct RunOptions: Sendable, Equatable {
   public static let maximumFPS = 1000.0
   /// The fastest scroll accepted, in pixels per second.
   public static let maximumSpeed = 100_000.0
+  /// The longest message accepted, in characters.
+  public static let maximumMessageLength = 100_000
+  /// The most messages accepted at once.
+  public static let maximumMessageCount = 1_000
   /// The longest dwell or transition accepted, in seconds (a day).
   public static let maximumSeconds = 86_400.0
 }

@@ -169,3 +169,27 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     }
   }
 }
+
+@Suite struct SignalDumpTests {
+  @Test func eachStoppingSignalBlanksAndShutsDownTheChain() throws {
+    for (signal, name) in [(SIGINT, "INT"), (SIGTERM, "TERM"), (SIGHUP, "HUP")] {
+      let dump = NSTemporaryDirectory() + "marquee-signal-\(getpid())-\(name).bin"
+      defer { try? FileManager.default.removeItem(atPath: dump) }
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: BinaryRunner.path)
+      process.arguments = ["--board", "Boards/max7219-fc16-32x8.json", "--spi-dump", dump, "--fps", "20", "a long message that scrolls along"]
+      try process.run()
+      // Wait (bounded) until frames are being sent, then signal.
+      for _ in 0..<100 where ((try? FileManager.default.attributesOfItem(atPath: dump)[.size] as? Int) ?? 0) < 200 {
+        Thread.sleep(forTimeInterval: 0.02)
+      }
+      kill(process.processIdentifier, signal)
+      process.waitUntilExit()
+      #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal, "SIG\(name)")
+      let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
+      #expect(Array(bytes.suffix(8)) == [0x0C, 0, 0x0C, 0, 0x0C, 0, 0x0C, 0], "SIG\(name): ends with shutdown")
+      let states = decodeFC16Dump(bytes, modules: 4)
+      #expect(states.last!.allSatisfy { !$0.contains("#") }, "SIG\(name): blank")
+    }
+  }
+}
