@@ -9,6 +9,8 @@ let package = Package(
     .library(name: "Marquee", targets: ["Marquee"]),
     .library(name: "Drivers", targets: ["Drivers"]),
     .library(name: "MarqueeTesting", targets: ["MarqueeTesting"]),
+    .library(name: "SimpleJSON", targets: ["SimpleJSON"]),
+    .library(name: "MarqueeCLI", targets: ["MarqueeCLI"]),
     .executable(name: "marquee", targets: ["marquee"]),
     .executable(name: "marquee-bench", targets: ["marquee-bench"]),
   ],
