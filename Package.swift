@@ -36,7 +36,7 @@ let package = Package(
     .testTarget(
       name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),
-    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON"]),
+    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON", "MarqueeTesting"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
     .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore"]),
   ],

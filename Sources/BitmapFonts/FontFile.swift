@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import MatrixCore
 
 /// Loading fonts from files of any supported format, gzip-compressed or not.
 public enum FontFile {
@@ -27,28 +21,11 @@ public enum FontFile {
 
   /// Reads a whole file, refusing files larger than ``FontLimits/maximumFileSize``.
   public static func readBytes(_ path: String) throws(FontLoadError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { throw FontLoadError(path: path, reason: String(cString: strerror(errno))) }
-    defer { close(descriptor) }
-    var info = stat()
-    if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-      throw FontLoadError(path: path, reason: "is a folder, not a font file")
+    do {
+      return try FileBytes.read(path, limit: FontLimits.maximumFileSize)
+    } catch {
+      throw FontLoadError(path: path, reason: error.reason == "is a folder, not a file" ? "is a folder, not a font file" : error.reason)
     }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw FontLoadError(path: path, reason: String(cString: strerror(errno)))
-      }
-      if count == 0 { break }
-      bytes += chunk[0..<count]
-      if bytes.count > FontLimits.maximumFileSize {
-        throw FontLoadError(path: path, reason: "larger than \(FontLimits.maximumFileSize >> 20) MiB")
-      }
-    }
-    return bytes
   }
 
   /// Loads a font file, detecting the format from its content (after gunzipping).
@@ -124,10 +101,3 @@ public enum FontFile {
   }
 }
 
-#if canImport(Glibc)
-  private let systemRead = Glibc.read
-#elseif canImport(Musl)
-  private let systemRead = Musl.read
-#elseif canImport(Darwin)
-  private let systemRead = Darwin.read
-#endif

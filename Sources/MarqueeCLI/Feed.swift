@@ -238,7 +238,7 @@ struct LineReader {
         start = 0
       }
       var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+      let count = chunk.withUnsafeMutableBytes { FileBytes.read(descriptor, into: $0.baseAddress!, count: $0.count) }
       if count < 0 && errno == EINTR { continue }
       if count <= 0 {
         ended = true
@@ -249,8 +249,3 @@ struct LineReader {
   }
 }
 
-#if canImport(Glibc)
-  private let systemRead = Glibc.read
-#elseif canImport(Musl)
-  private let systemRead = Musl.read
-#endif

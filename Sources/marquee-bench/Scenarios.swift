@@ -17,7 +17,10 @@ struct Scenarios {
   var board: Board { Board(name: "bench", wiring: .fc16, columns: max(1, width / 8), rows: max(1, height / 8)) }
 
   /// Composes and encodes frames of `timeline` at 100 frames per second of timeline time.
-  func composeAndEncode(_ scenario: String, _ timeline: some Timeline, frames: Int, extra: [(String, String)] = []) {
+  @discardableResult
+  func composeAndEncode(
+    _ scenario: String, _ timeline: some Timeline, frames: Int, extra: [(String, String)] = [], quiet: Bool = false
+  ) -> Double {
     var frame = Frame(width: width, height: height)
     var workspace = FrameWorkspace()
     var encoder = MAX7219Encoder(board: board)
@@ -43,15 +46,19 @@ struct Scenarios {
     line.add("wire_us_at_8mhz", wireMicroseconds, decimals: 1)
     line.add("cpu_percent_of_wire", result.cpuNs / 1000 / wireMicroseconds * 100, decimals: 3)
     for (key, value) in extra { line.add(key, value) }
-    line.print()
+    if !quiet { line.print() }
+    return result.wallNs / 1000
   }
 
   /// One pixel per frame, as luma's benchmark scrolls: speed 100 px/s at 100 frames a second.
-  func scroll(message: String, scenario: String = "scroll") throws {
+  /// Returns microseconds per frame.
+  @discardableResult
+  func scroll(message: String, scenario: String = "scroll", quiet: Bool = false) throws -> Double {
     let timeline = try RibbonTimeline(
       messages: [message], renderer: TextRenderer(), width: width, height: height,
       settings: MarqueeSettings(mode: .scroll, speed: 100, gap: 0))
-    composeAndEncode(scenario, timeline, frames: frames, extra: [("message_px", String(timeline.ribbon.width))])
+    return composeAndEncode(
+      scenario, timeline, frames: frames, extra: [("message_px", String(timeline.ribbon.width))], quiet: quiet)
   }
 
   func cycle() throws {

@@ -78,7 +78,7 @@ do {
     }
     if let python = lumaPython, (wants("scroll") || scenario == "luma"), w <= 128 {
       // Ours again, just before luma's runs, so both come from the same minute.
-      let ours = quietScrollMicroseconds(width: w, height: h, message: message, frames: frames)
+      let ours = try bench.scroll(message: message, quiet: true)
       bench.luma(python: python, script: lumaScript, ours: ours)
     }
   }

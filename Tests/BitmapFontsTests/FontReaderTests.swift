@@ -1,4 +1,5 @@
 import Foundation
+import MarqueeTesting
 import MatrixCore
 import Testing
 
@@ -45,15 +46,7 @@ import Testing
   }
 }
 
-struct SplitRandom: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    return z ^ (z >> 27)
-  }
-}
+typealias SplitRandom = SeededRandom
 
 @Suite struct HexFontTests {
   @Test(.enabled(if: DebianFonts.exists(DebianFonts.unifontHex), "needs the Debian package unifont"))

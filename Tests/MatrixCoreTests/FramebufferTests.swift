@@ -44,18 +44,6 @@ struct NaiveImage: Equatable {
   }
 }
 
-/// A small deterministic random generator (SplitMix64), so failures reproduce.
-struct SeededRandom: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 func randomFramebuffer(width: Int, height: Int, using random: inout SeededRandom) -> Framebuffer {
   var framebuffer = Framebuffer(width: width, height: height)
   for y in 0..<height {

@@ -91,12 +91,7 @@ public struct SliceEffect: TransitionEffect {
     to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
     scratch: inout Framebuffer
   ) {
-    let resting = role == .entering ? q >= 1 : q <= 0
-    if resting { return }
-    if role == .entering ? q <= 0 : q >= 1 {
-      layer.hide()
-      return
-    }
+    guard layer.settle(progress: q, role: role) else { return }
     let w = context.width, h = context.height
     FrameWorkspace.prepare(&scratch, width: w, height: h)
     scratch.assign(layer.pixels)
@@ -137,12 +132,7 @@ public struct SpriteEffect: TransitionEffect {
     to layer: inout Layer, progress q: Double, role: TransitionRole, context: EffectContext,
     scratch: inout Framebuffer
   ) {
-    let resting = role == .entering ? q >= 1 : q <= 0
-    if resting { return }
-    if role == .entering ? q <= 0 : q >= 1 {
-      layer.hide()
-      return
-    }
+    guard layer.settle(progress: q, role: role) else { return }
     let sprite = context.sprite
     let w = context.width
     let travel = w + sprite.width

@@ -36,6 +36,18 @@ public struct Layer: Sendable {
     brightness = 1
   }
 
+  /// For effects that leave a layer as it is at its resting end (entering at 1, exiting at 0)
+  /// and gone at the other: settles those two cases and returns whether the effect still
+  /// has to draw the in-between.
+  mutating func settle(progress q: Double, role: TransitionRole) -> Bool {
+    if role == .entering ? q >= 1 : q <= 0 { return false }
+    if role == .entering ? q <= 0 : q >= 1 {
+      hide()
+      return false
+    }
+    return true
+  }
+
   /// Hides the whole layer.
   public mutating func hide() {
     pixels.clear()

@@ -57,13 +57,7 @@ public struct PhasedEffect: TransitionEffect {
     scratch: inout Framebuffer
   ) {
     // The layer is untouched at its resting end and gone at the other.
-    let resting = role == .entering ? q >= 1 : q <= 0
-    let gone = role == .entering ? q <= 0 : q >= 1
-    if resting { return }
-    if gone {
-      layer.hide()
-      return
-    }
+    guard layer.settle(progress: q, role: role) else { return }
     // How far towards resting the layer is: 1 at rest, 0 gone.
     let presence = role == .entering ? q : 1 - q
     switch kind {
