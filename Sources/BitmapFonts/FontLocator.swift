@@ -12,7 +12,14 @@ public enum FontLocator {
   public static let builtins: [(names: [String], font: any Font)] = [
     (["5x7", "builtin", "default"], BuiltinFont5x7()),
     (["3x5", "tiny"], BuiltinFont3x5()),
+    (["8x8", "bold"], BuiltinFont8x8()),
   ]
+
+  /// The number of glyphs of a built-in font.
+  public static func builtinGlyphCount(_ font: any Font) -> Int {
+    (font as? BuiltinFont5x7)?.scalars.count ?? (font as? BuiltinFont3x5)?.scalars.count
+      ?? (font as? BuiltinFont8x8)?.scalars.count ?? 0
+  }
 
   /// The folders searched, in order: Unifont's, the console fonts, X11's misc fonts, and
   /// `$XDG_DATA_HOME/fonts` (or `~/.local/share/fonts`).
@@ -60,7 +67,7 @@ public enum FontLocator {
   /// A font by built-in name, path, or name in the search folders.
   public static func font(named name: String) throws(FontLoadError) -> FontFile.Loaded {
     if let builtin = builtins.first(where: { $0.names.contains(name) }) {
-      let count = (builtin.font as? BuiltinFont5x7)?.scalars.count ?? (builtin.font as? BuiltinFont3x5)?.scalars.count ?? 0
+      let count = builtinGlyphCount(builtin.font)
       return FontFile.Loaded(font: builtin.font, format: .bdf, glyphCount: count, warnings: [])
     }
     if name.contains("/") || access(name, F_OK) == 0 {

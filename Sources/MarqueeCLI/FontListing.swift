@@ -6,7 +6,7 @@ enum FontListing {
     var lines: [String] = []
     for builtin in FontLocator.builtins {
       let font = builtin.font
-      let count = (font as? BuiltinFont5x7)?.scalars.count ?? (font as? BuiltinFont3x5)?.scalars.count ?? 0
+      let count = FontLocator.builtinGlyphCount(font)
       lines.append(row(name: builtin.names[0], format: "built-in", height: font.lineHeight, glyphs: count, path: "(built in)"))
     }
     for folder in FontLocator.searchFolders {

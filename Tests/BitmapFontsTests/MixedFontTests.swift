@@ -66,6 +66,18 @@ struct MixedFontTests {
     expectSnapshot(sheet, named: "sheet")
   }
 
+  @Test func boldFontSheet() {
+    let font = BuiltinFont8x8()
+    let scalars = font.scalars
+    var sheet = Framebuffer(width: 16 * 8, height: ((scalars.count + 15) / 16) * 9)
+    for (index, scalar) in scalars.enumerated() {
+      sheet.draw(font.glyph(for: scalar)!.bitmap, atX: (index % 16) * 8, y: (index / 16) * 9)
+    }
+    expectSnapshot(sheet, named: "sheet")
+    #expect(font.glyph(for: "0")?.advance == 6)
+    #expect(TextRenderer(fonts: FontChain(font)).render("Bold").height == 8)
+  }
+
   @Test func smallLettersAreDrawnAsCapitalsAndDigitsAreFullWidth() {
     let font = BuiltinFont3x5()
     #expect(font.glyph(for: "a") == font.glyph(for: "A"))

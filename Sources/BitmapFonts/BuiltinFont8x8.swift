@@ -1,0 +1,41 @@
+import MatrixCore
+
+/// The built-in 8x8 font: the 5x7 font's letters drawn bold (each stroke two pixels wide),
+/// in the style of the 8x8 computer fonts that read well on large modules from afar.
+///
+/// Same coverage as the 5x7 (ASCII, Latin-1 letters and symbols), proportional with digits
+/// all 6 pixels wide; 7 rows above the baseline and one below, in an 8-row line.
+public struct BuiltinFont8x8: Font {
+  public let name = "8x8"
+  public let ascent = 7
+  public let descent = 1
+
+  static let glyphs: [UInt32: Glyph] = {
+    var glyphs: [UInt32: Glyph] = [:]
+    for (code, glyph) in BuiltinFont5x7.glyphs {
+      let source = glyph.bitmap
+      guard source.width > 0 else {
+        glyphs[code] = Glyph(bitmap: source, advance: glyph.advance + 1, top: glyph.top)
+        continue
+      }
+      // Embolden: every lit pixel also lights its right neighbour.
+      var bold = Framebuffer(width: source.width + 1, height: source.height)
+      bold.draw(source, atX: 0, y: 0, mode: .or)
+      bold.draw(source, atX: 1, y: 0, mode: .or)
+      glyphs[code] = Glyph(bitmap: bold, advance: bold.width, xOffset: 0, top: glyph.top)
+    }
+    return glyphs
+  }()
+
+  /// Creates the font.
+  public init() {}
+
+  public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
+    BuiltinFont8x8.glyphs[scalar.value]
+  }
+
+  /// All code points the font has, in ascending order.
+  public var scalars: [Unicode.Scalar] {
+    BuiltinFont8x8.glyphs.keys.sorted().compactMap(Unicode.Scalar.init)
+  }
+}
