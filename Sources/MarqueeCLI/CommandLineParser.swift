@@ -76,6 +76,8 @@ public struct CommandLineParser {
                help: "With --board: show the sign's exact geometry here instead of driving it."),
     OptionSpec(name: "spi-dump", value: "<file>",
                help: "With --board: write every latched SPI transaction to a file instead of the device."),
+    OptionSpec(name: "retry", value: nil,
+               help: "With --board: when the SPI device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping."),
     OptionSpec(name: "keep", value: nil,
                help: "With --board: leave the last frame lit on exit instead of blanking the sign."),
     OptionSpec(name: "frames", value: "<count>",
@@ -154,6 +156,7 @@ public struct CommandLineParser {
       case "no-wait": options.noWait = true
       case "simulate": options.simulate = true
       case "keep": options.keepLastFrame = true
+      case "retry": options.retry = true
       case "board": options.boardPath = try value(for: spec, inline: inline)
       case "layout": options.layoutPath = try value(for: spec, inline: inline)
       case "stdin": options.stdin = true
@@ -241,7 +244,7 @@ public struct CommandLineParser {
       }
     }
     if options.boardPath == nil {
-      for (flag, given) in [("--simulate", options.simulate), ("--spi-dump", options.spiDump != nil), ("--keep", options.keepLastFrame)] where given {
+      for (flag, given) in [("--simulate", options.simulate), ("--spi-dump", options.spiDump != nil), ("--keep", options.keepLastFrame), ("--retry", options.retry)] where given {
         throw UsageError("'\(flag)' needs '--board <file>'.")
       }
     }

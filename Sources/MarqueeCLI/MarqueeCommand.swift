@@ -205,6 +205,7 @@ public enum MarqueeCommand {
         var display = try MAX7219Display(
           board: board, transport: try SpidevTransport(path: board.device, speedHz: board.speedHz),
           keepLastFrame: options.keepLastFrame)
+        if options.retry { display.retry = retryPolicy(stop: stop) }
         try play(timeline, on: &display, options: options, stop: stop)
       }
       return
@@ -226,6 +227,20 @@ public enum MarqueeCommand {
       }
       try play(timeline, on: screen, board: board, options: options, stop: stop)
     }
+  }
+
+  /// `--retry`: pauses that end early on a stopping signal; each failure reported.
+  static func retryPolicy(stop: StopFlag) -> RetryPolicy {
+    RetryPolicy(
+      sleep: { seconds in
+        var left = seconds
+        while left > 0 && !stop.isSet {
+          usleep(50_000)
+          left -= 0.05
+        }
+        return !stop.isSet
+      },
+      report: { printError("Warning: \($0)") })
   }
 
   /// Plays on a screen directly, or through an emulated board shown on that screen.

@@ -59,6 +59,8 @@ public struct RunOptions: Sendable, Equatable {
   public var simulate = false
   /// With a board: write the SPI bytes to this file instead of the device.
   public var spiDump: String?
+  /// With a board: reopen a failing device with growing pauses instead of stopping.
+  public var retry = false
   /// With a board: leave the last frame lit on exit instead of blanking.
   public var keepLastFrame = false
   /// Light each module of the board in chain order instead of showing messages.

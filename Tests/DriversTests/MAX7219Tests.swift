@@ -199,3 +199,82 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
     #expect(keeping.transport.transactions.count == count)
   }
 }
+
+/// A transport that fails a number of sends, counting reopen attempts, then works.
+final class FlakyTransport: SPITransport, @unchecked Sendable {
+  var failuresLeft: Int
+  var reopenFailuresLeft: Int
+  var reopens = 0
+  var sent: [[UInt8]] = []
+
+  init(failures: Int, reopenFailures: Int) {
+    failuresLeft = failures
+    reopenFailuresLeft = reopenFailures
+  }
+
+  func send(_ transactions: SPITransactions) throws {
+    if failuresLeft > 0 {
+      failuresLeft -= 1
+      throw SPIError(path: "/dev/spidev0.0", code: ESHUTDOWN, operation: "write")
+    }
+    for index in 0..<transactions.count { sent.append(Array(transactions.transaction(index))) }
+  }
+
+  func reopen() throws {
+    reopens += 1
+    if reopenFailuresLeft > 0 {
+      reopenFailuresLeft -= 1
+      throw SPIError(path: "/dev/spidev0.0", code: ENOENT, operation: "open")
+    }
+  }
+}
+
+@Suite struct RetryTests {
+  @Test func aFailingDeviceIsReopenedWithGrowingPausesAndGetsTheWholeFrameAgain() throws {
+    let transport = FlakyTransport(failures: 0, reopenFailures: 2)
+    var display = try MAX7219Display(board: MAX7219Tests.fc16, transport: transport)
+    let pauses = EventList()
+    display.retry = RetryPolicy(initialDelay: 1, maximumDelay: 30, sleep: { pauses.append("\($0)"); return true }, report: { _ in })
+    var frame = Frame(width: 32, height: 8)
+    frame.pixels[0, 0] = true
+    try display.show(frame, changed: true)
+    transport.failuresLeft = 1  // the device goes away…
+    transport.sent.removeAll()
+    frame.pixels[31, 7] = true
+    try display.show(frame, changed: true)
+    // …two reopens fail, the third works: pauses 1, 2, 4 seconds.
+    #expect(pauses.entries == ["1.0", "2.0", "4.0"])
+    #expect(transport.reopens == 3)
+    // Start-up again, then every row of the frame (not just the changed ones).
+    #expect(transport.sent.first == [0x0F, 0, 0x0F, 0, 0x0F, 0, 0x0F, 0])
+    var emulator = MAX7219ChainEmulator(chips: 4)
+    for transaction in transport.sent {
+      emulator.clock(transaction)
+      emulator.latch()
+    }
+    #expect(emulator.visiblePixels(on: MAX7219Tests.fc16) == frame.pixels)
+  }
+
+  @Test func withoutRetryTheFailureEndsTheRun() throws {
+    let transport = FlakyTransport(failures: 0, reopenFailures: 0)
+    var display = try MAX7219Display(board: MAX7219Tests.fc16, transport: transport)
+    transport.failuresLeft = 1
+    #expect(throws: SPIError.self) { try display.show(Frame(width: 32, height: 8), changed: true) }
+  }
+
+  @Test func aStopDuringThePauseEndsTheRetrying() throws {
+    let transport = FlakyTransport(failures: 0, reopenFailures: 0)
+    var display = try MAX7219Display(board: MAX7219Tests.fc16, transport: transport)
+    display.retry = RetryPolicy(sleep: { _ in false }, report: { _ in })
+    transport.failuresLeft = 1
+    #expect(throws: SPIError.self) { try display.show(Frame(width: 32, height: 8), changed: true) }
+    #expect(transport.reopens == 0)
+  }
+}
+
+/// A thread-safe list of strings.
+final class EventList: @unchecked Sendable {
+  private var storage: [String] = []
+  func append(_ entry: String) { storage.append(entry) }
+  var entries: [String] { storage }
+}

@@ -15,7 +15,10 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
   public private(set) var transport: Transport
   /// Whether ``shutdown()`` leaves the last frame lit.
   public var keepLastFrame: Bool
+  /// When set, a failing device is reopened with growing pauses instead of ending the run.
+  public var retry: RetryPolicy?
   var pending = SPITransactions()
+  var lastFrame: Frame?
 
   /// Prepares the chain and sends its start-up sequence.
   public init(board: Board, transport: Transport, keepLastFrame: Bool = false) throws {
@@ -33,8 +36,37 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
 
   public mutating func show(_ frame: Frame, changed: Bool) throws {
     guard changed else { return }
+    lastFrame = frame
     encoder.encode(frame, into: &pending)
-    try flush()
+    do {
+      try flush()
+    } catch {
+      guard let retry else { throw error }
+      try recover(from: error, retry)
+    }
+  }
+
+  /// Reopens the device until it works again, then sends the start-up sequence and the
+  /// whole last frame (the chips may have lost power).
+  mutating func recover(from failure: any Error, _ retry: RetryPolicy) throws {
+    var delay = retry.initialDelay
+    var error = failure
+    while true {
+      retry.report("\(error); trying again in \(delay) s")
+      guard retry.sleep(delay) else { throw error }
+      do {
+        try transport.reopen()
+        encoder.startUp(into: &pending)
+        if let lastFrame { encoder.encode(lastFrame, into: &pending) }
+        try flush()
+        retry.report("the device works again")
+        return
+      } catch let next {
+        pending.removeAll()
+        error = next
+        delay = min(retry.maximumDelay, delay * 2)
+      }
+    }
   }
 
   public mutating func shutdown() throws {

@@ -9,6 +9,38 @@
 public protocol SPITransport {
   /// Sends the transactions in order.
   mutating func send(_ transactions: SPITransactions) throws
+  /// Closes and opens the device again after a failure (a device that went away and came
+  /// back). Transports that cannot reopen throw.
+  mutating func reopen() throws
+}
+
+extension SPITransport {
+  public mutating func reopen() throws {
+    throw SPIError(path: "transport", code: ENOTSUP, operation: "reopen")
+  }
+}
+
+/// How a display recovers from a failing device: retry with growing pauses.
+public struct RetryPolicy: Sendable {
+  /// The first pause, in seconds; each next one doubles, up to ``maximumDelay``.
+  public var initialDelay: Double
+  /// The longest pause, in seconds.
+  public var maximumDelay: Double
+  /// Sleeps for the given seconds, returning early (false) when the run should stop.
+  public var sleep: @Sendable (Double) -> Bool
+  /// Told about each failure and the pause before the next attempt.
+  public var report: @Sendable (String) -> Void
+
+  /// Creates a policy.
+  public init(
+    initialDelay: Double = 1, maximumDelay: Double = 30, sleep: @escaping @Sendable (Double) -> Bool,
+    report: @escaping @Sendable (String) -> Void
+  ) {
+    self.initialDelay = initialDelay
+    self.maximumDelay = maximumDelay
+    self.sleep = sleep
+    self.report = report
+  }
 }
 
 /// A failure of the SPI device, keeping the `errno` and saying what to do about it.

@@ -19,7 +19,8 @@ public final class SpidevTransport: SPITransport {
   public private(set) var speedHz: UInt32 = 0
   /// The driver's per-message buffer size.
   public let bufferSize: Int
-  let descriptor: Int32
+  var descriptor: Int32
+  let requestedSpeed: Int
   /// 32-byte `spi_ioc_transfer` records, reused.
   var records: [UInt8] = []
 
@@ -46,11 +47,19 @@ public final class SpidevTransport: SPITransport {
   ///   enabled, not in the `spi` group, not an SPI device).
   public init(path: String, speedHz requested: Int) throws(SPIError) {
     self.path = path
+    requestedSpeed = requested
+    descriptor = -1
+    bufferSize = SpidevTransport.readBufferSize()
+    try open()
+  }
+
+  /// Opens and configures the device (again).
+  func open() throws(SPIError) {
+    let requested = requestedSpeed
     var fd: Int32
-    repeat { fd = open(path, O_RDWR | O_CLOEXEC) } while fd < 0 && errno == EINTR
+    repeat { fd = SpidevTransport.openDevice(path) } while fd < 0 && errno == EINTR
     guard fd >= 0 else { throw SPIError(path: path, code: errno, operation: "open") }
     descriptor = fd
-    bufferSize = SpidevTransport.readBufferSize()
     do throws(SPIError) {
       var mode: UInt8 = 0
       try control(SpidevTransport.writeMode, &mode, "set SPI mode 0")
@@ -67,11 +76,26 @@ public final class SpidevTransport: SPITransport {
       }
     } catch {
       close(fd)
+      descriptor = -1
       throw error
     }
   }
 
-  deinit { close(descriptor) }
+  static func openDevice(_ path: String) -> Int32 {
+    #if canImport(Glibc)
+      Glibc.open(path, O_RDWR | O_CLOEXEC)
+    #else
+      Musl.open(path, O_RDWR | O_CLOEXEC)
+    #endif
+  }
+
+  public func reopen() throws {
+    if descriptor >= 0 { close(descriptor) }
+    descriptor = -1
+    try open()
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
 
   func control<T: BitwiseCopyable>(_ request: UInt, _ value: inout T, _ operation: String) throws(SPIError) {
     var result: Int32
