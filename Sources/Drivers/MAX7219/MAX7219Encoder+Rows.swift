@@ -6,6 +6,7 @@ extension MAX7219Encoder {
   mutating func readBlocks(_ pixels: Framebuffer, dark: Bool) -> UInt64 {
     var changedRows: UInt64 = 0
     let stride = self.stride
+    let firstWords = self.firstWords, shifts = self.shifts, symmetries = self.symmetries, sent = self.sent
     pixels.words.withUnsafeBufferPointer { words in
       firstWords.withUnsafeBufferPointer { firstWords in
         shifts.withUnsafeBufferPointer { shifts in
@@ -38,6 +39,8 @@ extension MAX7219Encoder {
   /// Writes one transaction per digit row that has a slot (`slots[digit] >= 0`): the chips'
   /// words in chain order from the farthest, a no-op for a chip whose row did not change.
   func writeRows(slots: SIMD8<Int>, count: Int, everything: Bool, into output: inout SPITransactions) {
+    // Only the two arrays go into the closure (capturing self would copy the encoder).
+    let current = self.current, sent = self.sent
     let chips = current.count
     let length = 2 * chips
     output.appendTransactions(count: count, length: length) { bytes in
