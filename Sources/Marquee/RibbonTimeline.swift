@@ -18,6 +18,9 @@ public struct RibbonTimeline: Timeline {
   public let scrolls: Bool
   /// The settings the timeline was made with.
   public let settings: MarqueeSettings
+  /// The ribbon followed by its own first columns (enough to fill the sign), so a window of
+  /// the sign's width never has to wrap.
+  let loop: Framebuffer
   /// The column of the ribbon's left edge when still.
   let stillX: Int
   /// The row of the ribbon's top edge.
@@ -45,7 +48,7 @@ public struct RibbonTimeline: Timeline {
     let period = contentWidth + gap
     let scrolls = settings.mode == .scroll || contentWidth > width
     let ribbonWidth = scrolls ? max(period, 1) : contentWidth
-    if let problem = Framebuffer.validateSize(width: ribbonWidth, height: lineHeight) {
+    if let problem = Framebuffer.validateSize(width: ribbonWidth + (scrolls ? width : 0), height: lineHeight) {
       throw .contentTooLarge(problem)
     }
     var ribbon = Framebuffer(width: ribbonWidth, height: lineHeight)
@@ -59,6 +62,15 @@ public struct RibbonTimeline: Timeline {
       x += layout.width + gap
     }
     self.ribbon = ribbon
+    var loop = Framebuffer(width: scrolls ? ribbon.width + width : 0, height: scrolls ? ribbon.height : 0)
+    if scrolls {
+      var x = 0
+      while x < loop.width {
+        loop.draw(ribbon, atX: x, y: 0)
+        x += ribbon.width
+      }
+    }
+    self.loop = loop
     self.segments = segments
     self.scrolls = scrolls
     self.stillX = settings.alignment.offset(contentWidth: contentWidth, areaWidth: width)
@@ -87,7 +99,7 @@ public struct RibbonTimeline: Timeline {
 
   public func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     frame.brightness = 1
-    frame.pixels.clear()
+    if !scrolls || loop.height < height { frame.pixels.clear() }
     defer {
       if !settings.presentation.isIdentity {
         settings.presentation.apply(to: &frame.pixels, scratch: &workspace.scratch)
@@ -97,17 +109,7 @@ public struct RibbonTimeline: Timeline {
       frame.pixels.draw(ribbon, atX: stillX, y: topY)
       return
     }
-    let period = ribbon.width
-    var source = ribbonOffset(at: t)
-    var x = 0
-    while x < width {
-      let run = min(period - source, width - x)
-      frame.pixels.draw(
-        ribbon, sourceX: source, sourceY: 0, width: run, height: ribbon.height,
-        atX: x, y: topY)
-      x += run
-      source = 0
-    }
+    frame.pixels.copyWindow(of: loop, sourceX: ribbonOffset(at: t), sourceY: 0, toY: topY, rows: loop.height)
   }
 
   public func nextChange(after t: Double) -> Double? {

@@ -150,3 +150,33 @@ extension Framebuffer {
     }
   }
 }
+
+extension Framebuffer {
+  /// Fills rows `y ..< y + rows` of this framebuffer, across its whole width, with the
+  /// pixels of `source` starting at column `sourceX` of row `sourceY` onwards: a window
+  /// sliding along a wider strip. Source columns past the strip's end read as dark.
+  ///
+  /// The fast path of a scrolling ribbon: each destination word is one or two source word
+  /// reads and a shift, with no clipping arithmetic per row.
+  public mutating func copyWindow(of source: Framebuffer, sourceX: Int, sourceY: Int, toY y: Int, rows: Int) {
+    precondition(sourceX >= 0 && sourceY >= 0 && y >= 0 && rows >= 0, "window out of range")
+    precondition(sourceY + rows <= source.height && y + rows <= height, "window out of range")
+    let perRow = wordsPerRow, sourcePerRow = source.wordsPerRow
+    let lastMask = lastWordMask
+    let firstWord = sourceX >> 6, bitShift = UInt64(sourceX & 63)
+    source.words.withUnsafeBufferPointer { src in
+      words.withUnsafeMutableBufferPointer { dst in
+        for row in 0..<rows {
+          let s = (sourceY + row) * sourcePerRow
+          let d = (y + row) * perRow
+          for column in 0..<perRow {
+            let index = firstWord + column
+            var bits: UInt64 = index < sourcePerRow ? src[s + index] << bitShift : 0
+            if bitShift != 0, index + 1 < sourcePerRow { bits |= src[s + index + 1] >> (64 - bitShift) }
+            dst[d + column] = column == perRow - 1 ? bits & lastMask : bits
+          }
+        }
+      }
+    }
+  }
+}

@@ -130,6 +130,24 @@ func randomFramebuffer(width: Int, height: Int, using random: inout SeededRandom
     }
   }
 
+  @Test func windowCopyMatchesTheGeneralBlit() {
+    var random = SeededRandom(state: 11)
+    for _ in 0..<200 {
+      let strip = randomFramebuffer(
+        width: Int.random(in: 1...300, using: &random), height: Int.random(in: 1...6, using: &random), using: &random)
+      var window = randomFramebuffer(
+        width: Int.random(in: 1...200, using: &random), height: strip.height + Int.random(in: 0...3, using: &random),
+        using: &random)
+      let sourceX = Int.random(in: 0..<strip.width, using: &random)
+      let y = Int.random(in: 0...(window.height - strip.height), using: &random)
+      var expected = window
+      expected.fill(x: 0, y: y, width: expected.width, height: strip.height, lit: false)
+      expected.draw(strip, sourceX: sourceX, sourceY: 0, width: expected.width, height: strip.height, atX: 0, y: y)
+      window.copyWindow(of: strip, sourceX: sourceX, sourceY: 0, toY: y, rows: strip.height)
+      #expect(window == expected)
+    }
+  }
+
   @Test func wholeBlitWithNegativeOffsetClips() throws {
     let source = try Framebuffer(text: "##.\n.##\n")
     var destination = Framebuffer(width: 3, height: 2)

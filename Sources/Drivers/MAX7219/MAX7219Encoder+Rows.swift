@@ -36,31 +36,28 @@ extension MAX7219Encoder {
     return changedRows
   }
 
-  /// Writes one transaction per digit row that has a slot (`slots[digit] >= 0`): the chips'
-  /// words in chain order from the farthest, a no-op for a chip whose row did not change.
-  func writeRows(slots: SIMD8<Int>, count: Int, everything: Bool, into output: inout SPITransactions) {
+  /// Writes one transaction per digit row set in `rows` (bit n: digit register n+1): the
+  /// chips' words in chain order from the farthest, a no-op for a chip whose row did not
+  /// change (unless `everything`).
+  func writeRows(_ rows: UInt8, count: Int, everything: Bool, into output: inout SPITransactions) {
     // Only the two arrays go into the closure (capturing self would copy the encoder).
     let current = self.current, sent = self.sent
     let chips = current.count
-    let length = 2 * chips
-    output.appendTransactions(count: count, length: length) { bytes in
+    output.appendTransactions(count: count, length: 2 * chips) { raw in
+      var out = raw.assumingMemoryBound(to: UInt8.self)
       current.withUnsafeBufferPointer { now in
         sent.withUnsafeBufferPointer { before in
-          // Chip by chip: a chip's word sits at the same place in every row's transaction.
-          for chip in 0..<chips {
-            let block: UInt64 = now[chip]
-            let difference: UInt64 = everything ? UInt64.max : block ^ before[chip]
-            let position: Int = 2 * (chips - 1 - chip)
-            for digit in 0..<8 {
-              let slot: Int = slots[digit]
-              if slot < 0 { continue }
-              let shift = UInt64(56 - digit * 8)
-              let changed: Bool = (difference >> shift) & 0xFF != 0
-              let register: UInt8 = changed ? UInt8(digit + 1) : 0
-              let data: UInt8 = changed ? UInt8(truncatingIfNeeded: block >> shift) : 0
-              let offset: Int = slot * length + position
-              bytes.storeBytes(of: register, toByteOffset: offset, as: UInt8.self)
-              bytes.storeBytes(of: data, toByteOffset: offset + 1, as: UInt8.self)
+          for digit in 0..<8 where (rows >> UInt8(digit)) & 1 != 0 {
+            let shift = UInt64(56 - digit * 8)
+            let register = UInt8(digit + 1)
+            var chip = chips - 1
+            while chip >= 0 {
+              let block = now[chip]
+              let changed = everything || ((block ^ before[chip]) >> shift) & 0xFF != 0
+              out[0] = changed ? register : 0
+              out[1] = changed ? UInt8(truncatingIfNeeded: block >> shift) : 0
+              out += 2
+              chip -= 1
             }
           }
         }

@@ -115,13 +115,13 @@ public struct MAX7219Encoder: Sendable {
     // Read every module's block and turn it into its chip's digit order.
     let changedRows = readBlocks(frame.pixels, dark: level == nil)
     let everything = !hasSent
-    var slots = SIMD8<Int>(repeating: -1)
+    var rows: UInt8 = 0
     var rowCount = 0
     for digit in 0..<8 where everything || (changedRows >> UInt64(56 - digit * 8)) & 0xFF != 0 {
-      slots[digit] = rowCount
+      rows |= 1 << UInt8(digit)
       rowCount += 1
     }
-    if rowCount > 0 { writeRows(slots: slots, count: rowCount, everything: everything, into: &output) }
+    if rowCount > 0 { writeRows(rows, count: rowCount, everything: everything, into: &output) }
     swap(&sent, &current)
     hasSent = true
   }
