@@ -1,18 +1,10 @@
-/// A small deterministic random generator (SplitMix64) for tests: the same seed gives the
-/// same sequence on every machine, so a failing randomized test reproduces.
-public struct SeededRandom: RandomNumberGenerator, Sendable {
-  var state: UInt64
+import MatrixCore
 
-  /// Creates a generator from a seed.
-  public init(state: UInt64) {
-    self.state = state
-  }
+/// A deterministic random generator for tests (the engine's own SplitMix64): the same seed
+/// gives the same sequence on every machine, so a failing randomized test reproduces.
+public typealias SeededRandom = SplitMix64
 
-  public mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+extension SplitMix64 {
+  /// Creates a generator from a seed (the name tests use).
+  public init(state: UInt64) { self.init(seed: state) }
 }
