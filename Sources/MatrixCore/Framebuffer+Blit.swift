@@ -166,15 +166,18 @@ extension Framebuffer {
     let firstWord = sourceX >> 6, bitShift = UInt64(sourceX & 63)
     source.words.withUnsafeBufferPointer { src in
       words.withUnsafeMutableBufferPointer { dst in
-        for row in 0..<rows {
-          let s = (sourceY + row) * sourcePerRow
-          let d = (y + row) * perRow
+        // Masking shifts and wrapping arithmetic: the ranges were checked above.
+        var s = sourceY &* sourcePerRow
+        var d = y &* perRow
+        for _ in 0..<rows {
           for column in 0..<perRow {
-            let index = firstWord + column
-            var bits: UInt64 = index < sourcePerRow ? src[s + index] << bitShift : 0
-            if bitShift != 0, index + 1 < sourcePerRow { bits |= src[s + index + 1] >> (64 - bitShift) }
-            dst[d + column] = column == perRow - 1 ? bits & lastMask : bits
+            let index = firstWord &+ column
+            var bits: UInt64 = index < sourcePerRow ? src[s &+ index] &<< bitShift : 0
+            if bitShift != 0, index &+ 1 < sourcePerRow { bits |= src[s &+ index &+ 1] &>> (64 &- bitShift) }
+            dst[d &+ column] = column == perRow &- 1 ? bits & lastMask : bits
           }
+          s = s &+ sourcePerRow
+          d = d &+ perRow
         }
       }
     }

@@ -19,8 +19,8 @@ extension MAX7219Encoder {
                     var index = firstWords[chip]
                     let shift = shifts[chip]
                     for _ in 0..<8 {
-                      block = (block << 8) | ((words[index] >> shift) & 0xFF)
-                      index += stride
+                      block = (block &<< 8) | ((words[index] &>> shift) & 0xFF)
+                      index = index &+ stride
                     }
                     block = symmetries[chip].apply(block)
                   }
@@ -47,17 +47,17 @@ extension MAX7219Encoder {
       var out = raw.assumingMemoryBound(to: UInt8.self)
       current.withUnsafeBufferPointer { now in
         sent.withUnsafeBufferPointer { before in
-          for digit in 0..<8 where (rows >> UInt8(digit)) & 1 != 0 {
-            let shift = UInt64(56 - digit * 8)
-            let register = UInt8(digit + 1)
-            var chip = chips - 1
+          for digit in 0..<8 where (rows &>> UInt8(digit)) & 1 != 0 {
+            let shift = UInt64(56 &- digit &* 8)
+            let register = UInt8(digit &+ 1)
+            var chip = chips &- 1
             while chip >= 0 {
               let block = now[chip]
-              let changed = everything || ((block ^ before[chip]) >> shift) & 0xFF != 0
+              let changed = everything || ((block ^ before[chip]) &>> shift) & 0xFF != 0
               out[0] = changed ? register : 0
-              out[1] = changed ? UInt8(truncatingIfNeeded: block >> shift) : 0
+              out[1] = changed ? UInt8(truncatingIfNeeded: block &>> shift) : 0
               out += 2
-              chip -= 1
+              chip = chip &- 1
             }
           }
         }
