@@ -149,9 +149,13 @@ import Testing
     let after = try Sign(width: 32, height: 8, zones: [zone]).frame(at: 3.35)
     #expect(before == after, "the frame at the update is unchanged")
     #expect(try movesSmoothly(zone, from: 3.3, steps: 400))
-    // In the end only the new text scrolls.
+    // In the end only the new text scrolls: the newest content is in force and the sign
+    // shows its ribbon.
     let late = try Sign(width: 32, height: 8, zones: [zone])
-    #expect(late.message(atColumn: 0, row: 0, time: 100) == nil || late.zones[0].segments.count >= 1)
+    let lateZone = late.zones[0]
+    let inForce = lateZone.segment(at: lateZone.zoneTime(100))
+    #expect(inForce.content.messages == ["FRESH HEADLINE"])
+    #expect(late.frame(at: 100).pixels == inForce.timeline.frame(at: inForce.local(100)).pixels)
   }
 
   @Test func anImmediateUpdateAlsoScrollsOnWithoutAJump() throws {
