@@ -54,7 +54,6 @@ public struct Sign: Timeline {
     }
     var brightest = 0.0
     var anyLit = false
-    var dimmest = 1.0
     for index in zones.indices {
       let zone = zones[index]
       if workspace.zoneFrames[index].width != zone.width || workspace.zoneFrames[index].height != zone.height {
@@ -64,7 +63,6 @@ public struct Sign: Timeline {
       if !workspace.zoneFrames[index].pixels.isBlank {
         let level = workspace.zoneFrames[index].brightness
         brightest = max(brightest, level)
-        dimmest = min(dimmest, level)
         anyLit = true
       }
     }

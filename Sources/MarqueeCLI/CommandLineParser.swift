@@ -200,7 +200,6 @@ public struct CommandLineParser {
         options.marquee.verticalAlignment = try choice(value(for: spec, inline: inline), spec)
       case "mode":
         options.mode = try choice(value(for: spec, inline: inline), spec)
-        options.marquee.mode = options.mode == .scroll ? .scroll : .auto
       case "dwell":
         options.dwell = try number(value(for: spec, inline: inline), spec, in: 0...RunOptions.maximumSeconds)
       case "duration":

@@ -56,7 +56,6 @@ enum LayoutFile {
   static func apply(_ zone: JSONFields, to options: inout RunOptions) throws {
     if let mode = try zone.choice("mode", RunOptions.Mode.allCases.map(\.rawValue)) {
       options.mode = RunOptions.Mode(rawValue: mode)!
-      options.marquee.mode = options.mode == .scroll ? .scroll : .auto
     }
     for key in ["in", "out"] {
       guard let list = try zone.string(key) else { continue }

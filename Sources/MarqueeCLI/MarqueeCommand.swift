@@ -134,12 +134,7 @@ public enum MarqueeCommand {
       dwell: options.dwell, transition: transition, speed: options.marquee.speed,
       alignment: options.marquee.alignment, verticalAlignment: options.marquee.verticalAlignment,
       presentation: options.marquee.presentation, seed: options.seed, sprite: sprite)
-    let mode: ZoneContent.Mode = switch options.mode {
-    case .auto: .auto
-    case .scroll: .scroll
-    case .cycle: .cycle
-    }
-    var content = ZoneContent(messages: options.messages, mode: mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
+    var content = ZoneContent(messages: options.messages, mode: options.mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
     content.epoch = epoch
     return content
   }

@@ -28,7 +28,7 @@ import Testing
     #expect(parsed.width == 32 && parsed.height == 16)
     #expect(parsed.marquee.speed == 12.5 && parsed.fps == 25 && parsed.marquee.gap == 3)
     #expect(parsed.marquee.direction == .right && parsed.marquee.alignment == .center)
-    #expect(parsed.marquee.verticalAlignment == .top && parsed.marquee.mode == .scroll)
+    #expect(parsed.marquee.verticalAlignment == .top && parsed.mode == .scroll)
     #expect(parsed.letterSpacing == 2 && parsed.frames == 6 && parsed.noWait)
     #expect(parsed.output == .ascii && !parsed.color)
     #expect(parsed.messages == ["A", "B"])
