@@ -128,7 +128,6 @@ final class Feed: Sendable {
       let cached = state.withLock { $0.fonts[key] }
       let fonts = try cached ?? MarqueeCommand.loadFonts(options.fonts)
       content = try MarqueeCommand.makeContent(options, fonts: fonts)
-      content?.epoch = MarqueeCommand.epoch
       state.withLock { $0.fonts[key] = fonts }
     }
     state.withLock { state in

@@ -66,7 +66,9 @@ public enum MarqueeCommand {
 
   /// Builds what the player draws: the sign, fed from standard input with `--stdin`.
   static func makeTimeline(_ options: RunOptions, stop: StopFlag) throws -> any Timeline {
-    epoch = options.clockStart ?? now()
+    // The sign's t = 0 in Unix time, fixed once: every zone and every feed update share it.
+    var options = options
+    options.clockStart = options.clockStart ?? now()
     let (controller, zones) = try makeSign(options, stop: stop)
     guard options.stdin else { return controller }
     let feed = Feed(zones: zones, stop: stop)
@@ -112,9 +114,6 @@ public enum MarqueeCommand {
     }
   }
 
-  /// The Unix time of the sign's t = 0, for time placeholders.
-  nonisolated(unsafe) static var epoch: Double = 0
-
   /// The current Unix time.
   static func now() -> Double {
     var spec = timespec()
@@ -135,7 +134,7 @@ public enum MarqueeCommand {
       alignment: options.marquee.alignment, verticalAlignment: options.marquee.verticalAlignment,
       presentation: options.marquee.presentation, seed: options.seed, sprite: sprite)
     var content = ZoneContent(messages: options.messages, mode: options.mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
-    content.epoch = epoch
+    content.epoch = options.clockStart
     return content
   }
 

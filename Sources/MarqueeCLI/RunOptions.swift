@@ -42,7 +42,7 @@ public struct RunOptions: Sendable, Equatable {
   public var ledColor = "red"
   /// Read updates from standard input while running.
   public var stdin = false
-  /// The Unix time of the sign's t = 0 (`nil`: now).
+  /// The Unix time of the sign's t = 0 for time placeholders (`nil`: when the sign starts).
   public var clockStart: Double?
   /// A layout file: zones, each with its own messages and options.
   public var layoutPath: String?
