@@ -1,3 +1,4 @@
+import MatrixCore
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -44,14 +45,7 @@ public enum FontLocator {
 
   /// The font files in a folder (not recursive), sorted.
   public static func fontFiles(in folder: String) -> [String] {
-    guard let directory = opendir(folder) else { return [] }
-    defer { closedir(directory) }
-    var paths: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-      if isFontFile(name) { paths.append(folder + "/" + name) }
-    }
-    return paths.sorted()
+    FileBytes.entries(of: folder).filter(isFontFile).map { folder + "/" + $0 }
   }
 
   /// The path of the font file called `name` in the search folders, if any.

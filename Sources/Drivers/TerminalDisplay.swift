@@ -26,7 +26,7 @@ public struct TerminalDisplay: Display {
     public var litPalette: [Int]
 
     /// Creates a style.
-    public init(color: Bool = true, cellWidth: Int = 2, halfBlocks: Bool = false, litPalette: [Int] = [52, 88, 124, 160, 196]) {
+    public init(color: Bool = true, cellWidth: Int = 2, halfBlocks: Bool = false, litPalette: [Int] = TerminalDisplay.reds) {
       self.color = color
       self.cellWidth = cellWidth
       self.halfBlocks = halfBlocks && color
@@ -69,7 +69,7 @@ public struct TerminalDisplay: Display {
   ///
   /// - Throws: ``TooSmall`` if even one column per dot does not fit.
   public init(
-    width: Int, height: Int, descriptor: Int32 = 1, color: Bool, litPalette: [Int] = [52, 88, 124, 160, 196]
+    width: Int, height: Int, descriptor: Int32 = 1, color: Bool, litPalette: [Int] = TerminalDisplay.reds
   ) throws(TooSmall) {
     let size = Terminal.size(of: descriptor)
     let columns = size?.columns ?? Int.max
@@ -94,7 +94,10 @@ public struct TerminalDisplay: Display {
   }
 
   /// The ANSI 256-colour index of a lit dot at `brightness`: brighter reds for brighter dots.
-  static func litColor(brightness: Double, palette: [Int] = [52, 88, 124, 160, 196]) -> Int {
+  /// The 256-colour reds of lit dots, dim to bright (the default LED colour).
+  public static let reds = [52, 88, 124, 160, 196]
+
+  static func litColor(brightness: Double, palette: [Int] = TerminalDisplay.reds) -> Int {
     let level = Int((brightness * Double(palette.count - 1)).rounded())
     return palette[max(0, min(palette.count - 1, level))]
   }

@@ -4,6 +4,7 @@
   import Musl
 #endif
 import Drivers
+import MatrixCore
 
 /// Finding, reading and listing board files.
 enum BoardFiles {
@@ -30,16 +31,7 @@ enum BoardFiles {
 
   /// The JSON files in a folder, sorted.
   static func jsonFiles(in folder: String) -> [String] {
-    guard let directory = opendir(folder) else { return [] }
-    defer { closedir(directory) }
-    var names: [String] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-      }
-      if name.hasSuffix(".json") { names.append(folder + "/" + name) }
-    }
-    return names.sorted()
+    FileBytes.entries(of: folder).filter { $0.hasSuffix(".json") }.map { folder + "/" + $0 }
   }
 
   /// One line per board file: its path, size, module variant and name (or its error).

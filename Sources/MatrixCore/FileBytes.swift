@@ -50,4 +50,17 @@ public enum FileBytes {
     }
     return bytes
   }
+
+  /// The names of the entries of a folder (files and folders, without "." and ".."), sorted;
+  /// empty if the folder cannot be read.
+  public static func entries(of folder: String) -> [String] {
+    guard let directory = opendir(folder) else { return [] }
+    defer { closedir(directory) }
+    var names: [String] = []
+    while let entry = readdir(directory) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names.sorted()
+  }
 }
