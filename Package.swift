@@ -27,18 +27,20 @@ let package = Package(
     .executableTarget(
       name: "marquee-bench",
       dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "AllocationCounter"]),
+    // Bounded, leak-free child processes for the tests that run binaries and tools.
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
       name: "MatrixCoreTests", dependencies: ["MatrixCore", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "BitmapFontsTests", dependencies: ["BitmapFonts", "MarqueeTesting"],
+      name: "BitmapFontsTests", dependencies: ["BitmapFonts", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
     .testTarget(
       name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),
-    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON", "MarqueeTesting"]),
+    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
-    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore"]),
+    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import MatrixCore
+import TestSupport
 
 /// Real font files from Debian packages, and the packages' tools, for tests that check the
 /// readers against them. Tests that need one are skipped, naming the package, when it is
@@ -17,21 +18,9 @@ enum DebianFonts {
 
   /// Runs a tool, feeding `input`, and returns its standard output.
   static func run(_ tool: String, _ arguments: [String], input: Data? = nil) throws -> Data {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: tool)
-    process.arguments = arguments
-    let out = Pipe(), inPipe = Pipe()
-    process.standardOutput = out
-    process.standardInput = inPipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    DispatchQueue.global().async {
-      if let input { inPipe.fileHandleForWriting.write(input) }
-      try? inPipe.fileHandleForWriting.close()
-    }
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return data
+    let result = try ChildProcess.run(tool, arguments, input: input)
+    guard !result.timedOut else { throw ChildError("\(tool) \(arguments) did not end in time") }
+    return result.stdoutData
   }
 
   /// One glyph read straight from BDF text by a minimal, separate reader: its BBX, DWIDTH

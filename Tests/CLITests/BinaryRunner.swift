@@ -1,14 +1,9 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a run of the built `marquee` binary did.
-struct BinaryResult {
-  var status: Int32
-  var stdout: String
-  var stderr: String
-  /// Whether the process was killed by a signal rather than exiting.
-  var signalled: Bool
-}
+typealias BinaryResult = ChildResult
 
 /// Runs the `marquee` executable built beside the test bundle.
 enum BinaryRunner {
@@ -18,36 +13,23 @@ enum BinaryRunner {
     return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("marquee").path
   }
 
-  static func run(_ arguments: [String], stdin: String? = nil) throws -> BinaryResult {
+  /// Runs the binary to its end (bounded: a hang is killed and fails the test).
+  static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> BinaryResult {
+    let result = try ChildProcess.run(try checkedPath(), arguments, input: stdin.map { Data($0.utf8) }, environment: environment)
+    #expect(!result.timedOut, "marquee \(arguments) did not end in time")
+    return result
+  }
+
+  /// Starts the binary without waiting for it.
+  static func start(_ arguments: [String], input: Bool = false, environment: [String: String] = [:]) throws -> ChildProcess {
+    try ChildProcess(try checkedPath(), arguments, environment: environment, input: input)
+  }
+
+  private static func checkedPath() throws -> String {
     guard FileManager.default.isExecutableFile(atPath: path) else {
       throw CLIError("the marquee binary is not at \(path): run `swift build` first")
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: path)
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe(), input = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try input.fileHandleForWriting.close()
-    // Read both pipes to the end before waiting, so a chatty child never blocks.
-    let group = DispatchGroup()
-    nonisolated(unsafe) var errData = Data()
-    group.enter()
-    DispatchQueue.global().async {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    group.wait()
-    process.waitUntilExit()
-    return BinaryResult(
-      status: process.terminationStatus,
-      stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self),
-      signalled: process.terminationReason == .uncaughtSignal)
+    return path
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct BinaryTests {
@@ -75,33 +76,24 @@ import Testing
 
   @Test func signalsStopTheSignWithTheConventionalStatus() throws {
     for (signal, name) in [(SIGINT, "INT"), (SIGTERM, "TERM"), (SIGHUP, "HUP")] {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: BinaryRunner.path)
-      process.arguments = ["--output", "ascii", "--fps", "20", "a long message that scrolls for ever"]
-      let out = Pipe()
-      process.standardOutput = out
-      try process.run()
+      let child = try BinaryRunner.start(["--output", "ascii", "--fps", "20", "a long message that scrolls for ever"])
       // Wait for the first frame, so the trap is surely installed.
-      _ = out.fileHandleForReading.availableData
-      kill(process.processIdentifier, signal)
-      DispatchQueue.global().async { _ = out.fileHandleForReading.readDataToEndOfFile() }
-      process.waitUntilExit()
-      #expect(process.terminationReason == .exit, "SIG\(name) killed the process uncleanly")
-      #expect(process.terminationStatus == 128 + signal, "SIG\(name)")
+      #expect(child.waitForOutput { !$0.isEmpty }, "SIG\(name): no frame came")
+      child.send(signal)
+      let result = child.wait(timeout: 30)
+      #expect(!result.timedOut, "SIG\(name) did not stop the sign")
+      #expect(!result.signalled, "SIG\(name) killed the process uncleanly")
+      #expect(result.status == 128 + signal, "SIG\(name)")
     }
   }
 
   @Test func aReaderThatGoesAwayEndsTheRunCleanly() throws {
-    let process = Process()
     // pipefail: the status is marquee's (head exits 0), so a crash or an error shows.
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", "set -o pipefail; '\(BinaryRunner.path)' --output ascii --fps 100 'scrolling text here' | head -3 >/dev/null"]
-    let err = Pipe()
-    process.standardError = err
-    try process.run()
-    process.waitUntilExit()
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(process.terminationReason == .exit && process.terminationStatus == 0)
-    #expect(stderr.isEmpty)
+    let result = try ChildProcess.run(
+      "/bin/bash", ["-c", "set -o pipefail; '\(BinaryRunner.path)' --output ascii --fps 100 'scrolling text here' | head -3 >/dev/null"],
+      timeout: 60)
+    #expect(!result.timedOut && !result.signalled && result.status == 0)
+    #expect(result.stderr.isEmpty)
   }
+
 }

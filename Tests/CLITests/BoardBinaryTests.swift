@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Decodes a `--spi-dump` of an FC-16 chain knowing only the documented convention: each
@@ -175,17 +176,14 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     for (signal, name) in [(SIGINT, "INT"), (SIGTERM, "TERM"), (SIGHUP, "HUP")] {
       let dump = NSTemporaryDirectory() + "marquee-signal-\(getpid())-\(name).bin"
       defer { try? FileManager.default.removeItem(atPath: dump) }
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: BinaryRunner.path)
-      process.arguments = ["--board", "Boards/max7219-fc16-32x8.json", "--spi-dump", dump, "--fps", "20", "a long message that scrolls along"]
-      try process.run()
+      let child = try BinaryRunner.start(["--board", "Boards/max7219-fc16-32x8.json", "--spi-dump", dump, "--fps", "20", "a long message that scrolls along"])
       // Wait (bounded) until frames are being sent, then signal.
       for _ in 0..<100 where ((try? FileManager.default.attributesOfItem(atPath: dump)[.size] as? Int) ?? 0) < 200 {
         Thread.sleep(forTimeInterval: 0.02)
       }
-      kill(process.processIdentifier, signal)
-      process.waitUntilExit()
-      #expect(process.terminationReason == .exit && process.terminationStatus == 128 + signal, "SIG\(name)")
+      child.send(signal)
+      let result = child.wait(timeout: 30)
+      #expect(!result.timedOut && !result.signalled && result.status == 128 + signal, "SIG\(name): \(result)")
       let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dump)))
       #expect(Array(bytes.suffix(8)) == [0x0C, 0, 0x0C, 0, 0x0C, 0, 0x0C, 0], "SIG\(name): ends with shutdown")
       let states = decodeFC16Dump(bytes, modules: 4)

@@ -1,38 +1,20 @@
 import Glibc
 import Foundation
+import TestSupport
 import Testing
 
 /// Runs the binary with `arguments`, writing `lines` to its standard input with `pause`
 /// seconds before each (the first without), and returns the result.
 func runFed(_ arguments: [String], lines: [(pause: Double, text: String)], environment: [String: String] = [:]) throws -> BinaryResult {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: BinaryRunner.path)
-  process.arguments = arguments
-  if !environment.isEmpty {
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  }
-  let input = Pipe(), out = Pipe(), err = Pipe()
-  process.standardInput = input
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  let writer = input.fileHandleForWriting
-  nonisolated(unsafe) var outData = Data(), errData = Data()
-  let group = DispatchGroup()
-  group.enter()
-  DispatchQueue.global().async { outData = out.fileHandleForReading.readDataToEndOfFile(); group.leave() }
-  group.enter()
-  DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+  let child = try BinaryRunner.start(arguments, input: true, environment: environment)
   for (pause, text) in lines {
     if pause > 0 { Thread.sleep(forTimeInterval: pause) }
-    try? writer.write(contentsOf: Data(text.utf8))
+    child.write(Data(text.utf8))
   }
-  try? writer.close()
-  group.wait()
-  process.waitUntilExit()
-  return BinaryResult(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self), signalled: process.terminationReason == .uncaughtSignal)
+  child.closeInput()
+  let result = child.wait()
+  #expect(!result.timedOut, "marquee \(arguments) did not end in time")
+  return result
 }
 
 @Suite struct FeedBinaryTests {
@@ -96,18 +78,7 @@ func runFed(_ arguments: [String], lines: [(pause: Double, text: String)], envir
   }
 
   func runFedBytes(_ arguments: [String], bytes: [UInt8]) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: BinaryRunner.path)
-    process.arguments = arguments
-    let input = Pipe(), out = Pipe()
-    process.standardInput = input
-    process.standardOutput = out
-    try process.run()
-    try input.fileHandleForWriting.write(contentsOf: Data(bytes))
-    try input.fileHandleForWriting.close()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self)
+    try ChildProcess.run(BinaryRunner.path, arguments, input: Data(bytes)).stdout
   }
 
   @Test func timePlaceholdersAreFilledInFromTheClock() throws {
@@ -123,12 +94,11 @@ func runFed(_ arguments: [String], lines: [(pause: Double, text: String)], envir
   }
 }
 
-/// Runs a shell command with the C library's `system` (which reaps its child itself) and
-/// returns its exit status. Foundation's Process did not notice the exit of a shell whose
-/// child daemonised, so the broker's commands go through here.
-func system(_ command: String) -> Int32 {
-  let status = Glibc.system(command)
-  return status == -1 ? -1 : (status >> 8) & 0xFF
+/// Runs a shell command (bounded) and returns its exit status, or -1 if it hung or was
+/// killed by a signal.
+func statusOf(_ command: String) -> Int32 {
+  guard let result = try? ChildProcess.shell(command, timeout: 30), !result.timedOut, !result.signalled else { return -1 }
+  return result.status
 }
 
 /// A real MQTT broker on loopback feeding a sign through mosquitto_sub, as Docs/fleet.md
@@ -144,27 +114,29 @@ struct MQTTFeedTests {
     let config = folder + "/mosquitto.conf", output = folder + "/frames.txt"
     try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
       .write(toFile: config, atomically: true, encoding: .utf8)
-    #expect(system("/usr/sbin/mosquitto -d -c \(config) </dev/null >/dev/null 2>&1") == 0)
-    defer { _ = system("pkill -f '^/usr/sbin/mosquitto -d -c \(config)'; rm -rf \(folder)") }
+    // The broker runs in the foreground as the test's child, stopped at the end.
+    let broker = try ChildProcess("/usr/sbin/mosquitto", ["-c", config])
+    defer {
+      broker.send(SIGTERM)
+      _ = broker.wait(timeout: 10)
+      try? FileManager.default.removeItem(atPath: folder)
+    }
     // Wait for the broker to listen (bounded).
     var ready = false
     for _ in 0..<50 where !ready {
-      ready = system("mosquitto_pub -h 127.0.0.1 -p \(port) -t probe -m x >/dev/null 2>&1") == 0
+      ready = statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t probe -m x") == 0
       if !ready { Thread.sleep(forTimeInterval: 0.1) }
     }
     try #require(ready, "mosquitto did not start")
     // A retained message: what a restarted sign shows first.
-    #expect(system("mosquitto_pub -h 127.0.0.1 -p \(port) -t signs/lobby -r -m HELLO") == 0)
-    let done = DispatchSemaphore(value: 0)
-    let pipeline = "mosquitto_sub -h 127.0.0.1 -p \(port) -t signs/lobby -C 2 | '\(BinaryRunner.path)' --stdin "
-      + "--width 32 --height 8 --fps 20 --frames 60 --output ascii > \(output)"
-    DispatchQueue.global().async {
-      _ = system(pipeline)
-      done.signal()
-    }
+    #expect(statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t signs/lobby -r -m HELLO") == 0)
+    let pipeline = try ChildProcess("/bin/sh", ["-c",
+      "mosquitto_sub -h 127.0.0.1 -p \(port) -t signs/lobby -C 2 | '\(BinaryRunner.path)' --stdin "
+      + "--width 32 --height 8 --fps 20 --frames 60 --output ascii > \(output)"])
     Thread.sleep(forTimeInterval: 1.0)
-    #expect(system("mosquitto_pub -h 127.0.0.1 -p \(port) -t signs/lobby -m '{\"message\": \"BYE\"}'") == 0)
-    #expect(done.wait(timeout: .now() + 30) == .success)
+    #expect(statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t signs/lobby -m '{\"message\": \"BYE\"}'") == 0)
+    let ended = pipeline.wait(timeout: 30)
+    #expect(!ended.timedOut && ended.status == 0, "\(ended)")
     let frames = asciiFrames((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
     try #require(frames.count == 60)
     let hello = asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", "HELLO"]).stdout).first

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One row of the bad-input table in Docs/reliability.md.
@@ -52,24 +53,14 @@ struct ReliabilityRow: CustomStringConvertible, Sendable {
 
   @Test(arguments: ReliabilityRow.load())
   func everyRowBehavesAsDocumented(row: ReliabilityRow) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", "set -o pipefail; " + row.command]
-    var environment = ProcessInfo.processInfo.environment
-    environment["PATH"] = URL(fileURLWithPath: BinaryRunner.path).deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
-    process.environment = environment
-    let err = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + 30, execute: killer)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    killer.cancel()
-    #expect(process.terminationReason == .exit, "\(row.input): ended by a signal")
-    #expect(process.terminationStatus == row.exit, "\(row.input): \(stderr)")
+    let folder = URL(fileURLWithPath: BinaryRunner.path).deletingLastPathComponent().path
+    let path = folder + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let result = try ChildProcess.run(
+      "/bin/bash", ["-c", "set -o pipefail; " + row.command], environment: ["PATH": path], timeout: 30)
+    let stderr = result.stderr
+    #expect(!result.timedOut, "\(row.input): hung")
+    #expect(!result.signalled, "\(row.input): ended by a signal")
+    #expect(result.status == row.exit, "\(row.input): \(stderr)")
     if let prefix = row.stderrPrefix {
       #expect(stderr.hasPrefix(prefix), "\(row.input): \(stderr)")
     } else {

@@ -1,14 +1,14 @@
 import Foundation
 import Glibc
 import MatrixCore
+import TestSupport
 import Testing
 
 @testable import Drivers
 
 /// Runs `body` with a pipe's write end and returns everything written to it.
 func capture(_ body: (Int32) throws -> Void) rethrows -> String {
-  var fds: [Int32] = [0, 0]
-  precondition(pipe(&fds) == 0)
+  let fds = [closeOnExecPipe()!].flatMap { [$0.0, $0.1] }
   try body(fds[1])
   close(fds[1])
   var bytes: [UInt8] = []
@@ -75,8 +75,7 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
 
   @Test func writingToAClosedPipeIsReportedAsABrokenPipe() throws {
     signal(SIGPIPE, SIG_IGN)
-    var fds: [Int32] = [0, 0]
-    precondition(pipe(&fds) == 0)
+    let fds = [closeOnExecPipe()!].flatMap { [$0.0, $0.1] }
     close(fds[0])
     defer { close(fds[1]) }
     var display = AsciiDisplay(width: 3, height: 2, descriptor: fds[1])
@@ -103,26 +102,15 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
     try Data(writer.finished()).write(to: URL(fileURLWithPath: path))
     defer { try? FileManager.default.removeItem(atPath: path) }
     let script = "import sys\nfrom PIL import Image\nim = Image.open(sys.argv[1])\nsys.stdout.write(','.join(str(v) for v in im.getdata()))"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-c", script, path]
-    let out = Pipe()
-    process.standardOutput = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let decoded = String(decoding: data, as: UTF8.self).split(separator: ",").compactMap { UInt8($0) }
+    let result = try ChildProcess.run("/usr/bin/python3", ["-c", script, path])
+    #expect(!result.timedOut && result.status == 0, "\(result.stderr)")
+    let decoded = result.stdout.split(separator: ",").compactMap { UInt8($0) }
     #expect(decoded == indices)
   }
 
   func pythonHasPillow() throws -> Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-    process.arguments = ["-c", "import PIL"]
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+    let result = try ChildProcess.run("/usr/bin/python3", ["-c", "import PIL"])
+    return !result.signalled && result.status == 0
   }
 
   @Test func halfBlocksDrawTwoRowsPerLine() throws {

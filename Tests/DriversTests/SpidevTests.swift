@@ -38,7 +38,7 @@ import Testing
 
   @Test func aRegularFileIsNotAnSPIDevice() throws {
     let path = "/tmp/marquee-not-spi-\(getpid())"
-    let fd = open(path, O_CREAT | O_WRONLY, 0o600)
+    let fd = open(path, O_CREAT | O_WRONLY | O_CLOEXEC, 0o600)
     close(fd)
     defer { unlink(path) }
     do {
