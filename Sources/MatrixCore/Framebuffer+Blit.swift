@@ -162,22 +162,56 @@ extension Framebuffer {
     precondition(sourceX >= 0 && sourceY >= 0 && y >= 0 && rows >= 0, "window out of range")
     precondition(sourceY + rows <= source.height && y + rows <= height, "window out of range")
     let perRow = wordsPerRow, sourcePerRow = source.wordsPerRow
+    guard perRow > 0, rows > 0 else { return }
     let lastMask = lastWordMask
-    let firstWord = sourceX >> 6, bitShift = UInt64(sourceX & 63)
+    let firstWord = sourceX >> 6, shift = UInt64(sourceX & 63)
+    // Destination words whose source word lies inside the strip's row, and of those, the
+    // ones whose following source word does too (the rest read dark).
+    let inside = min(perRow, max(0, sourcePerRow - firstWord))
+    let pairs = min(perRow, max(0, sourcePerRow - firstWord - 1))
     source.words.withUnsafeBufferPointer { src in
       words.withUnsafeMutableBufferPointer { dst in
-        // Masking shifts and wrapping arithmetic: the ranges were checked above.
-        var s = sourceY &* sourcePerRow
-        var d = y &* perRow
-        for _ in 0..<rows {
-          for column in 0..<perRow {
-            let index = firstWord &+ column
-            var bits: UInt64 = index < sourcePerRow ? src[s &+ index] &<< bitShift : 0
-            if bitShift != 0, index &+ 1 < sourcePerRow { bits |= src[s &+ index &+ 1] &>> (64 &- bitShift) }
-            dst[d &+ column] = column == perRow &- 1 ? bits & lastMask : bits
+        // Pointers and wrapping arithmetic: the ranges were checked above, and a source
+        // pointer past its row is never read (`inside` is then 0).
+        let d = dst.baseAddress! + (y &* perRow)
+        guard let sourceBase = src.baseAddress, sourcePerRow > 0 else {
+          d.update(repeating: 0, count: rows &* perRow)  // an empty strip: all dark
+          return
+        }
+        let s = sourceBase + (sourceY &* sourcePerRow &+ min(firstWord, sourcePerRow))
+        // Column by column, each down all rows: a short loop per column with nothing to
+        // set up, as fast for one-word rows as for wide ones. The two-step right shift is
+        // zero when `shift` is 0, so no branch is needed for it.
+        let back = 63 &- shift
+        var column = 0
+        while column < perRow {
+          var from = s + column, to = d + column
+          if column < pairs {
+            for _ in 0..<rows {
+              to.pointee = from[0] &<< shift | (from[1] &>> 1) &>> back
+              from += sourcePerRow
+              to += perRow
+            }
+          } else if column < inside {
+            for _ in 0..<rows {
+              to.pointee = from[0] &<< shift
+              from += sourcePerRow
+              to += perRow
+            }
+          } else {
+            for _ in 0..<rows {
+              to.pointee = 0
+              to += perRow
+            }
           }
-          s = s &+ sourcePerRow
-          d = d &+ perRow
+          column &+= 1
+        }
+        if lastMask != ~0 {
+          var to = d + (perRow &- 1)
+          for _ in 0..<rows {
+            to.pointee &= lastMask
+            to += perRow
+          }
         }
       }
     }

@@ -51,7 +51,7 @@ public struct Framebuffer: Sendable, Hashable {
   }
 
   /// The mask of the bits of a row's last word that hold pixels.
-  var lastWordMask: UInt64 {
+  @inline(__always) var lastWordMask: UInt64 {
     let used = width & 63
     return used == 0 ? ~0 : ~((~0 as UInt64) >> used)
   }

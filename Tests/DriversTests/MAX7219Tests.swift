@@ -44,8 +44,9 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
     encoder.encode(Frame(pixels: pixels), into: &output)
     #expect(output.count == 2)
     // The first word sent lands in the farthest chip (chip 3, leftmost); chip 0's word is last.
-    #expect(Array(output.transaction(0)) == [0x01, 0x80, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00])
-    #expect(Array(output.transaction(1)) == [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x01])
+    // A changed row goes to every chip: digit 1 (row 0), then digit 3 (row 2).
+    #expect(Array(output.transaction(0)) == [0x01, 0x80, 0x01, 0x00, 0x01, 0x00, 0x01, 0x00])
+    #expect(Array(output.transaction(1)) == [0x03, 0x00, 0x03, 0x00, 0x03, 0x00, 0x03, 0x01])
   }
 
   @Test func startUpSequenceIsTheDatasheetsAndShutdownBlanksThenSleeps() {
@@ -114,7 +115,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
       ModuleWiring(digitsAreRows: dr, columnsReversed: cr, rowsReversed: rr) } } }
     for wiring in wirings {
       for rotation in ModuleRotation.allCases {
-        for (columns, rows) in [(1, 1), (4, 1), (2, 3)] {
+        for (columns, rows) in [(1, 1), (4, 1), (2, 3), (9, 1), (12, 2)] {
           for start in Board.Corner.allCases {
             for direction in Board.ChainDirection.allCases {
               for serpentine in [false, true] {
@@ -122,16 +123,22 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
                   name: "t", wiring: wiring, columns: columns, rows: rows, rotation: rotation,
                   chainStart: start, chainDirection: direction, serpentine: serpentine)
                 var encoder = MAX7219Encoder(board: board)
+                var blockEncoder = MAX7219Encoder(board: board, rowSegments: false)
                 var emulator = MAX7219ChainEmulator(chips: board.chipCount)
-                var output = SPITransactions()
+                var output = SPITransactions(), blockOutput = SPITransactions()
                 encoder.startUp(into: &output)
-                for _ in 0..<3 {
-                  let frame = randomFrame(width: board.width, height: board.height, using: &random)
+                blockEncoder.startUp(into: &blockOutput)
+                let name = "\(wiring) \(rotation) \(columns)x\(rows) \(start) \(direction) \(serpentine)"
+                for frame in frameSequence(width: board.width, height: board.height, using: &random) {
                   encoder.encode(frame, into: &output)
+                  blockEncoder.encode(frame, into: &blockOutput)
+                  // The row-segment fast path and the block path are separate code: same bytes.
+                  #expect(output == blockOutput, "\(name)")
                   emulator.receive(output)
                   output.removeAll()
-                  #expect(emulator.visiblePixels(on: board) == frame.pixels,
-                          "\(wiring) \(rotation) \(columns)x\(rows) \(start) \(direction) \(serpentine)")
+                  blockOutput.removeAll()
+                  let shown = frame.brightness > 0 ? frame.pixels : Framebuffer(width: board.width, height: board.height)
+                  #expect(emulator.visiblePixels(on: board) == shown, "\(name)")
                 }
               }
             }
@@ -139,6 +146,23 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
         }
       }
     }
+  }
+
+  /// Frames a sign goes through: random ones, a few pixels changed, the same again, dark.
+  func frameSequence(width: Int, height: Int, using random: inout TestRandom) -> [Frame] {
+    var frames = [randomFrame(width: width, height: height, using: &random)]
+    var touched = frames[0]
+    for _ in 0..<3 {
+      let x = Int(random.next() % UInt64(width)), y = Int(random.next() % UInt64(height))
+      touched.pixels[x, y].toggle()
+    }
+    frames.append(touched)
+    frames.append(touched)
+    var dark = touched
+    dark.brightness = 0
+    frames.append(dark)
+    frames.append(randomFrame(width: width, height: height, using: &random))
+    return frames
   }
 
   @Test func chainOrderFollowsTheStartCornerAndSerpentine() {

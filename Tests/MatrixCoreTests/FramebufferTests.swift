@@ -132,13 +132,16 @@ func randomFramebuffer(width: Int, height: Int, using random: inout SeededRandom
 
   @Test func windowCopyMatchesTheGeneralBlit() {
     var random = SeededRandom(state: 11)
-    for _ in 0..<200 {
+    for round in 0..<400 {
       let strip = randomFramebuffer(
-        width: Int.random(in: 1...300, using: &random), height: Int.random(in: 1...6, using: &random), using: &random)
+        width: round % 50 == 0 ? 0 : Int.random(in: 1...300, using: &random),
+        height: Int.random(in: 1...6, using: &random), using: &random)
       var window = randomFramebuffer(
         width: Int.random(in: 1...200, using: &random), height: strip.height + Int.random(in: 0...3, using: &random),
         using: &random)
-      let sourceX = Int.random(in: 0..<strip.width, using: &random)
+      // Inside the strip, past its end (dark), and on word boundaries (no shift).
+      let sourceX = round % 4 == 0
+        ? 64 * Int.random(in: 0...5, using: &random) : Int.random(in: 0..<(strip.width + 130), using: &random)
       let y = Int.random(in: 0...(window.height - strip.height), using: &random)
       var expected = window
       expected.fill(x: 0, y: y, width: expected.width, height: strip.height, lit: false)

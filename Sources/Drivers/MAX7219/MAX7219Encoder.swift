@@ -3,39 +3,47 @@ import MatrixCore
 /// Turns frames into the register writes of a chain of MAX7219s: a pure function of the
 /// frame, the board and what was sent before.
 ///
-/// Each module's 8x8 block is read from the framebuffer as one 64-bit word and turned into
-/// the chip's digit order by a precomputed symmetry of the square (derived from the board's
-/// wiring and rotation by checking all 64 pixels), so a frame costs a few word operations
-/// per chip. Only digit rows that changed are sent, as one transaction each with no-ops for
-/// chips whose row did not change; a frame equal to the last sends nothing.
+/// Each chip's symmetry of the square (from the sign's 8x8 block to its digit registers) is
+/// derived from the board's wiring and rotation by checking all 64 pixels. Boards whose
+/// digits drive rows are encoded straight from the framebuffer's words, up to eight chips
+/// per word operation (``Segment``); the others read each chip's block as one word and
+/// transpose it. Only digit rows that changed are sent, one transaction each carrying every
+/// chip's row (a no-op word would cost the same two bytes, and resending repairs a register
+/// that noise on the line corrupted); a frame equal to the last sends nothing.
 public struct MAX7219Encoder: Sendable {
   /// The board being driven.
   public let board: Board
   /// Per chip: the symmetry from the sign's block to the chip's digit block.
   let symmetries: [BitBlock.Symmetry]
-  /// Per chip: the digit block last sent.
-  var sent: [UInt64]
-  /// Per chip: the digit block of the frame being encoded (kept to avoid allocating).
-  var current: [UInt64]
-  /// Per chip: the index of the word holding its top row in the frame, and the shift that
-  /// brings its 8 pixels to the low byte.
-  let firstWords: [Int]
-  let shifts: [UInt64]
   /// Words per row of the board's frames.
   let stride: Int
+  /// The row-driven fast path's runs of chips, or `nil` for the block path.
+  let segments: [Segment]?
+  /// The block path's state (unused with segments).
+  var blocks: BlockPlan
+  /// The pixels last sent (the segment path compares with them).
+  var sentPixels: [UInt64]
+  /// An all-dark frame's words, encoded when the frame's brightness is zero.
+  let darkPixels: [UInt64]
   var hasSent = false
   var sentIntensity = -1
 
   /// Prepares an encoder for `board`.
   public init(board: Board) {
+    self.init(board: board, rowSegments: true)
+  }
+
+  /// Prepares an encoder; without `rowSegments` every board takes the block path (tests
+  /// check the two paths against each other).
+  init(board: Board, rowSegments: Bool) {
     self.board = board
-    symmetries = (0..<board.chipCount).map { MAX7219Encoder.symmetry(board: board, chip: $0) }
-    sent = [UInt64](repeating: 0, count: board.chipCount)
-    current = sent
-    let wordsPerRow = (board.width + 63) >> 6
-    stride = wordsPerRow
-    firstWords = board.chain.map { $0.row * 8 * wordsPerRow + (($0.column * 8) >> 6) }
-    shifts = board.chain.map { UInt64(56 - (($0.column * 8) & 63)) }
+    let symmetries = (0..<board.chipCount).map { MAX7219Encoder.symmetry(board: board, chip: $0) }
+    self.symmetries = symmetries
+    stride = (board.width + 63) >> 6
+    segments = rowSegments ? MAX7219Encoder.segments(board: board, symmetries: symmetries, stride: stride) : nil
+    blocks = MAX7219Encoder.blockPlan(board: board, symmetries: symmetries, stride: stride)
+    darkPixels = [UInt64](repeating: 0, count: stride * board.height)
+    sentPixels = darkPixels
   }
 
   /// Finds the symmetry that takes the sign's 8x8 block of `chip` to its digit block
@@ -69,7 +77,7 @@ public struct MAX7219Encoder: Sendable {
     writeAll(.intensity, UInt8(board.brightness), into: &output)
     for digit in 0..<8 { writeAll(.digit0, 0, digitOffset: digit, into: &output) }
     writeAll(.shutdown, 1, into: &output)
-    for index in sent.indices { sent[index] = 0 }
+    markBlank()
     hasSent = true
     sentIntensity = board.brightness
   }
@@ -78,7 +86,13 @@ public struct MAX7219Encoder: Sendable {
   public mutating func blankAndShutDown(into output: inout SPITransactions) {
     for digit in 0..<8 { writeAll(.digit0, 0, digitOffset: digit, into: &output) }
     writeAll(.shutdown, 0, into: &output)
-    for index in sent.indices { sent[index] = 0 }
+    markBlank()
+  }
+
+  /// Records that every chip shows nothing.
+  mutating func markBlank() {
+    sentPixels.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+    blocks.markBlank()
   }
 
   /// Writes one register with the same value to every chip.
@@ -87,11 +101,12 @@ public struct MAX7219Encoder: Sendable {
   ) {
     let chips = board.chipCount
     let address = register.rawValue + UInt8(digitOffset)
-    output.appendTransactions(count: 1, length: 2 * chips) { bytes in
+    output.write(maxCount: 1, length: 2 * chips) { writer in
       for chip in 0..<chips {
-        bytes.storeBytes(of: address, toByteOffset: 2 * chip, as: UInt8.self)
-        bytes.storeBytes(of: value, toByteOffset: 2 * chip + 1, as: UInt8.self)
+        writer.next[2 * chip] = address
+        writer.next[2 * chip + 1] = value
       }
+      writer.commit()
     }
   }
 
@@ -112,17 +127,25 @@ public struct MAX7219Encoder: Sendable {
       writeAll(.intensity, UInt8(level), into: &output)
       sentIntensity = level
     }
-    // Read every module's block and turn it into its chip's digit order.
-    let changedRows = readBlocks(frame.pixels, dark: level == nil)
     let everything = !hasSent
-    var rows: UInt8 = 0
-    var rowCount = 0
-    for digit in 0..<8 where everything || (changedRows >> UInt64(56 - digit * 8)) & 0xFF != 0 {
-      rows |= 1 << UInt8(digit)
-      rowCount += 1
+    let chips = board.chipCount
+    let source = level == nil ? darkPixels : frame.pixels.words
+    source.withUnsafeBufferPointer { now in
+      if let segments {
+        segments.withUnsafeBufferPointer { segments in
+          sentPixels.withUnsafeBufferPointer { before in
+            MAX7219Encoder.encodeSegments(
+              segments, now: now.baseAddress!, before: before.baseAddress!, chips: chips,
+              everything: everything, into: &output)
+          }
+        }
+        sentPixels.withUnsafeMutableBufferPointer { sent in
+          sent.baseAddress!.update(from: now.baseAddress!, count: now.count)
+        }
+      } else {
+        blocks.encode(now, stride: stride, everything: everything, into: &output)
+      }
     }
-    if rowCount > 0 { writeRows(rows, count: rowCount, everything: everything, into: &output) }
-    swap(&sent, &current)
     hasSent = true
   }
 }

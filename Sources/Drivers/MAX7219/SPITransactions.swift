@@ -8,8 +8,10 @@ public struct SPITransactions: Sendable, Equatable {
   var storage: [UInt8] = []
   /// The number of bytes written.
   public private(set) var byteCount = 0
-  /// The end offset of each transaction in ``bytes``.
-  public private(set) var ends: [Int] = []
+  /// Transaction end offsets; only the first ``count`` are meaningful.
+  var endStorage: [Int] = []
+  /// The number of transactions.
+  public private(set) var count = 0
 
   /// Creates an empty list.
   public init() {}
@@ -18,42 +20,94 @@ public struct SPITransactions: Sendable, Equatable {
   public init(bytes: [UInt8], ends: [Int]) {
     storage = bytes
     byteCount = bytes.count
-    self.ends = ends
+    endStorage = ends
+    count = ends.count
   }
 
   /// All bytes, transaction after transaction.
   public var bytes: ArraySlice<UInt8> { storage[0..<byteCount] }
 
-  /// The number of transactions.
-  public var count: Int { ends.count }
+  /// The end offset of each transaction in ``bytes``.
+  public var ends: ArraySlice<Int> { endStorage[0..<count] }
 
   /// The bytes of transaction `index`.
   public func transaction(_ index: Int) -> ArraySlice<UInt8> {
-    storage[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
+    storage[(index == 0 ? 0 : endStorage[index - 1])..<endStorage[index]]
   }
 
   /// Empties the list, keeping its storage.
   public mutating func removeAll() {
     byteCount = 0
-    ends.removeAll(keepingCapacity: true)
+    count = 0
   }
 
-  /// Appends `count` transactions of `length` bytes each, all written in place by `body`.
-  mutating func appendTransactions(count: Int, length: Int, _ body: (UnsafeMutableRawPointer) -> Void) {
-    let total = count * length
-    if storage.count < byteCount + total {
-      storage.append(contentsOf: repeatElement(0, count: max(byteCount + total - storage.count, storage.count)))
+  /// Appends up to `maxCount` transactions of `length` bytes each, written in place through
+  /// the writer `body` is given (which commits each transaction it keeps).
+  mutating func write(maxCount: Int, length: Int, _ body: (inout SPIWriter) -> Void) {
+    let needed = byteCount + maxCount * length
+    if storage.count < needed {
+      storage.append(contentsOf: repeatElement(0, count: max(needed - storage.count, storage.count)))
     }
-    if ends.capacity < ends.count + count { ends.reserveCapacity(max(16, 2 * (ends.count + count))) }
-    let start = byteCount
-    storage.withUnsafeMutableBytes { buffer in body(buffer.baseAddress! + start) }
-    for _ in 0..<count {
-      byteCount += length
-      ends.append(byteCount)
+    if endStorage.count < count + maxCount {
+      endStorage.append(contentsOf: repeatElement(0, count: max(count + maxCount - endStorage.count, 16)))
     }
+    let (startBytes, startCount) = (byteCount, count)
+    var written = (bytes: 0, count: 0)
+    storage.withUnsafeMutableBufferPointer { bytes in
+      endStorage.withUnsafeMutableBufferPointer { ends in
+        var writer = SPIWriter(
+          next: bytes.baseAddress! + startBytes, ends: ends.baseAddress! + startCount, length: length,
+          byteCount: startBytes, maxCount: maxCount)
+        body(&writer)
+        written = (writer.byteCount - startBytes, writer.count)
+      }
+    }
+    byteCount += written.bytes
+    count += written.count
   }
 
   public static func == (a: SPITransactions, b: SPITransactions) -> Bool {
     a.bytes == b.bytes && a.ends == b.ends
+  }
+}
+
+/// Writes transactions of a fixed length straight into ``SPITransactions``' storage.
+struct SPIWriter {
+  /// Where the next transaction's bytes go.
+  private(set) var next: UnsafeMutablePointer<UInt8>
+  let ends: UnsafeMutablePointer<Int>
+  /// The length of every transaction.
+  let length: Int
+  private(set) var byteCount: Int
+  private(set) var count = 0
+  let maxCount: Int
+
+  init(next: UnsafeMutablePointer<UInt8>, ends: UnsafeMutablePointer<Int>, length: Int, byteCount: Int, maxCount: Int) {
+    self.next = next
+    self.ends = ends
+    self.length = length
+    self.byteCount = byteCount
+    self.maxCount = maxCount
+  }
+
+  /// Keeps the transaction written at ``next``; an uncommitted one is overwritten by the next.
+  @inline(__always)
+  mutating func commit() {
+    precondition(count < maxCount, "more transactions than reserved")
+    byteCount &+= length
+    ends[count] = byteCount
+    count &+= 1
+    next += length
+  }
+
+  /// Keeps those of the (up to eight) transactions written one after another from ``next``
+  /// whose bit is set in `rows` (bit n: the n-th), closing the gaps the others leave.
+  mutating func commit(rows: UInt8) {
+    let candidates = next
+    for row in 0..<8 where rows & (1 &<< UInt8(row)) != 0 {
+      let written = candidates + row &* length
+      if written != next { next.update(from: written, count: length) }
+      commit()
+    }
   }
 }

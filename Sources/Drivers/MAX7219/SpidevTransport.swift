@@ -111,7 +111,7 @@ public final class SpidevTransport: SPITransport {
     defer { fclose(file) }
     var value: Int = 0
     var buffer = [CChar](repeating: 0, count: 32)
-    if fgets(&buffer, 32, file) != nil, let parsed = Int(String(cString: buffer).filter(\.isNumber)) {
+    if fgets(&buffer, 32, file) != nil, let parsed = Int(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter(\.isNumber)) {
       value = parsed
     }
     return value > 0 ? value : 4096
