@@ -186,15 +186,16 @@ extension Framebuffer {
         var column = 0
         while column < perRow {
           var from = s + column, to = d + column
+          let mask = column == perRow &- 1 ? lastMask : ~0
           if column < pairs {
             for _ in 0..<rows {
-              to.pointee = from[0] &<< shift | (from[1] &>> 1) &>> back
+              to.pointee = (from[0] &<< shift | (from[1] &>> 1) &>> back) & mask
               from += sourcePerRow
               to += perRow
             }
           } else if column < inside {
             for _ in 0..<rows {
-              to.pointee = from[0] &<< shift
+              to.pointee = from[0] &<< shift & mask
               from += sourcePerRow
               to += perRow
             }
@@ -205,13 +206,6 @@ extension Framebuffer {
             }
           }
           column &+= 1
-        }
-        if lastMask != ~0 {
-          var to = d + (perRow &- 1)
-          for _ in 0..<rows {
-            to.pointee &= lastMask
-            to += perRow
-          }
         }
       }
     }

@@ -31,7 +31,7 @@ struct Scenarios {
     let result = Measure.loop(frames: frames) { index in
       timeline.render(at: Double(index) / 100, into: &frame, workspace: &workspace)
       encoder.encode(frame, into: &output)
-      bytes += output.bytes.count
+      bytes += output.byteCount
       output.removeAll()
     }
     var line = ResultLine(scenario: scenario, width: width, height: height)

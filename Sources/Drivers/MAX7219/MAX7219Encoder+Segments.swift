@@ -7,8 +7,7 @@ import MatrixCore
 /// modules sit side by side in one 64-bit word of the same pixel row. A segment of up to
 /// eight chips is gathered from one word and written as (register, data) pairs, eight
 /// bytes at a time; whether its row changed is one masked compare with the last frame's
-/// word. All eight digit rows are written, segment by segment, and the unchanged ones are
-/// then dropped.
+/// word.
 extension MAX7219Encoder {
   /// A run of up to eight chips whose digit bytes come from one framebuffer word.
   struct Segment: Sendable {
@@ -78,29 +77,42 @@ extension MAX7219Encoder {
   }
 
   /// Appends one transaction per digit row that changed between `before` and `now` (every
-  /// row if `everything`), each carrying every chip's row.
+  /// row if `everything`), each carrying every chip's row; `before` then holds `now`'s
+  /// pixels.
   static func encodeSegments(
-    _ segments: UnsafeBufferPointer<Segment>, now: UnsafePointer<UInt64>, before: UnsafePointer<UInt64>,
+    _ segments: UnsafeBufferPointer<Segment>, now: UnsafePointer<UInt64>, before: UnsafeMutablePointer<UInt64>,
     chips: Int, everything: Bool, into output: inout SPITransactions
   ) {
-    output.write(maxCount: 8, length: 2 * chips) { writer in
+    // First which rows changed (one masked compare per run and row), remembering the new
+    // pixels; then only those rows are written, each straight into its place.
+    var changedRows: UInt8 = everything ? 0xFF : 0
+    for segment in segments {
+      var index = segment.firstWord
+      for digit in 0..<8 {
+        let previous = before[index]
+        let difference = (now[index] ^ previous) & segment.pixels
+        // 1 if any of the run's pixels changed, without a branch.
+        changedRows |= UInt8(truncatingIfNeeded: (difference | (0 &- difference)) &>> 63) &<< UInt8(digit)
+        // Only the run's own bits: another run may read the rest of this word.
+        before[index] = previous ^ difference
+        index &+= segment.wordStep
+      }
+    }
+    guard changedRows != 0 else { return }
+    let rowCount = changedRows.nonzeroBitCount
+    output.write(maxCount: rowCount, length: 2 * chips) { writer in
       let length = writer.length
       let rows = UnsafeMutableRawPointer(writer.next)
-      var changedRows: UInt8 = everything ? 0xFF : 0
       for segment in segments {
-        var index = segment.firstWord
         var target = rows + segment.offset
-        var register: UInt64 = 0x0001_0001_0001_0001
-        for digit in 0..<8 {
-          let word = now[index]
-          if (word ^ before[index]) & segment.pixels != 0 { changedRows |= 1 &<< UInt8(digit) }
+        for digit in 0..<8 where changedRows & (1 &<< UInt8(digit)) != 0 {
+          let register = UInt64(digit &+ 1) &* 0x0001_0001_0001_0001
+          let word = now[segment.firstWord &+ digit &* segment.wordStep]
           store(segment.gather(word), chips: segment.count, register: register, at: target)
-          index &+= segment.wordStep
           target += length
-          register &+= 0x0001_0001_0001_0001
         }
       }
-      writer.commit(rows: changedRows)
+      for _ in 0..<rowCount { writer.commit() }
     }
   }
 

@@ -27,6 +27,9 @@ public struct MAX7219Encoder: Sendable {
   let darkPixels: [UInt64]
   var hasSent = false
   var sentIntensity = -1
+  /// The last frame brightness seen and its intensity level (`nil`: dark).
+  var lastBrightness = -1.0
+  var lastLevel: Int?
 
   /// Prepares an encoder for `board`.
   public init(board: Board) {
@@ -122,7 +125,11 @@ public struct MAX7219Encoder: Sendable {
   /// At most one intensity transaction and eight digit transactions of 2 x N bytes.
   public mutating func encode(_ frame: Frame, into output: inout SPITransactions) {
     precondition(frame.width == board.width && frame.height == board.height, "frame size is not the board's")
-    let level = intensity(for: frame.brightness)
+    if frame.brightness != lastBrightness {
+      lastBrightness = frame.brightness
+      lastLevel = intensity(for: frame.brightness)
+    }
+    let level = lastLevel
     if let level, level != sentIntensity {
       writeAll(.intensity, UInt8(level), into: &output)
       sentIntensity = level
@@ -133,14 +140,11 @@ public struct MAX7219Encoder: Sendable {
     source.withUnsafeBufferPointer { now in
       if let segments {
         segments.withUnsafeBufferPointer { segments in
-          sentPixels.withUnsafeBufferPointer { before in
+          sentPixels.withUnsafeMutableBufferPointer { before in
             MAX7219Encoder.encodeSegments(
               segments, now: now.baseAddress!, before: before.baseAddress!, chips: chips,
               everything: everything, into: &output)
           }
-        }
-        sentPixels.withUnsafeMutableBufferPointer { sent in
-          sent.baseAddress!.update(from: now.baseAddress!, count: now.count)
         }
       } else {
         blocks.encode(now, stride: stride, everything: everything, into: &output)

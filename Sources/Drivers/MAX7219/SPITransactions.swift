@@ -99,15 +99,4 @@ struct SPIWriter {
     count &+= 1
     next += length
   }
-
-  /// Keeps those of the (up to eight) transactions written one after another from ``next``
-  /// whose bit is set in `rows` (bit n: the n-th), closing the gaps the others leave.
-  mutating func commit(rows: UInt8) {
-    let candidates = next
-    for row in 0..<8 where rows & (1 &<< UInt8(row)) != 0 {
-      let written = candidates + row &* length
-      if written != next { next.update(from: written, count: length) }
-      commit()
-    }
-  }
 }
