@@ -158,6 +158,7 @@ extension Framebuffer {
   ///
   /// The fast path of a scrolling ribbon: each destination word is one or two source word
   /// reads and a shift, with no clipping arithmetic per row.
+  @_optimize(size)
   public mutating func copyWindow(of source: Framebuffer, sourceX: Int, sourceY: Int, toY y: Int, rows: Int) {
     precondition(sourceX >= 0 && sourceY >= 0 && y >= 0 && rows >= 0, "window out of range")
     precondition(sourceY + rows <= source.height && y + rows <= height, "window out of range")

@@ -17,8 +17,10 @@ public struct MAX7219Encoder: Sendable {
   let symmetries: [BitBlock.Symmetry]
   /// Words per row of the board's frames.
   let stride: Int
-  /// The row-driven fast path's runs of chips, or `nil` for the block path.
-  let segments: [Segment]?
+  /// The row-driven fast path's runs of chips (empty: the block path).
+  let segments: [Segment]
+  /// The board's size in pixels and its number of chips.
+  let width: Int, height: Int, chipCount: Int
   /// The block path's state (unused with segments).
   var blocks: BlockPlan
   /// The pixels last sent (the segment path compares with them).
@@ -43,7 +45,8 @@ public struct MAX7219Encoder: Sendable {
     let symmetries = (0..<board.chipCount).map { MAX7219Encoder.symmetry(board: board, chip: $0) }
     self.symmetries = symmetries
     stride = (board.width + 63) >> 6
-    segments = rowSegments ? MAX7219Encoder.segments(board: board, symmetries: symmetries, stride: stride) : nil
+    segments = (rowSegments ? MAX7219Encoder.segments(board: board, symmetries: symmetries, stride: stride) : nil) ?? []
+    (width, height, chipCount) = (board.width, board.height, board.chipCount)
     blocks = MAX7219Encoder.blockPlan(board: board, symmetries: symmetries, stride: stride)
     darkPixels = [UInt64](repeating: 0, count: stride * board.height)
     sentPixels = darkPixels
@@ -124,32 +127,40 @@ public struct MAX7219Encoder: Sendable {
   ///
   /// At most one intensity transaction and eight digit transactions of 2 x N bytes.
   public mutating func encode(_ frame: Frame, into output: inout SPITransactions) {
-    precondition(frame.width == board.width && frame.height == board.height, "frame size is not the board's")
+    precondition(frame.pixels.width == width && frame.pixels.height == height, "frame size is not the board's")
     if frame.brightness != lastBrightness {
       lastBrightness = frame.brightness
       lastLevel = intensity(for: frame.brightness)
     }
-    let level = lastLevel
-    if let level, level != sentIntensity {
-      writeAll(.intensity, UInt8(level), into: &output)
-      sentIntensity = level
+    if let level = lastLevel {
+      if level != sentIntensity {
+        writeAll(.intensity, UInt8(level), into: &output)
+        sentIntensity = level
+      }
+      encode(words: frame.pixels.words, into: &output)
+    } else {
+      encode(words: darkPixels, into: &output)
     }
+  }
+
+  /// Appends the digit transactions that make the chain show these framebuffer words.
+  @inline(__always)
+  private mutating func encode(words: [UInt64], into output: inout SPITransactions) {
     let everything = !hasSent
-    let chips = board.chipCount
-    let source = level == nil ? darkPixels : frame.pixels.words
-    source.withUnsafeBufferPointer { now in
-      if let segments {
-        segments.withUnsafeBufferPointer { segments in
-          sentPixels.withUnsafeMutableBufferPointer { before in
-            MAX7219Encoder.encodeSegments(
-              segments, now: now.baseAddress!, before: before.baseAddress!, chips: chips,
-              everything: everything, into: &output)
-          }
-        }
-      } else {
+    hasSent = true
+    let chips = chipCount
+    words.withUnsafeBufferPointer { now in
+      if segments.isEmpty {
         blocks.encode(now, stride: stride, everything: everything, into: &output)
+        return
+      }
+      segments.withUnsafeBufferPointer { segments in
+        sentPixels.withUnsafeMutableBufferPointer { before in
+          MAX7219Encoder.encodeSegments(
+            segments, now: now.baseAddress!, before: before.baseAddress!, chips: chips,
+            everything: everything, into: &output)
+        }
       }
     }
-    hasSent = true
   }
 }
