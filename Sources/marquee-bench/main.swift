@@ -77,9 +77,7 @@ do {
       try bench.transition(String(scenario.dropFirst("transition:".count)))
     }
     if let python = lumaPython, (wants("scroll") || scenario == "luma"), w <= 128 {
-      // Ours again, just before luma's runs, so both come from the same minute.
-      let ours = try bench.scroll(message: message, quiet: true)
-      bench.luma(python: python, script: lumaScript, ours: ours)
+      try bench.luma(python: python, script: lumaScript, message: message)
     }
   }
   let base = Scenarios(width: 32, height: 8, frames: frames, message: message)

@@ -93,7 +93,8 @@ struct SPIWriter {
   /// Keeps the transaction written at ``next``; an uncommitted one is overwritten by the next.
   @inline(__always)
   mutating func commit() {
-    precondition(count < maxCount, "more transactions than reserved")
+    // The encoder reserves what it writes; a debug build checks it.
+    assert(count < maxCount, "more transactions than reserved")
     byteCount &+= length
     ends[count] = byteCount
     count &+= 1
