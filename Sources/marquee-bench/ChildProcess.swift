@@ -13,7 +13,11 @@ struct ChildRun {
 enum ChildProcess {
   /// Spawns `arguments[0]` with `arguments`, standard output captured (stdin from /dev/null),
   /// and waits for it.
-  static func run(_ arguments: [String], environment: [String: String] = [:]) -> ChildRun? {
+  ///
+  /// The child's peak memory, as the kernel counts it, starts from this process's own peak
+  /// (the child shares its memory until it execs), so memory measurements keep this
+  /// process small: `keepOutput` false reads and drops the output.
+  static func run(_ arguments: [String], environment: [String: String] = [:], keepOutput: Bool = true) -> ChildRun? {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -50,7 +54,7 @@ enum ChildProcess {
       let count = read(fds[0], &chunk, chunk.count)
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { break }
-      if output.count < 1 << 20 { output += chunk[0..<count] }
+      if keepOutput && output.count < 1 << 20 { output += chunk[0..<count] }
     }
     close(fds[0])
     var status: Int32 = 0

@@ -170,6 +170,27 @@ struct Scenarios {
   }
 
   /// Peak memory of `marquee` scrolling on the simulator, Latin and CJK.
+  /// Whether a binary carries the Swift runtime inside (a release build of `marquee` does)
+  /// rather than loading libswiftCore.so.
+  static func linksSwiftRuntimeStatically(_ path: String) -> Bool {
+    // Read in small pieces: this process's own peak memory must stay small, since a child
+    // spawned from it starts with that peak on its count.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    let needle = Array("libswiftCore.so".utf8)
+    var window: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while true {
+      let count = FileBytes.read(descriptor, into: &chunk, count: chunk.count)
+      if count <= 0 { return true }
+      window = Array(window.suffix(needle.count - 1)) + chunk[0..<count]
+      for start in 0...(window.count - needle.count) where window[start] == needle[0] {
+        if window[start..<(start + needle.count)].elementsEqual(needle) { return false }
+      }
+    }
+  }
+
   func memory(marquee: String) {
     let runs: [(String, [String])] = [
       ("rss-scroll", ["--width", "32", "--height", "8", "--fps", "1000", "--frames", "2000", "--no-wait", "--output", "ascii", Scenarios.lumaMessage]),
@@ -177,14 +198,14 @@ struct Scenarios {
     ]
     for (name, arguments) in runs {
       if name.hasSuffix("unifont") && FontLocator.path(named: "unifont") == nil { continue }
-      guard let run = ChildProcess.run([marquee] + arguments), run.status == 0 else { continue }
+      guard let run = ChildProcess.run([marquee] + arguments, keepOutput: false), run.status == 0 else { continue }
       var line = ResultLine(scenario: name, width: 32, height: name.hasSuffix("unifont") ? 16 : 8)
       line.add("rss_kb", run.maxRSSKiB)
+      line.add("swift_runtime", Scenarios.linksSwiftRuntimeStatically(marquee) ? "static" : "shared")
       line.print()
     }
   }
 
-  /// luma.led_matrix's benchmark for the same geometry, run now, and the ratio.
   /// luma.led_matrix's benchmark for this size, interleaved with our scroll: each round
   /// times ours (median of three) and then one luma run, and the speed-up is the median of
   /// the rounds' ratios, so a burst of load on this shared machine hits one round, not one
