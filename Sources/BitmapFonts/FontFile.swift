@@ -85,7 +85,7 @@ public enum FontFile {
   static func combiningOffsets(besides path: String) -> [UInt32: Int] {
     let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
     guard let bytes = try? readBytes(folder + "/plane00-combining.txt") else { return [:] }
-    return HexFont.markOffsets(from: String(decoding: bytes, as: UTF8.self))
+    return HexFont.markOffsets(from: bytes)
   }
 
   /// The font's name from its path: the file name without folders and font extensions.

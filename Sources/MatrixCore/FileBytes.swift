@@ -36,7 +36,22 @@ public enum FileBytes {
     if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw ReadError(path: path, reason: "is a folder, not a file")
     }
-    var bytes: [UInt8] = []
+    // Read straight into an array of the file's size (one more byte to see the end), then
+    // in chunks if the file grew or has no size (a pipe, /proc).
+    let expected = info.st_size > 0 ? min(Int(info.st_size), limit) : 0
+    var filled = 0, failure: Int32 = 0
+    var bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
+      while filled < buffer.count {
+        let count = read(descriptor, into: buffer.baseAddress! + filled, count: buffer.count - filled)
+        if count < 0 && errno == EINTR { continue }
+        if count < 0 { failure = errno }
+        if count <= 0 { break }
+        filled += count
+      }
+      initialized = filled
+    }
+    if failure != 0 { throw ReadError(path: path, reason: String(cString: strerror(failure))) }
+    if filled <= expected { return bytes }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes { read(descriptor, into: $0.baseAddress!, count: $0.count) }

@@ -98,6 +98,37 @@ typealias SplitRandom = SeededRandom
     }
   }
 
+  @Test func eightBytesAtATimeHexCheckAgreesWithTheByteByByteOne() {
+    var random = SeededRandom(state: 21)
+    let digits = Array("0123456789abcdefABCDEF".utf8)
+    for position in 0..<8 {
+      for byte in 0...255 {
+        var bytes = (0..<8).map { _ in digits.randomElement(using: &random)! }
+        bytes[position] = UInt8(byte)
+        let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+        #expect(HexFont.allHexDigits(word) == (HexFont.hexValue(UInt8(byte)) != nil), "byte \(byte) at \(position)")
+      }
+    }
+  }
+
+  @Test func markOffsetsAreReadLikeUnifontWritesThem() {
+    let text = "0300:-8\r\n0488 : -16\n1AB0:+2\nzz:3\n0301:\n0302:x\n\n10FFFF:0\n"
+    #expect(HexFont.markOffsets(from: Array(text.utf8)) == [0x300: -8, 0x488: -16, 0x1AB0: 2, 0x10FFFF: 0])
+  }
+
+  @Test(.enabled(if: DebianFonts.exists("/usr/share/unifont/plane00-combining.txt"), "needs the Debian package unifont"))
+  func unifontsMarkOffsetFileIsReadWhole() throws {
+    let path = "/usr/share/unifont/plane00-combining.txt"
+    let bytes = try FileBytes.read(path, limit: 1 << 20)
+    let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+    let offsets = HexFont.markOffsets(from: bytes)
+    #expect(offsets.count == lines.count)
+    for line in lines {
+      let parts = line.split(separator: ":")
+      #expect(offsets[UInt32(parts[0], radix: 16)!] == Int(parts[1]), "\(line)")
+    }
+  }
+
   @Test func unsortedFilesAndFiveDigitCodesWork() throws {
     let zeros = String(repeating: "0", count: 30)
     let text = "2A6B2:\(zeros)FF\n0041:\(zeros)01\n"

@@ -50,8 +50,17 @@ public struct HexFont: Font {
           }
           let codeDigits = index - lineStart
           let wellFormed = (4...6).contains(codeDigits) && index < count && bytes[index] == UInt8(ascii: ":") && code <= 0x10FFFF
-          // The bitmap: scan to the end of the line, checking every digit on the way.
           let bitmapStart = index + 1
+          // Almost every line is 32 or 64 digits and a newline: check those eight at a time.
+          if wellFormed, let digits = HexFont.plainBitmapLength(bytes, from: bitmapStart) {
+            if let last = codes.last, last >= code { sorted = false }
+            codes.append(code)
+            offsets.append(UInt32(bitmapStart))
+            lengths.append(UInt8(digits))
+            lineStart = bitmapStart + digits + 1
+            continue
+          }
+          // Any other line: scan to its end, checking every digit on the way.
           var end = wellFormed ? bitmapStart : index
           var allHex = true
           while end < count, bytes[end] != 0x0A {
@@ -95,6 +104,36 @@ public struct HexFont: Font {
     self.offsets = offsets
     self.lengths = lengths
     self.warnings = warnings
+  }
+
+  /// The length of the bitmap at `start` if it is 32 or 64 hex digits ending the line with a
+  /// newline (the common case), checked eight bytes at a time; `nil` for anything else.
+  @inline(__always)
+  static func plainBitmapLength(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    for digits in [32, 64] where start + digits < bytes.count && bytes[start + digits] == 0x0A {
+      let raw = UnsafeRawPointer(bytes.baseAddress! + start)
+      var offset = 0
+      while offset < digits {
+        guard allHexDigits(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) else { return nil }
+        offset += 8
+      }
+      return digits
+    }
+    return nil
+  }
+
+  /// Whether all eight bytes of `word` are ASCII hex digits (no byte's range test can carry
+  /// into its neighbour once bytes with the top bit set are ruled out).
+  @inline(__always)
+  static func allHexDigits(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101, tops: UInt64 = 0x8080_8080_8080_8080
+    guard word & tops == 0 else { return false }
+    @inline(__always) func atLeast(_ x: UInt64, _ low: UInt8) -> UInt64 { (x &+ ones &* UInt64(0x80 - low)) & tops }
+    @inline(__always) func atMost(_ x: UInt64, _ high: UInt8) -> UInt64 { ~(x &+ ones &* UInt64(0x7F - high)) & tops }
+    let lower = word | ones &* 0x20
+    let decimal = atLeast(word, UInt8(ascii: "0")) & atMost(word, UInt8(ascii: "9"))
+    let letter = atLeast(lower, UInt8(ascii: "a")) & atMost(lower, UInt8(ascii: "f"))
+    return decimal | letter == tops
   }
 
   /// 1 for the bytes that are hex digits.
@@ -149,19 +188,30 @@ public struct HexFont: Font {
 
   /// Reads Unifont's `plane00-combining.txt` (`CODE:OFFSET` lines); unreadable lines are ignored.
   public static func markOffsets(from text: String) -> [UInt32: Int] {
+    markOffsets(from: Array(text.utf8))
+  }
+
+  /// Reads `CODE:OFFSET` lines (hex code point, signed decimal offset) from bytes.
+  public static func markOffsets(from bytes: [UInt8]) -> [UInt32: Int] {
     var offsets: [UInt32: Int] = [:]
-    for line in text.split(whereSeparator: \.isNewline) {
-      let parts = line.split(separator: ":")
-      if parts.count == 2, let code = UInt32(parts[0], radix: 16), let offset = Int(parts[1].trimmingCharacters()) {
-        offsets[code] = offset
+    for line in bytes.split(separator: 0x0A) {
+      let trimmed = line.drop { $0 == 0x20 || $0 == 0x09 }
+      guard let colon = trimmed.firstIndex(of: UInt8(ascii: ":")), colon > trimmed.startIndex, colon - trimmed.startIndex <= 6
+      else { continue }
+      var code: UInt32 = 0
+      var valid = true
+      for byte in trimmed[..<colon] where byte != 0x20 && byte != 0x09 {
+        guard let digit = hexValue(byte) else { valid = false; break }
+        code = code << 4 | UInt32(digit)
       }
+      var rest = trimmed[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }
+      while let last = rest.last, last == 0x0D || last == 0x20 || last == 0x09 { rest = rest.dropLast() }
+      let negative = rest.first == UInt8(ascii: "-")
+      if negative || rest.first == UInt8(ascii: "+") { rest = rest.dropFirst() }
+      guard valid, !rest.isEmpty, rest.count <= 6, rest.allSatisfy({ (0x30...0x39).contains($0) }) else { continue }
+      let magnitude = rest.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+      offsets[code] = negative ? -magnitude : magnitude
     }
     return offsets
-  }
-}
-
-extension Substring {
-  func trimmingCharacters() -> String {
-    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
   }
 }
