@@ -71,7 +71,7 @@ public struct Sign: Timeline {
       let level = workspace.zoneFrames[index].brightness
       if anyLit && level < brightest {
         let threshold = level / brightest * 64
-        workspace.zoneFrames[index].pixels.maskAll { x, y in Double(EffectContext.ditherRank(x: x, y: y)) < threshold }
+        workspace.zoneFrames[index].pixels.keepDithered(below: threshold)
       }
       frame.pixels.draw(workspace.zoneFrames[index].pixels, atX: zone.x, y: zone.y)
     }

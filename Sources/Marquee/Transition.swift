@@ -93,7 +93,7 @@ public struct Transition: Sendable {
       let dimmerIsOld = oldBrightness < newBrightness
       let level = (dimmerIsOld ? oldBrightness : newBrightness) * 64
       func dither(_ buffer: inout Framebuffer) {
-        buffer.maskAll { x, y in Double(EffectContext.ditherRank(x: x, y: y)) < level }
+        buffer.keepDithered(below: level)
       }
       if dimmerIsOld { dither(&area) } else { dither(&workspace.scratch) }
       brightness = max(oldBrightness, newBrightness)
@@ -114,14 +114,5 @@ public struct Transition: Sendable {
     guard !layer.overlayCoverage.isBlank else { return }
     area.draw(layer.overlayCoverage, atX: 0, y: 0, mode: .clear)
     area.draw(layer.overlay, atX: 0, y: 0, mode: .or)
-  }
-}
-
-extension Framebuffer {
-  /// Darkens every pixel where `keep(x, y)` is false.
-  mutating func maskAll(_ keep: (Int, Int) -> Bool) {
-    for y in 0..<height {
-      for x in 0..<width where !keep(x, y) { self[x, y] = false }
-    }
   }
 }

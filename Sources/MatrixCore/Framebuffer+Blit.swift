@@ -40,6 +40,12 @@ extension Framebuffer {
 
     let sourceStride = source.wordsPerRow
     let stride = wordsPerRow
+    if sx == 0, dx == 0, w == self.width, w == source.width {
+      // Whole rows onto whole rows of the same width: word by word, no bit arithmetic (both
+      // sides keep their padding bits dark, so every mode keeps it dark too).
+      drawRows(of: source, from: sy, to: dy, count: h, mode: mode)
+      return
+    }
     source.words.withUnsafeBufferPointer { src in
       words.withUnsafeMutableBufferPointer { dst in
         for row in 0..<h {
@@ -48,6 +54,25 @@ extension Framebuffer {
             sourceBit: sx,
             to: dst.baseAddress! + (dy + row) * stride, destinationBit: dx,
             count: w, mode: mode)
+        }
+      }
+    }
+  }
+
+  /// Combines `count` whole rows of `source` (as wide as this framebuffer), from row `from`,
+  /// into this framebuffer's rows from `to`.
+  private mutating func drawRows(of source: Framebuffer, from: Int, to: Int, count: Int, mode: BlitMode) {
+    let stride = wordsPerRow
+    source.words.withUnsafeBufferPointer { src in
+      words.withUnsafeMutableBufferPointer { dst in
+        let s = src.baseAddress! + from * stride, d = dst.baseAddress! + to * stride
+        let total = count * stride
+        switch mode {
+        case .copy: d.update(from: s, count: total)
+        case .or: for index in 0..<total { d[index] |= s[index] }
+        case .xor: for index in 0..<total { d[index] ^= s[index] }
+        case .clear: for index in 0..<total { d[index] &= ~s[index] }
+        case .and: for index in 0..<total { d[index] &= s[index] }
         }
       }
     }

@@ -88,18 +88,25 @@ public struct Layer: Sendable {
     }
   }
 
+  /// Keeps only the pixels whose ordered-dither rank is below `level` (0...64; with
+  /// `inverted`, at or above it): a dissolve a word at a time.
+  public mutating func keepDithered(below level: Double, inverted: Bool = false) {
+    pixels.keepDithered(below: level, inverted: inverted)
+    coverage.keepDithered(below: level, inverted: inverted)
+  }
+
+  /// Keeps only the pixels whose rank in `ranks` (one per pixel, row by row) is below
+  /// `threshold` (with `inverted`, at or above it).
+  public mutating func keepRanked(_ ranks: [Int32], below threshold: Double, inverted: Bool = false) {
+    pixels.keepRanked(ranks, below: threshold, inverted: inverted)
+    coverage.keepRanked(ranks, below: threshold, inverted: inverted)
+  }
+
   /// Moves the layer (pixels and coverage) by `dx`, `dy`; what moves out is lost.
   public mutating func offset(dx: Int, dy: Int, scratch: inout Framebuffer) {
     guard dx != 0 || dy != 0 else { return }
-    Layer.shift(&pixels, dx: dx, dy: dy, scratch: &scratch)
-    Layer.shift(&coverage, dx: dx, dy: dy, scratch: &scratch)
-  }
-
-  static func shift(_ buffer: inout Framebuffer, dx: Int, dy: Int, scratch: inout Framebuffer) {
-    FrameWorkspace.prepare(&scratch, width: buffer.width, height: buffer.height)
-    scratch.assign(buffer)
-    buffer.clear()
-    buffer.draw(scratch, atX: dx, y: dy)
+    pixels.shift(dx: dx, dy: dy)
+    coverage.shift(dx: dx, dy: dy)
   }
 
   /// Scales the layer about the area's centre by `factor` (nearest neighbour).
@@ -116,14 +123,7 @@ public struct Layer: Sendable {
   static func scale(_ buffer: inout Framebuffer, by factor: Double, scratch: inout Framebuffer) {
     FrameWorkspace.prepare(&scratch, width: buffer.width, height: buffer.height)
     scratch.assign(buffer)
-    let cx = Double(buffer.width) / 2, cy = Double(buffer.height) / 2
-    for y in 0..<buffer.height {
-      let sy = Int(((Double(y) + 0.5 - cy) / factor + cy).rounded(.down))
-      for x in 0..<buffer.width {
-        let sx = Int(((Double(x) + 0.5 - cx) / factor + cx).rounded(.down))
-        buffer[x, y] = scratch[sx, sy]
-      }
-    }
+    buffer.drawScaled(scratch, by: factor)
   }
 
   /// Draws a lit overlay column (a cursor bar) at `x`, clipped to the area.

@@ -86,12 +86,9 @@ public struct MaskEffect: TransitionEffect {
       let rows = Int((Double(h) * q).rounded())
       layer.maskRows { y in (up ? y >= h - rows : y < rows) == entering }
     case .dissolve:
-      let threshold = q * 64
-      layer.mask { x, y in (Double(EffectContext.ditherRank(x: x, y: y)) < threshold) == entering }
+      layer.keepDithered(below: q * 64, inverted: !entering)
     case .random:
-      let threshold = q * Double(w * h)
-      let ranks = context.randomRank
-      layer.mask { x, y in (Double(ranks[y * w + x]) < threshold) == entering }
+      layer.keepRanked(context.randomRank, below: q * Double(w * h), inverted: !entering)
     }
   }
 }

@@ -70,8 +70,7 @@ public struct PhasedEffect: TransitionEffect {
       let factor = from + (1 - from) * presence
       layer.scale(by: factor, scratch: &scratch)
       if dissolve {
-        let threshold = presence * 64
-        layer.mask { x, y in Double(EffectContext.ditherRank(x: x, y: y)) < threshold }
+        layer.keepDithered(below: presence * 64)
       }
     case .scanColumns(let blank):
       let column = min(context.width - 1, Int(q * Double(context.width)))

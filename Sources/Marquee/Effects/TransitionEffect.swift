@@ -56,27 +56,8 @@ public struct EffectContext: Sendable {
 
   /// The rank of (`x`, `y`) in a fixed ordered-dither (Bayer 8x8) order, 0..<64.
   public static func ditherRank(x: Int, y: Int) -> Int {
-    bayer8[(y & 7) * 8 + (x & 7)]
+    Framebuffer.ditherRank(x: x, y: y)
   }
-
-  static let bayer8: [Int] = {
-    // Built from the 2x2 Bayer matrix by the usual recursion.
-    var matrix = [0, 2, 3, 1]
-    var size = 2
-    while size < 8 {
-      var next = [Int](repeating: 0, count: size * size * 4)
-      for y in 0..<(size * 2) {
-        for x in 0..<(size * 2) {
-          let base = matrix[(y % size) * size + (x % size)] * 4
-          let quadrant = [0, 2, 3, 1][(y / size) * 2 + (x / size)]
-          next[y * size * 2 + x] = base + quadrant
-        }
-      }
-      matrix = next
-      size *= 2
-    }
-    return matrix
-  }()
 }
 
 /// One transition effect: it changes a layer for a progress and a role.
