@@ -54,12 +54,13 @@ public struct Sign: Timeline {
     }
     var brightest = 0.0
     var anyLit = false
+    // Zones are used in place, never copied: a copy of a zone copies its contents.
     for index in zones.indices {
-      let zone = zones[index]
-      if workspace.zoneFrames[index].width != zone.width || workspace.zoneFrames[index].height != zone.height {
-        workspace.zoneFrames[index] = Frame(width: zone.width, height: zone.height)
+      let (width, height) = (zones[index].width, zones[index].height)
+      if workspace.zoneFrames[index].width != width || workspace.zoneFrames[index].height != height {
+        workspace.zoneFrames[index] = Frame(width: width, height: height)
       }
-      zone.render(at: t, into: &workspace.zoneFrames[index], workspace: &workspace.zoneWorkspaces[index])
+      zones[index].render(at: t, into: &workspace.zoneFrames[index], workspace: &workspace.zoneWorkspaces[index])
       if !workspace.zoneFrames[index].pixels.isBlank {
         let level = workspace.zoneFrames[index].brightness
         brightest = max(brightest, level)
@@ -67,13 +68,12 @@ public struct Sign: Timeline {
       }
     }
     for index in zones.indices {
-      let zone = zones[index]
       let level = workspace.zoneFrames[index].brightness
       if anyLit && level < brightest {
         let threshold = level / brightest * 64
         workspace.zoneFrames[index].pixels.keepDithered(below: threshold)
       }
-      frame.pixels.draw(workspace.zoneFrames[index].pixels, atX: zone.x, y: zone.y)
+      frame.pixels.draw(workspace.zoneFrames[index].pixels, atX: zones[index].x, y: zones[index].y)
     }
     frame.brightness = anyLit ? brightest : 1
   }

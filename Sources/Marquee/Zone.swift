@@ -87,21 +87,28 @@ public struct Zone: Sendable {
 
   /// The segment in force at zone time `z`.
   func segment(at z: Double) -> Segment {
-    var chosen = segments[0]
-    for segment in segments where segment.start <= z { chosen = segment }
+    segments[segmentIndex(at: z)]
+  }
+
+  /// The index of the segment in force at zone time `z` (no segment is copied: a frame
+  /// looks this up every time).
+  func segmentIndex(at z: Double) -> Int {
+    var chosen = 0
+    for index in segments.indices where segments[index].start <= z { chosen = index }
     return chosen
   }
 
   /// Draws the zone at sign time `t` into a zone-sized frame.
   func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     let z = zoneTime(t)
-    let segment = segment(at: z)
-    let local = segment.local(z)
+    let index = segmentIndex(at: z)
+    let local = segments[index].local(z)
     if local < 0 {
-      segment.leadIn.render(
-        at: local + segment.leadIn.duration, target: segment.firstFrame, into: &frame, workspace: &workspace)
+      segments[index].leadIn.render(
+        at: local + segments[index].leadIn.duration, target: segments[index].firstFrame, into: &frame,
+        workspace: &workspace)
     } else {
-      segment.timeline.render(at: local, into: &frame, workspace: &workspace)
+      segments[index].timeline.render(at: local, into: &frame, workspace: &workspace)
     }
   }
 

@@ -48,12 +48,23 @@ extension Framebuffer {
     }
     source.words.withUnsafeBufferPointer { src in
       words.withUnsafeMutableBufferPointer { dst in
-        for row in 0..<h {
-          Framebuffer.copyBits(
-            from: src.baseAddress! + (sy + row) * sourceStride, sourceWords: sourceStride,
-            sourceBit: sx,
-            to: dst.baseAddress! + (dy + row) * stride, destinationBit: dx,
-            count: w, mode: mode)
+        let sourceRows = src.baseAddress! + sy * sourceStride
+        let destinationRows = dst.baseAddress! + dy * stride
+        // Column by column of destination words: each step takes up to 64 source bits at
+        // the same offsets in every row, so its arithmetic is done once for all rows.
+        var remaining = w, s = sx, d = dx
+        while remaining > 0 {
+          let dw = d >> 6, db = UInt64(d & 63)
+          let n = Swift.min(64 - Int(db), remaining)
+          let sw = s >> 6, sb = UInt64(s & 63)
+          let mask = (n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))) >> db
+          let hasNext = sb != 0 && sw + 1 < sourceStride
+          Framebuffer.combineColumn(
+            from: sourceRows + sw, sourceStride: sourceStride, readsNext: hasNext, shift: sb,
+            into: destinationRows + dw, stride: stride, rows: h, destinationShift: db, mask: mask, mode: mode)
+          s += n
+          d += n
+          remaining -= n
         }
       }
     }
@@ -78,60 +89,31 @@ extension Framebuffer {
     }
   }
 
-  /// Copies `count` bits of one row into another, the core of every blit.
-  ///
-  /// Works a destination word at a time: each step fetches up to 64 source bits at any bit
-  /// offset and merges them into one destination word under a mask.
-  static func copyBits(
-    from source: UnsafePointer<UInt64>, sourceWords: Int, sourceBit: Int,
-    to destination: UnsafeMutablePointer<UInt64>, destinationBit: Int,
-    count: Int, mode: BlitMode
+  /// Combines one destination word of each of `rows` rows with the source bits that land
+  /// there: the source word at `source` (and the next one, if `readsNext`) shifted left by
+  /// `shift`, then right by `destinationShift`, under `mask`.
+  @inline(__always)
+  static func combineColumn(
+    from source: UnsafePointer<UInt64>, sourceStride: Int, readsNext: Bool, shift: UInt64,
+    into destination: UnsafeMutablePointer<UInt64>, stride: Int, rows: Int, destinationShift: UInt64,
+    mask: UInt64, mode: BlitMode
   ) {
-    var remaining = count
-    var s = sourceBit
-    var d = destinationBit
-    if mode == .copy {
-      // The common case, without the mode switch in the loop.
-      while remaining > 0 {
-        let dw = d >> 6
-        let db = d & 63
-        let n = Swift.min(64 - db, remaining)
-        let sw = s >> 6
-        let sb = s & 63
-        var bits = source[sw] << UInt64(sb)
-        if sb != 0, sw + 1 < sourceWords { bits |= source[sw + 1] >> UInt64(64 - sb) }
-        let span: UInt64 = n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))
-        let mask = span >> UInt64(db)
-        destination[dw] = (destination[dw] & ~mask) | ((bits >> UInt64(db)) & mask)
-        s += n
-        d += n
-        remaining -= n
+    @inline(__always) func each(_ combine: (inout UInt64, UInt64) -> Void) {
+      var from = source, to = destination
+      for _ in 0..<rows {
+        var bits = from[0] &<< shift
+        if readsNext { bits |= from[1] &>> (64 &- shift) }
+        combine(&to[0], (bits &>> destinationShift) & mask)
+        from += sourceStride
+        to += stride
       }
-      return
     }
-    while remaining > 0 {
-      let dw = d >> 6
-      let db = d & 63
-      let n = Swift.min(64 - db, remaining)
-      let sw = s >> 6
-      let sb = s & 63
-      var bits = source[sw] << UInt64(sb)
-      if sb != 0, sw + 1 < sourceWords {
-        bits |= source[sw + 1] >> UInt64(64 - sb)
-      }
-      let span: UInt64 = n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))
-      let mask = span >> UInt64(db)
-      let value = (bits >> UInt64(db)) & mask
-      switch mode {
-      case .copy: destination[dw] = (destination[dw] & ~mask) | value
-      case .or: destination[dw] |= value
-      case .xor: destination[dw] ^= value
-      case .clear: destination[dw] &= ~value
-      case .and: destination[dw] &= ~(mask & ~value)
-      }
-      s += n
-      d += n
-      remaining -= n
+    switch mode {
+    case .copy: each { $0 = ($0 & ~mask) | $1 }
+    case .or: each { $0 |= $1 }
+    case .xor: each { $0 ^= $1 }
+    case .clear: each { $0 &= ~$1 }
+    case .and: each { $0 &= ~(mask & ~$1) }
     }
   }
 
