@@ -24,35 +24,75 @@ extension Framebuffer {
     }
   }
 
+  /// The source column (or row) that position `x` of an axis `size` long reads when the
+  /// axis is scaled by `factor` about its centre (nearest neighbour); outside `0..<size`
+  /// it reads dark.
+  @inline(__always)
+  static func scaledSource(_ x: Int, size: Int, factor: Double) -> Int {
+    let centre = Double(size) / 2
+    return Int(((Double(x) + 0.5 - centre) / factor + centre).rounded(.down))
+  }
+
   /// Replaces this framebuffer with `source` (the same size) scaled by `factor` about the
   /// centre, nearest neighbour: each pixel takes the source pixel its centre maps to, dark
-  /// outside the source. Built a destination word at a time.
+  /// outside the source. Each row's column map is worked out once and a destination row
+  /// that reads the same source row as the one above is copied.
   public mutating func drawScaled(_ source: Framebuffer, by factor: Double) {
     precondition(source.width == width && source.height == height, "sizes differ")
-    let cx = Double(width) / 2, cy = Double(height) / 2
     let width = self.width, height = self.height, stride = wordsPerRow
-    source.words.withUnsafeBufferPointer { source in
-      words.withUnsafeMutableBufferPointer { destination in
-        for y in 0..<height {
-          let sy = Int(((Double(y) + 0.5 - cy) / factor + cy).rounded(.down))
-          let row = destination.baseAddress! + y * stride
-          guard sy >= 0, sy < height else {
-            row.update(repeating: 0, count: stride)
-            continue
-          }
-          let from = source.baseAddress! + sy * stride
-          for word in 0..<stride {
-            var bits: UInt64 = 0
-            let start = word << 6
-            for x in start..<Swift.min(width, start + 64) {
-              let sx = Int(((Double(x) + 0.5 - cx) / factor + cx).rounded(.down))
-              guard sx >= 0, sx < width else { continue }
-              bits |= ((from[sx >> 6] << UInt64(sx & 63)) >> 63) << UInt64(63 - (x - start))
+    guard stride > 0, height > 0 else { return }
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: width) { columns in
+      for x in 0..<width { columns[x] = Framebuffer.scaledSource(x, size: width, factor: factor) }
+      source.words.withUnsafeBufferPointer { source in
+        words.withUnsafeMutableBufferPointer { destination in
+          var previousRow = -1, previousSource = -1
+          for y in 0..<height {
+            let sy = Framebuffer.scaledSource(y, size: height, factor: factor)
+            let row = destination.baseAddress! + y * stride
+            if sy < 0 || sy >= height {
+              row.update(repeating: 0, count: stride)
+              continue
             }
-            row[word] = bits
+            if sy == previousSource {
+              row.update(from: destination.baseAddress! + previousRow * stride, count: stride)
+              previousRow = y
+              continue
+            }
+            let from = source.baseAddress! + sy * stride
+            for word in 0..<stride {
+              var bits: UInt64 = 0
+              let start = word << 6
+              for x in start..<Swift.min(width, start + 64) {
+                let sx = columns[x]
+                guard sx >= 0, sx < width else { continue }
+                bits |= ((from[sx >> 6] &<< UInt64(sx & 63)) &>> 63) &<< UInt64(63 - (x - start))
+              }
+              row[word] = bits
+            }
+            (previousRow, previousSource) = (y, sy)
           }
         }
       }
     }
+  }
+
+  /// Lights exactly the pixels that read inside the area when it is scaled by `factor`
+  /// about its centre, and darkens the rest: what ``drawScaled(_:by:)`` makes of a fully
+  /// lit framebuffer, as one rectangle.
+  public mutating func fillScaledExtent(by factor: Double) {
+    func inside(_ size: Int) -> (first: Int, end: Int) {
+      var first = size, end = 0
+      for x in 0..<size {
+        let source = Framebuffer.scaledSource(x, size: size, factor: factor)
+        if source >= 0 && source < size {
+          first = Swift.min(first, x)
+          end = x + 1
+        }
+      }
+      return (first, end)
+    }
+    let columns = inside(width), rows = inside(height)
+    clear()
+    fill(x: columns.first, y: rows.first, width: columns.end - columns.first, height: rows.end - rows.first, lit: true)
   }
 }

@@ -83,6 +83,12 @@ import Testing
           }
         }
         #expect(scaled == expected, "\(width)x\(height) by \(factor)")
+        var full = Framebuffer(width: width, height: height)
+        full.fill(true)
+        var extent = Framebuffer(width: width, height: height), fullScaled = extent
+        extent.fillScaledExtent(by: factor)
+        fullScaled.drawScaled(full, by: factor)
+        #expect(extent == fullScaled, "extent of \(width)x\(height) by \(factor)")
       }
     }
   }

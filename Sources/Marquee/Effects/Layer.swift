@@ -117,7 +117,11 @@ public struct Layer: Sendable {
       return
     }
     Layer.scale(&pixels, by: factor, scratch: &scratch)
-    Layer.scale(&coverage, by: factor, scratch: &scratch)
+    if coverage.litCount == width * height {
+      coverage.fillScaledExtent(by: factor)  // a full coverage scales to a rectangle
+    } else {
+      Layer.scale(&coverage, by: factor, scratch: &scratch)
+    }
   }
 
   static func scale(_ buffer: inout Framebuffer, by factor: Double, scratch: inout Framebuffer) {
