@@ -124,17 +124,18 @@ extension Framebuffer {
     guard x0 < x1, y0 < y1 else { return }
     let stride = wordsPerRow
     words.withUnsafeMutableBufferPointer { buffer in
-      for row in y0..<y1 {
-        var bit = x0
-        while bit < x1 {
-          let db = bit & 63
-          let n = Swift.min(64 - db, x1 - bit)
-          let span: UInt64 = n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))
-          let mask = span >> UInt64(db)
-          let index = row * stride + (bit >> 6)
-          if lit { buffer[index] |= mask } else { buffer[index] &= ~mask }
-          bit += n
+      // Word by word across the span, each word's mask worked out once for all rows.
+      var bit = x0
+      while bit < x1 {
+        let db = bit & 63
+        let n = Swift.min(64 - db, x1 - bit)
+        let mask = (n == 64 ? ~0 : ~((~0 as UInt64) >> UInt64(n))) >> UInt64(db)
+        var word = buffer.baseAddress! + (y0 * stride + (bit >> 6))
+        for _ in y0..<y1 {
+          if lit { word.pointee |= mask } else { word.pointee &= ~mask }
+          word += stride
         }
+        bit += n
       }
     }
   }

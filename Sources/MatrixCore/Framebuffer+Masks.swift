@@ -1,4 +1,34 @@
 extension Framebuffer {
+  /// Keeps the pixels of the columns whose bit is set in `pattern`, read as 64 columns
+  /// (most significant bit first) repeating across the width, and darkens the others.
+  public mutating func keepColumns(repeating pattern: UInt64) {
+    words.withUnsafeMutableBufferPointer { words in
+      for index in words.indices { words[index] &= pattern }
+    }
+  }
+
+  /// Keeps the columns `range` (clipped) and darkens the others.
+  public mutating func keepColumns(_ range: Range<Int>) {
+    let low = Swift.max(0, Swift.min(width, range.lowerBound)), high = Swift.max(low, Swift.min(width, range.upperBound))
+    fill(x: 0, y: 0, width: low, height: height, lit: false)
+    fill(x: high, y: 0, width: width - high, height: height, lit: false)
+  }
+
+  /// Calls `body` with which columns have a lit pixel: bit `x % 64` (most significant
+  /// first) of word `x / 64`, in temporary storage.
+  public func withLitColumns<R>(_ body: (UnsafeBufferPointer<UInt64>) -> R) -> R {
+    let stride = wordsPerRow
+    return withUnsafeTemporaryAllocation(of: UInt64.self, capacity: stride) { columns in
+      columns.initialize(repeating: 0)
+      words.withUnsafeBufferPointer { words in
+        for y in 0..<height {
+          for index in 0..<stride { columns[index] |= words[y * stride + index] }
+        }
+      }
+      return body(UnsafeBufferPointer(columns))
+    }
+  }
+
   /// Keeps the pixels whose rank in `ranks` (one per pixel, row by row) is below
   /// `threshold` (with `inverted`, at or above it) and darkens the others, building each
   /// 64-pixel mask word in registers.
@@ -12,12 +42,14 @@ extension Framebuffer {
         for y in 0..<height {
           let rowRanks = ranks.baseAddress! + y * width
           for word in 0..<stride {
-            var keep: UInt64 = 0
+            var below: UInt64 = 0
             let start = word << 6
-            for x in start..<Swift.min(width, start + 64) where (rowRanks[x] < limit) != inverted {
-              keep |= 0x8000_0000_0000_0000 >> UInt64(x - start)
+            // Branch-free: the sign of rank - limit is the bit.
+            for x in start..<Swift.min(width, start + 64) {
+              let sign = UInt64(truncatingIfNeeded: UInt32(bitPattern: rowRanks[x] &- limit) >> 31)
+              below |= sign << UInt64(63 - (x - start))
             }
-            words[y * stride + word] &= keep
+            words[y * stride + word] &= inverted ? ~below : below
           }
         }
       }

@@ -156,3 +156,72 @@ import Testing
     }
   }
 }
+
+/// The word-wise column effects against their column-by-column definitions.
+@Suite struct ColumnEffectReferenceTests {
+  /// A layer holding random pixels, fully covering.
+  func layer(width: Int, height: Int, seed: UInt64) -> Layer {
+    var random = SeededRandom(state: seed)
+    var card = Framebuffer(width: width, height: height)
+    // Blank columns too: slice skips them.
+    for y in 0..<height {
+      for x in 0..<width where x % 5 != 2 && Bool.random(using: &random) { card[x, y] = true }
+    }
+    var layer = Layer()
+    layer.load(card)
+    return layer
+  }
+
+  @Test func sliceMovesOneColumnAtATimeAsItsDefinitionSays() {
+    for (width, height) in [(32, 8), (70, 9)] {
+      let original = layer(width: width, height: height, seed: UInt64(width))
+      let context = EffectContext(width: width, height: height)
+      for role in [TransitionRole.entering, .exiting] {
+        for step in 1..<100 {
+          let q = Double(step) / 100
+          var actual = original
+          var scratch = Framebuffer(width: 0, height: 0)
+          SliceEffect().apply(to: &actual, progress: q, role: role, context: context, scratch: &scratch)
+          // Definition: each lit column, leftmost first, travels its whole trip before the
+          // next starts; entering from the right edge, exiting off the left edge.
+          let source = original.pixels
+          let lit = (0..<width).filter { x in (0..<height).contains { source[x, $0] } }
+          let total = lit.reduce(0) { $0 + (role == .entering ? width - $1 : $1 + 1) }
+          var budget = Int((q * Double(total)).rounded(.down))
+          var expected = Framebuffer(width: width, height: height)
+          for x in lit {
+            let trip = role == .entering ? width - x : x + 1
+            let travelled = min(trip, budget)
+            budget -= travelled
+            let position = role == .entering ? width - travelled : x - travelled
+            expected.draw(source, sourceX: x, sourceY: 0, width: 1, height: height, atX: position, y: 0)
+          }
+          #expect(actual.pixels == expected, "\(width)x\(height) \(role) at \(q)")
+        }
+      }
+    }
+  }
+
+  @Test func meshMovesEvenColumnsUpAndOddColumnsDown() {
+    for (width, height) in [(32, 8), (70, 9)] {
+      let original = layer(width: width, height: height, seed: 7)
+      let context = EffectContext(width: width, height: height)
+      for step in 1..<20 {
+        let q = Double(step) / 20
+        var actual = original
+        var scratch = Framebuffer(width: 0, height: 0)
+        MeshEffect().apply(to: &actual, progress: q, role: .exiting, context: context, scratch: &scratch)
+        let distance = Int((q * Double(height)).rounded())
+        var expected = Framebuffer(width: width, height: height), coverage = expected
+        for x in 0..<width {
+          let dy = x % 2 == 0 ? -distance : distance
+          expected.draw(original.pixels, sourceX: x, sourceY: 0, width: 1, height: height, atX: x, y: dy)
+          coverage.draw(original.coverage, sourceX: x, sourceY: 0, width: 1, height: height, atX: x, y: dy)
+        }
+        if distance >= height { (expected, coverage) = (Framebuffer(width: width, height: height), Framebuffer(width: width, height: height)) }
+        #expect(actual.pixels == expected, "\(width)x\(height) at \(q)")
+        #expect(actual.coverage == coverage, "\(width)x\(height) coverage at \(q)")
+      }
+    }
+  }
+}

@@ -65,15 +65,16 @@ public struct MeshEffect: TransitionEffect {
     MeshEffect.shiftColumns(&layer.coverage, by: distance, scratch: &scratch)
   }
 
-  /// Moves even columns up and odd columns down by `distance` rows.
+  /// Moves even columns up and odd columns down by `distance` rows: the whole buffer
+  /// moved each way, then the even columns of one and the odd of the other.
   static func shiftColumns(_ buffer: inout Framebuffer, by distance: Int, scratch: inout Framebuffer) {
     FrameWorkspace.prepare(&scratch, width: buffer.width, height: buffer.height)
     scratch.assign(buffer)
-    buffer.clear()
-    for x in 0..<buffer.width {
-      let dy = x % 2 == 0 ? -distance : distance
-      buffer.draw(scratch, sourceX: x, sourceY: 0, width: 1, height: buffer.height, atX: x, y: dy)
-    }
+    scratch.shift(dx: 0, dy: -distance)
+    scratch.keepColumns(repeating: 0xAAAA_AAAA_AAAA_AAAA)  // even columns: 0, 2, ...
+    buffer.shift(dx: 0, dy: distance)
+    buffer.keepColumns(repeating: 0x5555_5555_5555_5555)
+    buffer.draw(scratch, atX: 0, y: 0, mode: .or)
   }
 }
 
@@ -93,28 +94,40 @@ public struct SliceEffect: TransitionEffect {
   ) {
     guard layer.settle(progress: q, role: role) else { return }
     let w = context.width, h = context.height
+    // Columns with something lit travel, leftmost first; blank columns need no trip (as
+    // in MD_Parola). At any moment the columns before the travelling one have finished
+    // (in place entering, gone exiting), those after it have not started (not yet shown
+    // entering, in place exiting), and one column is on its way.
+    let entering = role == .entering
+    var moving: (column: Int, position: Int)?
+    var boundary = w  // the first column that has not finished
+    layer.pixels.withLitColumns { columns in
+      func isLit(_ x: Int) -> Bool { columns[x >> 6] & (0x8000_0000_0000_0000 >> UInt64(x & 63)) != 0 }
+      var total = 0
+      for x in 0..<w where isLit(x) { total += entering ? w - x : x + 1 }
+      var budget = Int((q * Double(total)).rounded(.down))
+      for x in 0..<w where isLit(x) {
+        let trip = entering ? w - x : x + 1
+        if budget >= trip {
+          budget -= trip
+          continue
+        }
+        boundary = x
+        // Entering columns start at the right edge; exiting ones end past the left edge.
+        if budget > 0 { moving = (x, entering ? w - budget : x - budget) }
+        break
+      }
+    }
     FrameWorkspace.prepare(&scratch, width: w, height: h)
     scratch.assign(layer.pixels)
-    // Columns with something lit travel; blank columns need no trip (as in MD_Parola).
-    var total = 0
-    for x in 0..<w where SliceEffect.isLit(scratch, column: x) {
-      total += role == .entering ? w - x : x + 1
+    if entering {
+      layer.pixels.keepColumns(0..<boundary)
+    } else {
+      layer.pixels.keepColumns((boundary + (moving == nil ? 0 : 1))..<w)
     }
-    var budget = Int((q * Double(total)).rounded(.down))
-    layer.pixels.clear()
-    for x in 0..<w where SliceEffect.isLit(scratch, column: x) {
-      let trip = role == .entering ? w - x : x + 1
-      let travelled = min(trip, budget)
-      budget -= travelled
-      // Entering columns start at the right edge; exiting ones end past the left edge.
-      let position = role == .entering ? w - travelled : x - travelled
-      layer.pixels.draw(scratch, sourceX: x, sourceY: 0, width: 1, height: h, atX: position, y: 0)
+    if let moving {
+      layer.pixels.draw(scratch, sourceX: moving.column, sourceY: 0, width: 1, height: h, atX: moving.position, y: 0, mode: .or)
     }
-  }
-
-  static func isLit(_ buffer: Framebuffer, column x: Int) -> Bool {
-    for y in 0..<buffer.height where buffer[x, y] { return true }
-    return false
   }
 }
 

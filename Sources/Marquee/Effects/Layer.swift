@@ -98,8 +98,14 @@ public struct Layer: Sendable {
   /// Keeps only the pixels whose rank in `ranks` (one per pixel, row by row) is below
   /// `threshold` (with `inverted`, at or above it).
   public mutating func keepRanked(_ ranks: [Int32], below threshold: Double, inverted: Bool = false) {
-    pixels.keepRanked(ranks, below: threshold, inverted: inverted)
-    coverage.keepRanked(ranks, below: threshold, inverted: inverted)
+    if coverage.litCount == width * height {
+      // A full coverage becomes the mask itself: work it out once, apply it to the pixels.
+      coverage.keepRanked(ranks, below: threshold, inverted: inverted)
+      pixels.draw(coverage, atX: 0, y: 0, mode: .and)
+    } else {
+      pixels.keepRanked(ranks, below: threshold, inverted: inverted)
+      coverage.keepRanked(ranks, below: threshold, inverted: inverted)
+    }
   }
 
   /// Moves the layer (pixels and coverage) by `dx`, `dy`; what moves out is lost.
