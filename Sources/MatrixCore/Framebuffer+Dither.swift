@@ -24,22 +24,30 @@ extension Framebuffer {
     return matrix.map { UInt8($0) }
   }()
 
+  /// For each row of the matrix (8) and each count 0...64, the row's pixels of rank below
+  /// the count, as a byte (most significant bit: column 0).
+  static let ditherRows: [UInt8] = (0..<8).flatMap { row in
+    (0...64).map { count in
+      (0..<8).reduce(UInt8(0)) { byte, x in bayer8[row << 3 | x] < count ? byte | UInt8(0x80 >> x) : byte }
+    }
+  }
+
   /// Keeps the pixels whose dither rank is below `level` (0...64; with `inverted`, those at
   /// or above it) and darkens the others: a word operation per 64 pixels, since the pattern
   /// repeats every 8 columns.
   public mutating func keepDithered(below level: Double, inverted: Bool = false) {
-    let stride = wordsPerRow
+    let stride = wordsPerRow, height = self.height
     guard stride > 0 else { return }
-    let ranks = Framebuffer.bayer8
-    words.withUnsafeMutableBufferPointer { words in
-      for y in 0..<height {
-        var pattern: UInt64 = 0
-        for x in 0..<8 where (Double(ranks[(y & 7) << 3 | x]) < level) != inverted {
-          pattern |= 0x80 >> UInt64(x)
+    // Integer ranks below `level` are exactly those below its ceiling.
+    let count = Int(Swift.max(0, Swift.min(64, level.rounded(.up))))
+    Framebuffer.ditherRows.withUnsafeBufferPointer { rows in
+      words.withUnsafeMutableBufferPointer { words in
+        for y in 0..<height {
+          var pattern = UInt64(rows[(y & 7) * 65 + count]) &* 0x0101_0101_0101_0101
+          if inverted { pattern = ~pattern }
+          let row = words.baseAddress! + y * stride
+          for index in 0..<stride { row[index] &= pattern }
         }
-        pattern &*= 0x0101_0101_0101_0101
-        let row = words.baseAddress! + y * stride
-        for index in 0..<stride { row[index] &= pattern }
       }
     }
   }
