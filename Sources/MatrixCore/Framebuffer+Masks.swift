@@ -62,7 +62,11 @@ extension Framebuffer {
   @inline(__always)
   static func scaledSource(_ x: Int, size: Int, factor: Double) -> Int {
     let centre = Double(size) / 2
-    return Int(((Double(x) + 0.5 - centre) / factor + centre).rounded(.down))
+    let position = (Double(x) + 0.5 - centre) / factor + centre
+    // Rounded down without a call into libm (positions are far inside Int's range).
+    guard position > -1e15, position < 1e15 else { return position < 0 ? -1 : size }
+    let truncated = Int(position)
+    return Double(truncated) > position ? truncated - 1 : truncated
   }
 
   /// Replaces this framebuffer with `source` (the same size) scaled by `factor` about the
@@ -74,7 +78,15 @@ extension Framebuffer {
     let width = self.width, height = self.height, stride = wordsPerRow
     guard stride > 0, height > 0 else { return }
     withUnsafeTemporaryAllocation(of: Int.self, capacity: width) { columns in
-      for x in 0..<width { columns[x] = Framebuffer.scaledSource(x, size: width, factor: factor) }
+      var firstInside = width, endInside = 0
+      for x in 0..<width {
+        let sx = Framebuffer.scaledSource(x, size: width, factor: factor)
+        columns[x] = sx
+        if sx >= 0 && sx < width {
+          firstInside = Swift.min(firstInside, x)
+          endInside = x + 1
+        }
+      }
       source.words.withUnsafeBufferPointer { source in
         words.withUnsafeMutableBufferPointer { destination in
           var previousRow = -1, previousSource = -1
@@ -94,10 +106,10 @@ extension Framebuffer {
             for word in 0..<stride {
               var bits: UInt64 = 0
               let start = word << 6
-              for x in start..<Swift.min(width, start + 64) {
+              // Only the columns that read inside the source (a run, the map being monotonic).
+              for x in Swift.max(start, firstInside)..<Swift.max(Swift.max(start, firstInside), Swift.min(start + 64, endInside)) {
                 let sx = columns[x]
-                guard sx >= 0, sx < width else { continue }
-                bits |= ((from[sx >> 6] &<< UInt64(sx & 63)) &>> 63) &<< UInt64(63 - (x - start))
+                bits |= ((from[sx &>> 6] &<< UInt64(sx & 63)) &>> 63) &<< UInt64(63 &- (x &- start))
               }
               row[word] = bits
             }
