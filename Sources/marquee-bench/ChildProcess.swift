@@ -1,23 +1,17 @@
 import Glibc
 
-/// Runs another program and measures it: wall time from start to exit, its CPU time and its
-/// peak resident memory.
+/// Runs another program and measures it: wall time from start to exit and its CPU time.
 struct ChildRun {
   var status: Int32
   var wallNs: Int64
   var cpuNs: Int64
-  var maxRSSKiB: Int
   var output: String
 }
 
 enum ChildProcess {
   /// Spawns `arguments[0]` with `arguments`, standard output captured (stdin from /dev/null),
   /// and waits for it.
-  ///
-  /// The child's peak memory, as the kernel counts it, starts from this process's own peak
-  /// (the child shares its memory until it execs), so memory measurements keep this
-  /// process small: `keepOutput` false reads and drops the output.
-  static func run(_ arguments: [String], environment: [String: String] = [:], keepOutput: Bool = true) -> ChildRun? {
+  static func run(_ arguments: [String], environment: [String: String] = [:]) -> ChildRun? {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
     var actions = posix_spawn_file_actions_t()
@@ -54,7 +48,7 @@ enum ChildProcess {
       let count = read(fds[0], &chunk, chunk.count)
       if count < 0 && errno == EINTR { continue }
       if count <= 0 { break }
-      if keepOutput && output.count < 1 << 20 { output += chunk[0..<count] }
+      if output.count < 1 << 20 { output += chunk[0..<count] }
     }
     close(fds[0])
     var status: Int32 = 0
@@ -64,8 +58,48 @@ enum ChildProcess {
     let cpu = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000_000
       + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1_000
     return ChildRun(
-      status: (status >> 8) & 0xFF, wallNs: end - start, cpuNs: cpu, maxRSSKiB: usage.ru_maxrss,
+      status: (status >> 8) & 0xFF, wallNs: end - start, cpuNs: cpu,
       output: String(decoding: output, as: UTF8.self))
+  }
+
+  /// Starts `arguments[0]` (output to /dev/null), lets it run for `seconds`, and returns
+  /// its peak resident memory in KiB, read from /proc while it runs (`VmHWM`), then stops it
+  /// with SIGTERM. `nil` if it ended before.
+  ///
+  /// Not from the exit status's rusage: a child spawned from this process counts this
+  /// process's own peak as its starting point, and the benchmark has grown by then.
+  static func peakResident(_ arguments: [String], runFor seconds: Double) -> Int? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, Glibc.environ) == 0 else { return nil }
+    var status: Int32 = 0
+    let deadline = Measure.monotonic() + Int64(seconds * 1e9)
+    while Measure.monotonic() < deadline {
+      if waitpid(pid, &status, WNOHANG) == pid { return nil }
+      usleep(10_000)
+    }
+    let peak = highWaterMark(of: pid)
+    kill(pid, SIGTERM)
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    return peak
+  }
+
+  /// `VmHWM` of a running process, in KiB.
+  static func highWaterMark(of pid: pid_t) -> Int? {
+    guard let file = fopen("/proc/\(pid)/status", "r") else { return nil }
+    defer { fclose(file) }
+    var line = [CChar](repeating: 0, count: 256)
+    while fgets(&line, Int32(line.count), file) != nil {
+      let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if text.hasPrefix("VmHWM:") { return Int(text.dropFirst(6).filter(\.isNumber)) }
+    }
+    return nil
   }
 
   /// The path of this executable's folder (where `marquee` is built beside it).
