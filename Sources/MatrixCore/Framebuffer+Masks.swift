@@ -7,6 +7,18 @@ extension Framebuffer {
     }
   }
 
+  /// Lights the columns whose bit is set in `pattern`, read as 64 columns (most
+  /// significant bit first) repeating across the width.
+  public mutating func lightColumns(repeating pattern: UInt64) {
+    let stride = wordsPerRow, lastMask = lastWordMask
+    guard stride > 0 else { return }
+    words.withUnsafeMutableBufferPointer { words in
+      for index in words.indices {
+        words[index] |= index % stride == stride - 1 ? pattern & lastMask : pattern
+      }
+    }
+  }
+
   /// Keeps the columns `range` (clipped) and darkens the others.
   public mutating func keepColumns(_ range: Range<Int>) {
     let low = Swift.max(0, Swift.min(width, range.lowerBound)), high = Swift.max(low, Swift.min(width, range.upperBound))

@@ -93,6 +93,27 @@ import Testing
     }
   }
 
+  @Test func columnPatternsLightAndKeepTheirColumns() {
+    var random = SeededRandom(state: 36)
+    for (width, height) in FramebufferWordOpsTests.sizes {
+      let original = randomFramebuffer(width: width, height: height, using: &random)
+      let pattern = random.next()
+      func inPattern(_ x: Int) -> Bool { pattern & (0x8000_0000_0000_0000 >> UInt64(x % 64)) != 0 }
+      var lit = original, kept = original
+      lit.lightColumns(repeating: pattern)
+      kept.keepColumns(repeating: pattern)
+      var expectedLit = original, expectedKept = original
+      for y in 0..<height {
+        for x in 0..<width {
+          if inPattern(x) { expectedLit[x, y] = true } else { expectedKept[x, y] = false }
+        }
+      }
+      #expect(lit == expectedLit, "\(width)x\(height)")
+      #expect(kept == expectedKept, "\(width)x\(height)")
+      #expect(lit.litCount == expectedLit.litCount, "padding stays dark")
+    }
+  }
+
   @Test func wholeRowBlitsInEveryModeMatchPixels() {
     var random = SeededRandom(state: 35)
     for (width, height) in FramebufferWordOpsTests.sizes {

@@ -2,7 +2,7 @@ import MatrixCore
 
 /// Blinds: stripes close over the old text until the area is lit, then open on the new text.
 public struct BlindsEffect: TransitionEffect {
-  /// The width of one blind, in columns.
+  /// The width of one blind, in columns (a divisor of 64).
   public let blindWidth = 4
   public var name: String { "blinds" }
   public var summary: String { "stripes close to fully lit, then open on the new text" }
@@ -34,9 +34,12 @@ public struct BlindsEffect: TransitionEffect {
       }
       closed = blindWidth - min(blindWidth - 1, Int((q * Double(blindWidth)).rounded(.down)))
     }
-    for x in 0..<context.width where x % blindWidth < closed {
-      layer.cursorColumn(at: x)
-    }
+    // The closed part of every blind at once: the stripe pattern repeats every 64 columns
+    // (a blind's width divides 64).
+    var stripes: UInt64 = 0
+    for x in 0..<64 where x % blindWidth < closed { stripes |= 0x8000_0000_0000_0000 >> UInt64(x) }
+    layer.overlay.lightColumns(repeating: stripes)
+    layer.overlayCoverage.lightColumns(repeating: stripes)
   }
 }
 
