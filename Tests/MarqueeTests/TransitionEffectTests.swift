@@ -202,6 +202,38 @@ import Testing
     }
   }
 
+  @Test func openingAndClosingMatchTheirColumnDefinitions() {
+    for (width, height) in [(32, 8), (33, 5)] {
+      let original = layer(width: width, height: height, seed: 9)
+      let context = EffectContext(width: width, height: height)
+      for effect in MaskEffect.all where ["opening", "opening-cursor", "closing", "closing-cursor"].contains(effect.name) {
+        let isOpening = effect.name.hasPrefix("opening"), cursor = effect.name.hasSuffix("cursor")
+        for role in [TransitionRole.entering, .exiting] {
+          for step in 0...100 {
+            let q = Double(step) / 100
+            var actual = original
+            var scratch = Framebuffer(width: 0, height: 0)
+            effect.apply(to: &actual, progress: q, role: role, context: context, scratch: &scratch)
+            // Definition: a column is open within `reach` of the centre (opening) or beyond
+            // it (closing); the entering layer shows where open; bars mark open/closed edges.
+            let half = Double(width) / 2, reach = isOpening ? q * half : (1 - q) * half
+            func isOpen(_ x: Int) -> Bool { (abs(Double(x) + 0.5 - half) < reach) == isOpening }
+            var expected = original
+            expected.maskColumns { isOpen($0) == (role == .entering) }
+            if cursor, q > 0, q < 1 {
+              for x in 0..<width where x + 1 < width && isOpen(x) != isOpen(x + 1) {
+                expected.cursorColumn(at: isOpen(x) == isOpening ? x + 1 : x)
+              }
+            }
+            #expect(actual.pixels == expected.pixels && actual.coverage == expected.coverage
+                      && actual.overlay == expected.overlay && actual.overlayCoverage == expected.overlayCoverage,
+                    "\(effect.name) \(role) at \(q)")
+          }
+        }
+      }
+    }
+  }
+
   @Test func meshMovesEvenColumnsUpAndOddColumnsDown() {
     for (width, height) in [(32, 8), (70, 9)] {
       let original = layer(width: width, height: height, seed: 7)

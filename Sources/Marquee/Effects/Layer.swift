@@ -80,6 +80,17 @@ public struct Layer: Sendable {
     }
   }
 
+  /// Keeps only the columns of `range` (with `inside` false, only those outside it).
+  public mutating func keepColumns(_ range: Range<Int>, inside: Bool) {
+    if inside {
+      pixels.keepColumns(range)
+      coverage.keepColumns(range)
+    } else {
+      pixels.fill(x: range.lowerBound, y: 0, width: range.count, height: height, lit: false)
+      coverage.fill(x: range.lowerBound, y: 0, width: range.count, height: height, lit: false)
+    }
+  }
+
   /// Keeps only the rows where `visible(y)` holds.
   public mutating func maskRows(_ visible: (Int) -> Bool) {
     for y in 0..<height where !visible(y) {

@@ -71,16 +71,20 @@ public struct MaskEffect: TransitionEffect {
       let isOpening = if case .opening = shape { true } else { false }
       let half = Double(w) / 2
       let reach = isOpening ? q * half : (1 - q) * half
-      let isOpen = { (x: Int) -> Bool in
-        let inside = abs(Double(x) + 0.5 - half) < reach
-        return isOpening ? inside : !inside
+      // The middle columns, within `reach` of the centre: open when opening, closed when
+      // closing.
+      var low = w, high = 0
+      for x in 0..<w where abs(Double(x) + 0.5 - half) < reach {
+        low = min(low, x)
+        high = x + 1
       }
-      layer.maskColumns { isOpen($0) == entering }
-      if cursor, q > 0, q < 1 {
-        // Bars at the boundaries between the open and closed columns.
-        for x in 0..<w where x + 1 < w && isOpen(x) != isOpen(x + 1) {
-          layer.cursorColumn(at: isOpen(x) == isOpening ? x + 1 : x)
-        }
+      let middle = low < high ? low..<high : 0..<0
+      // The entering layer shows where it is open, the exiting one elsewhere.
+      layer.keepColumns(middle, inside: isOpening == entering)
+      if cursor, q > 0, q < 1, !middle.isEmpty {
+        // Bars just outside the middle, where open meets closed.
+        if middle.lowerBound > 0 { layer.cursorColumn(at: middle.lowerBound - 1) }
+        if middle.upperBound < w { layer.cursorColumn(at: middle.upperBound) }
       }
     case .grow(let up):
       let rows = Int((Double(h) * q).rounded())
