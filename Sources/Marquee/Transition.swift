@@ -78,15 +78,10 @@ public struct Transition: Sendable {
   /// brightness and the frame takes the brighter one's.
   static func composite(workspace: inout FrameWorkspace, into area: inout Framebuffer) -> Double {
     FrameWorkspace.prepare(&area, width: workspace.new.width, height: workspace.new.height)
-    // The old layer's visible part.
-    area.assign(workspace.old.pixels)
-    area.draw(workspace.old.coverage, atX: 0, y: 0, mode: .and)
-    area.draw(workspace.new.coverage, atX: 0, y: 0, mode: .clear)
-    // The new layer's visible part.
+    // The old layer's visible part (where the new one does not cover), then the new one's.
+    let oldLit = area.assign(workspace.old.pixels, maskedBy: workspace.old.coverage, except: workspace.new.coverage)
     FrameWorkspace.prepare(&workspace.scratch, width: area.width, height: area.height)
-    workspace.scratch.assign(workspace.new.pixels)
-    workspace.scratch.draw(workspace.new.coverage, atX: 0, y: 0, mode: .and)
-    let oldLit = !area.isBlank, newLit = !workspace.scratch.isBlank
+    let newLit = workspace.scratch.assign(workspace.new.pixels, maskedBy: workspace.new.coverage)
     let oldBrightness = workspace.old.brightness, newBrightness = workspace.new.brightness
     var brightness = 1.0
     if oldLit && newLit && oldBrightness != newBrightness {

@@ -1,4 +1,38 @@
 extension Framebuffer {
+  /// The bit each of eight lanes stands for in a byte, first lane most significant.
+  static let laneWeights = SIMD8<Int32>(128, 64, 32, 16, 8, 4, 2, 1)
+
+  /// Sets this framebuffer to the pixels of `pixels` where `coverage` is lit and `hidden`
+  /// (if given) is not, in one pass over the words; returns whether any pixel is lit. All
+  /// four are the same size.
+  @discardableResult
+  public mutating func assign(_ pixels: Framebuffer, maskedBy coverage: Framebuffer, except hidden: Framebuffer? = nil) -> Bool {
+    precondition(
+      pixels.width == width && pixels.height == height && coverage.width == width && coverage.height == height
+        && (hidden.map { $0.width == width && $0.height == height } ?? true), "sizes differ")
+    var any: UInt64 = 0
+    pixels.words.withUnsafeBufferPointer { pixels in
+      coverage.words.withUnsafeBufferPointer { coverage in
+        words.withUnsafeMutableBufferPointer { result in
+          if let hidden {
+            hidden.words.withUnsafeBufferPointer { hidden in
+              for index in result.indices {
+                result[index] = pixels[index] & coverage[index] & ~hidden[index]
+                any |= result[index]
+              }
+            }
+          } else {
+            for index in result.indices {
+              result[index] = pixels[index] & coverage[index]
+              any |= result[index]
+            }
+          }
+        }
+      }
+    }
+    return any != 0
+  }
+
   /// Keeps the pixels of the columns whose bit is set in `pattern`, read as 64 columns
   /// (most significant bit first) repeating across the width, and darkens the others.
   public mutating func keepColumns(repeating pattern: UInt64) {
@@ -49,18 +83,27 @@ extension Framebuffer {
     // Integer ranks below `threshold` are exactly those below its ceiling.
     let limit = Int32(clamping: Int(max(-1, min(Double(Int32.max), threshold.rounded(.up)))))
     let stride = wordsPerRow, width = self.width, height = self.height
+    let limits = SIMD8<Int32>(repeating: limit)
     ranks.withUnsafeBufferPointer { ranks in
       words.withUnsafeMutableBufferPointer { words in
         for y in 0..<height {
           let rowRanks = ranks.baseAddress! + y * width
           for word in 0..<stride {
+            let start = word << 6, count = Swift.min(64, width - start)
             var below: UInt64 = 0
-            let start = word << 6
-            // Branch-free: the sign of rank - limit is the bit.
-            for x in start..<Swift.min(width, start + 64) {
-              let sign = UInt64(truncatingIfNeeded: UInt32(bitPattern: rowRanks[x] &- limit) >> 31)
-              below |= sign << UInt64(63 - (x - start))
+            var x = 0
+            // Eight ranks compared at once; each lane weighs its bit, the sum is the byte.
+            while x + 8 <= count {
+              let ranks = UnsafeRawPointer(rowRanks + start + x).loadUnaligned(as: SIMD8<Int32>.self)
+              let byte = SIMD8<Int32>.zero.replacing(with: Framebuffer.laneWeights, where: ranks .< limits).wrappedSum()
+              below = below << 8 | UInt64(truncatingIfNeeded: byte)
+              x += 8
             }
+            while x < count {
+              below = below << 1 | (rowRanks[start + x] < limit ? 1 : 0)
+              x += 1
+            }
+            below <<= UInt64(64 - count)
             words[y * stride + word] &= inverted ? ~below : below
           }
         }
@@ -87,6 +130,7 @@ extension Framebuffer {
   /// that reads the same source row as the one above is copied.
   public mutating func drawScaled(_ source: Framebuffer, by factor: Double) {
     precondition(source.width == width && source.height == height, "sizes differ")
+    precondition(factor > 0, "a scale factor is positive")
     let width = self.width, height = self.height, stride = wordsPerRow
     guard stride > 0, height > 0 else { return }
     withUnsafeTemporaryAllocation(of: Int.self, capacity: width) { columns in
@@ -136,16 +180,21 @@ extension Framebuffer {
   /// about its centre, and darkens the rest: what ``drawScaled(_:by:)`` makes of a fully
   /// lit framebuffer, as one rectangle.
   public mutating func fillScaledExtent(by factor: Double) {
+    precondition(factor > 0, "a scale factor is positive")
+    // The source position grows with the position (factor > 0), so the positions that read
+    // inside are one run: from the first that reads at or past 0 to the first that reads
+    // at or past the size, each found by binary search.
     func inside(_ size: Int) -> (first: Int, end: Int) {
-      var first = size, end = 0
-      for x in 0..<size {
-        let source = Framebuffer.scaledSource(x, size: size, factor: factor)
-        if source >= 0 && source < size {
-          first = Swift.min(first, x)
-          end = x + 1
+      func firstReading(atLeast bound: Int) -> Int {
+        var low = 0, high = size
+        while low < high {
+          let middle = (low + high) / 2
+          if Framebuffer.scaledSource(middle, size: size, factor: factor) >= bound { high = middle } else { low = middle + 1 }
         }
+        return low
       }
-      return (first, end)
+      let first = firstReading(atLeast: 0)
+      return (first, Swift.max(first, firstReading(atLeast: size)))
     }
     let columns = inside(width), rows = inside(height)
     clear()

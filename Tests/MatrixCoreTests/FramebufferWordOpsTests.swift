@@ -114,6 +114,27 @@ import Testing
     }
   }
 
+  @Test func maskedAssignKeepsCoveredPixelsOnly() {
+    var random = SeededRandom(state: 37)
+    for (width, height) in FramebufferWordOpsTests.sizes {
+      let pixels = randomFramebuffer(width: width, height: height, using: &random)
+      let coverage = randomFramebuffer(width: width, height: height, using: &random)
+      let hidden = randomFramebuffer(width: width, height: height, using: &random)
+      var result = randomFramebuffer(width: width, height: height, using: &random)
+      let anyLit = result.assign(pixels, maskedBy: coverage, except: hidden)
+      var expected = Framebuffer(width: width, height: height)
+      for y in 0..<height {
+        for x in 0..<width { expected[x, y] = pixels[x, y] && coverage[x, y] && !hidden[x, y] }
+      }
+      #expect(result == expected, "\(width)x\(height)")
+      #expect(anyLit == !expected.isBlank)
+      // Nothing covered: nothing lit, and it says so.
+      let anythingLit = result.assign(pixels, maskedBy: Framebuffer(width: width, height: height))
+      #expect(!anythingLit)
+      #expect(result.isBlank)
+    }
+  }
+
   @Test func wholeRowBlitsInEveryModeMatchPixels() {
     var random = SeededRandom(state: 35)
     for (width, height) in FramebufferWordOpsTests.sizes {
