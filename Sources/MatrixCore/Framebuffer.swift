@@ -88,10 +88,12 @@ public struct Framebuffer: Sendable, Hashable {
         buffer.update(repeating: 0)
         return
       }
-      var index = 0
+      buffer.update(repeating: ~0)
+      guard mask != ~0 else { return }
+      // The last word of each row keeps its padding dark.
+      var index = perRow - 1
       while index < buffer.count {
-        for column in 0..<perRow { buffer[index + column] = ~0 }
-        buffer[index + perRow - 1] = mask
+        buffer[index] = mask
         index += perRow
       }
     }
