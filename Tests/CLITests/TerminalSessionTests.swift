@@ -24,15 +24,23 @@ struct TerminalSessionTests {
     // -u: UTF-8 whatever the locale; the sign gets a known environment (a test runner may
     // set NO_COLOR, which would turn the dots into plain characters).
     let tmux = "tmux -u -L \(session)"
-    defer { _ = try? shell("\(tmux) kill-server") }
+    defer {
+      _ = try? shell("\(tmux) kill-server")
+      try? FileManager.default.removeItem(atPath: status)
+    }
     try shell(
       "\(tmux) new-session -d -s \(session) -x 120 -y 20 "
         + "\"env -u NO_COLOR LANG=C.UTF-8 '\(BinaryRunner.path)' --width 40 --fps 30 --speed 30 'Scrolling in a real terminal'; echo \\$? > \(status); sleep 30\"")
-    Thread.sleep(forTimeInterval: 1.0)
-    // -e keeps the colours: lit dots are red, dark ones grey, and both are "●".
-    let first = try shell("\(tmux) capture-pane -e -p -t \(session)")
+    // -e keeps the colours: lit dots are red, dark ones grey, and both are "●". Wait
+    // (bounded) for the sign to be drawn: a loaded CI machine may take a while to start it.
+    func screen() throws -> String { try shell("\(tmux) capture-pane -e -p -t \(session)") }
+    var first = try screen()
+    for _ in 0..<100 where first.split(separator: "\n").filter({ $0.contains("●") }).count < 8 {
+      Thread.sleep(forTimeInterval: 0.1)
+      first = try screen()
+    }
     Thread.sleep(forTimeInterval: 0.5)
-    let second = try shell("\(tmux) capture-pane -e -p -t \(session)")
+    let second = try screen()
     let rows = first.split(separator: "\n").filter { $0.contains("●") }
     // Eight rows of 40 dots, drawn in place: the screen holds one sign, not a scrolling log.
     #expect(rows.count == 8)
@@ -41,7 +49,10 @@ struct TerminalSessionTests {
     #expect(first != second, "the sign should move")
     #expect(try shell("\(tmux) display -p -t \(session) '#{cursor_flag}'").hasPrefix("0"))
     try shell("\(tmux) send-keys -t \(session) C-c")
-    Thread.sleep(forTimeInterval: 0.5)
+    // Wait (bounded) for the exit status the shell writes once marquee has ended.
+    for _ in 0..<100 where (try? String(contentsOfFile: status, encoding: .utf8))?.isEmpty ?? true {
+      Thread.sleep(forTimeInterval: 0.1)
+    }
     #expect(try shell("\(tmux) display -p -t \(session) '#{cursor_flag}'").hasPrefix("1"))
     #expect((try? String(contentsOfFile: status, encoding: .utf8))?.hasPrefix("130") == true)
     let after = try shell("\(tmux) capture-pane -p -t \(session)")
