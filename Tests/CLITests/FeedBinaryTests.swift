@@ -133,7 +133,11 @@ struct MQTTFeedTests {
     let pipeline = try ChildProcess("/bin/sh", ["-c",
       "mosquitto_sub -h 127.0.0.1 -p \(port) -t signs/lobby -C 2 | '\(BinaryRunner.path)' --stdin "
       + "--width 32 --height 8 --fps 20 --frames 60 --output ascii > \(output)"])
-    Thread.sleep(forTimeInterval: 1.0)
+    // Once the sign has drawn the retained message the subscriber is surely subscribed:
+    // then the live one cannot be missed (bounded wait).
+    for _ in 0..<100 where ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0) == 0 {
+      Thread.sleep(forTimeInterval: 0.1)
+    }
     #expect(statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t signs/lobby -m '{\"message\": \"BYE\"}'") == 0)
     let ended = pipeline.wait(timeout: 30)
     #expect(!ended.timedOut && ended.status == 0, "\(ended)")
