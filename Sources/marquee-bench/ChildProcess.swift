@@ -55,20 +55,19 @@ enum ChildProcess {
     var usage = rusage()
     while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
     let end = Measure.monotonic()
-    let cpu = Int64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000_000
-      + Int64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) * 1_000
+    let cpu = Measure.nanoseconds(usage.ru_utime) + Measure.nanoseconds(usage.ru_stime)
     return ChildRun(
       status: (status >> 8) & 0xFF, wallNs: end - start, cpuNs: cpu,
       output: String(decoding: output, as: UTF8.self))
   }
 
   /// Starts `arguments[0]` (output to /dev/null), lets it run for `seconds`, and returns
-  /// its peak resident memory in KiB, read from /proc while it runs (`VmHWM`), then stops it
-  /// with SIGTERM. `nil` if it ended before.
+  /// its peak resident memory in KiB, read from /proc while it runs (`VmHWM`), and the CPU
+  /// time it used, then stops it with SIGTERM. `nil` if it ended before.
   ///
   /// Not from the exit status's rusage: a child spawned from this process counts this
   /// process's own peak as its starting point, and the benchmark has grown by then.
-  static func peakResident(_ arguments: [String], runFor seconds: Double) -> Int? {
+  static func peakResident(_ arguments: [String], runFor seconds: Double) -> (kib: Int, cpuNs: Int64)? {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -86,8 +85,9 @@ enum ChildProcess {
     }
     let peak = highWaterMark(of: pid)
     kill(pid, SIGTERM)
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return peak
+    var usage = rusage()
+    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    return peak.map { ($0, Measure.nanoseconds(usage.ru_utime) + Measure.nanoseconds(usage.ru_stime)) }
   }
 
   /// `VmHWM` of a running process, in KiB.

@@ -17,11 +17,9 @@ enum Measure {
 
   static func allocations() -> UInt64 { marquee_allocation_count() }
 
-  /// The peak resident memory of this process, in KiB.
-  static func peakRSS() -> Int {
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
-    return usage.ru_maxrss
+  /// A `timeval` (rusage's CPU times) in nanoseconds.
+  static func nanoseconds(_ time: timeval) -> Int64 {
+    Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_usec) * 1_000
   }
 
   /// Runs `body(frame)` for `frames` frames after `warmup` untimed ones and reports the wall

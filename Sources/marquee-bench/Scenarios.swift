@@ -103,6 +103,7 @@ struct Scenarios {
       return
     }
     var line = ResultLine(scenario: "first-frame-builtin", width: 32, height: 8)
+    line.add("us_per_frame", builtin * 1000)  // the one frame, process start included
     line.add("first_frame_ms", builtin)
     line.print()
     guard FontLocator.path(named: "unifont") != nil,
@@ -112,6 +113,7 @@ struct Scenarios {
       return
     }
     line = ResultLine(scenario: "first-frame-unifont", width: 32, height: 16)
+    line.add("us_per_frame", unifont * 1000)
     line.add("first_frame_ms", unifont)
     line.add("ratio_to_builtin", unifont / builtin, decimals: 2)
     line.print()
@@ -130,6 +132,7 @@ struct Scenarios {
       let arguments = [marquee, "--board", path, "--spi-dump", "/dev/null", "--fps", "50", "--frames", "500"] + extra
       guard let run = ChildProcess.run(arguments), run.status == 0 else { continue }
       var line = ResultLine(scenario: name, width: 32, height: 8)
+      line.add("us_per_frame", Double(run.cpuNs) / 1000 / 500)  // CPU per frame period
       line.add("seconds", Double(run.wallNs) / 1e9, decimals: 2)
       line.add("cpu_ms", Double(run.cpuNs) / 1e6, decimals: 1)
       line.add("cpu_percent", Double(run.cpuNs) / Double(run.wallNs) * 100, decimals: 3)
@@ -152,12 +155,15 @@ struct Scenarios {
     var display = Recorder(width: width, height: height)
     display.times.reserveCapacity(700)
     let fps = 60.0
+    let cpuBefore = Measure.processCPU()
     try Player(fps: fps, frameLimit: 600).run(timeline, on: &display, clock: MonotonicClock(), stop: StopFlag())
+    let cpuPerFrame = Double(Measure.processCPU() - cpuBefore) / 1000 / 600
     guard let first = display.times.first else { return }
     let lateness = display.times.enumerated().map { index, time in
       Double(time - first) / 1e6 - Double(index) * 1000 / fps
     }.sorted()
     var line = ResultLine(scenario: "pacing", width: width, height: height)
+    line.add("us_per_frame", cpuPerFrame)  // CPU per frame period, sleeping included
     line.add("fps", 60)
     line.add("frames", lateness.count)
     line.add("late_p50_ms", lateness[lateness.count / 2])
@@ -196,12 +202,14 @@ struct Scenarios {
     for (name, arguments) in runs {
       if name.hasSuffix("unifont") && FontLocator.path(named: "unifont") == nil { continue }
       // Two seconds of scrolling (400 frames), then its peak is read and it is stopped.
-      guard let peak = ChildProcess.peakResident([marquee] + arguments, runFor: 2) else {
+      guard let run = ChildProcess.peakResident([marquee] + arguments, runFor: 2) else {
         print("marquee-bench scenario=\(name) error=marquee-did-not-run")
         continue
       }
       var line = ResultLine(scenario: name, width: 32, height: name.hasSuffix("unifont") ? 16 : 8)
-      line.add("rss_kb", peak)
+      // CPU per frame period of the real program, start-up included (400 periods).
+      line.add("us_per_frame", Double(run.cpuNs) / 1000 / 400)
+      line.add("rss_kb", run.kib)
       line.add("swift_runtime", Scenarios.linksSwiftRuntimeStatically(marquee) ? "static" : "shared")
       line.print()
     }
