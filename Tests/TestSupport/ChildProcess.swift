@@ -130,6 +130,29 @@ public final class ChildProcess: @unchecked Sendable {
   /// Sends `signal` to the child alone.
   public func send(_ signal: Int32) { kill(pid, signal) }
 
+  /// Sends `signal` to the commands a shell child runs (its children), so the shell goes
+  /// on to report their status; to the child itself if it has none (a shell that exec'd
+  /// its last command is that command).
+  public func sendToCommands(_ signal: Int32) {
+    let list = (try? String(contentsOfFile: "/proc/\(pid)/task/\(pid)/children", encoding: .utf8)) ?? ""
+    let children = list.split(separator: " ").compactMap { pid_t($0) }
+    if children.isEmpty { kill(pid, signal) }
+    for child in children { kill(child, signal) }
+  }
+
+  /// Whether the child ends within `seconds` (it is left running if not).
+  public func ends(within seconds: Double) -> Bool {
+    if finished != nil { return true }
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+      var info = siginfo_t()
+      // WNOWAIT: look without reaping, so wait(timeout:) still collects the status.
+      if waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid { return true }
+      usleep(5_000)
+    }
+    return false
+  }
+
   /// What the child has written to its standard output so far.
   public var outputSoFar: Data { (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data() }
 

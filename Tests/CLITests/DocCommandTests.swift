@@ -1,0 +1,109 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The shell commands the README and Docs show, run as written (with the built binary as
+/// `marquee` and `swift run marquee`): each either finishes with status 0 or, if it drives
+/// a sign until stopped, draws frames and ends cleanly on SIGTERM.
+@Suite struct DocCommandTests {
+  /// A command found in a ```sh block: where it is and what it says.
+  struct DocCommand: CustomStringConvertible, Sendable {
+    var file: String
+    var line: Int
+    var text: String
+    var description: String { "\(file):\(line): \(text)" }
+  }
+
+  /// Every line of an `sh` block in README.md and Docs/*.md that runs marquee, comments cut.
+  static func commands() -> [DocCommand] {
+    let docs = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: "Docs")) ?? [])
+      .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
+    var found: [DocCommand] = []
+    for file in docs {
+      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+      var inShell = false
+      for (index, line) in text.components(separatedBy: "\n").enumerated() {
+        if line.hasPrefix("```") {
+          inShell = !inShell && (line == "```sh" || line == "```bash")
+          continue
+        }
+        guard inShell else { continue }
+        // A comment starts after two spaces or more.
+        let command = (line.range(of: #"\s{2,}#.*$"#, options: .regularExpression).map { String(line[..<$0.lowerBound]) } ?? line)
+          .trimmingCharacters(in: .whitespaces)
+        if command.range(of: #"(^|\|\s*)(swift run )?marquee\b"#, options: .regularExpression) != nil {
+          found.append(DocCommand(file: file, line: index + 1, text: command))
+        }
+      }
+    }
+    return found
+  }
+
+  /// Commands that show a pattern with files or hosts of the reader's own, not runnable here.
+  static let illustrative: [String: String] = [
+    "tail -f /var/log/till.log | marquee --stdin --width 64": "the reader's own log file",
+    "marquee --layout clock-and-ticker.json": "a layout the reader writes (the runnable ones are in Docs/examples)",
+    "marquee --font ./myfont.bdf \"Custom\"": "the reader's own font file",
+    "mosquitto_sub -h broker.local -t signs/lobby | marquee --stdin --board /usr/local/share/marquee/Boards/max7219-fc16-64x8.json":
+      "the reader's broker and installed board (FeedBinaryTests runs the same pipeline on a local broker)",
+  ]
+
+  /// Fonts some commands need, and the Debian package that has each.
+  static let fontPackages: [(font: String, path: String, package: String)] = [
+    ("unifont", "/usr/share/unifont/unifont.hex", "unifont"),
+    ("wenquanyi_12pt", "/usr/share/fonts/X11/misc/wenquanyi_12pt.pcf", "xfonts-wqy"),
+    ("Lat15-Terminus16", "/usr/share/consolefonts/Lat15-Terminus16.psf.gz", "console-setup-linux"),
+  ]
+
+  @Test func theDocsShowCommandsToCheck() {
+    let commands = DocCommandTests.commands().map(\.text)
+    #expect(commands.count >= 25)
+    // Every command set aside is still in the docs, so the list cannot go stale.
+    #expect(Set(DocCommandTests.illustrative.keys).isSubset(of: commands))
+  }
+
+  @Test(arguments: commands())
+  func runsAsWritten(_ command: DocCommand) throws {
+    // Listed with its reason, so setting a new command aside is a decision, not an accident.
+    if DocCommandTests.illustrative[command.text] != nil { return }
+    for font in DocCommandTests.fontPackages where command.text.contains(font.font)
+      && !FileManager.default.fileExists(atPath: font.path) {
+      return  // needs the Debian package font.package (installed by .ci/run)
+    }
+    // Relative paths as in the repository, files written to a folder of the test's own.
+    let folder = NSTemporaryDirectory() + "marquee-doc-\(getpid())-\(command.line)-\(abs(command.file.hashValue))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let root = FileManager.default.currentDirectoryPath
+    for entry in ["Boards", "Docs"] {
+      try FileManager.default.createSymbolicLink(atPath: folder + "/" + entry, withDestinationPath: root + "/" + entry)
+    }
+    let binaries = URL(fileURLWithPath: BinaryRunner.path).deletingLastPathComponent().path
+    let script = command.text.replacingOccurrences(of: "swift run marquee", with: "marquee")
+    let path = binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    let child = try ChildProcess("/bin/bash", ["-c", "cd '\(folder)' && " + script], environment: ["PATH": path])
+    let endsByItself = ["--frames", "--gif", "gallery", "effects", "fonts", "--help", "--spi-dump"].contains { script.contains($0) }
+    let drivesRealChain = script.contains("--board") && !script.contains("--simulate") && !script.contains("--spi-dump")
+    if drivesRealChain && !FileManager.default.fileExists(atPath: "/dev/spidev0.0") {
+      // No SPI bus on this machine: a clear runtime error, not a crash or a hang.
+      let result = child.wait(timeout: 60)
+      #expect(result.status == 1 && result.stderr.contains("/dev/spidev0.0"), "\(command): \(result.stderr)")
+      return
+    }
+    if endsByItself {
+      let result = child.wait(timeout: 120)
+      #expect(!result.timedOut && !result.signalled && result.status == 0, "\(command): \(result.stderr)")
+      return
+    }
+    // A sign that runs until stopped: it must still be running, drawing, after a while.
+    #expect(!child.ends(within: 3), "\(command) ended early: \(child.wait(timeout: 1).stderr)")
+    // The commands the shell runs are stopped, as Ctrl-C or systemd would; the shell then
+    // reports marquee's status.
+    child.sendToCommands(SIGTERM)
+    let result = child.wait(timeout: 20)
+    #expect(!result.timedOut, "\(command) did not stop on SIGTERM")
+    #expect(result.status == 128 + SIGTERM && !result.signalled, "\(command): status \(result.status), \(result.stderr)")
+    #expect(!result.stdout.isEmpty, "\(command) drew nothing")
+    #expect(result.stderr.isEmpty, "\(command): \(result.stderr)")
+  }
+}
