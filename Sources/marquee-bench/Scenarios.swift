@@ -130,7 +130,10 @@ struct Scenarios {
     defer { unlink(path) }
     for (name, extra) in [("idle-still", ["HELLO"]), ("idle-dwell", ["--mode", "cycle", "--dwell", "60", "ONE", "TWO"])] {
       let arguments = [marquee, "--board", path, "--spi-dump", "/dev/null", "--fps", "50", "--frames", "500"] + extra
-      guard let run = ChildProcess.run(arguments), run.status == 0 else { continue }
+      guard let run = ChildProcess.run(arguments), run.status == 0 else {
+        print("marquee-bench scenario=\(name) error=marquee-did-not-run")
+        continue
+      }
       var line = ResultLine(scenario: name, width: 32, height: 8)
       line.add("us_per_frame", Double(run.cpuNs) / 1000 / 500)  // CPU per frame period
       line.add("seconds", Double(run.wallNs) / 1e9, decimals: 2)
