@@ -5,8 +5,8 @@ import MatrixCore
 extension MAX7219Encoder {
   /// The per-chip state of the block path.
   struct BlockPlan: Sendable {
-    /// Per chip: the symmetry from the sign's block to the chip's digit block.
-    var symmetries: [BitBlock.Symmetry]
+    /// The symmetry from a module's block on the sign to its chip's digit block.
+    var symmetry: BitBlock.Symmetry
     /// Per chip: the index of the word holding its top row, and the shift that brings its
     /// 8 pixels to the low byte.
     var firstWords: [Int]
@@ -16,9 +16,9 @@ extension MAX7219Encoder {
     var current: [UInt64]
   }
 
-  static func blockPlan(board: Board, symmetries: [BitBlock.Symmetry], stride: Int) -> BlockPlan {
+  static func blockPlan(board: Board, symmetry: BitBlock.Symmetry, stride: Int) -> BlockPlan {
     BlockPlan(
-      symmetries: symmetries,
+      symmetry: symmetry,
       firstWords: board.chain.map { $0.row * 8 * stride + (($0.column * 8) >> 6) },
       shifts: board.chain.map { UInt64(56 - (($0.column * 8) & 63)) },
       sent: [UInt64](repeating: 0, count: board.chipCount),
@@ -61,20 +61,19 @@ extension MAX7219Encoder.BlockPlan {
 
   /// Reads each chip's 8x8 block into `current`, in digit order (all dark without `words`).
   mutating func readBlocks(_ words: UnsafeBufferPointer<UInt64>, stride: Int) {
+    let symmetry = self.symmetry
     firstWords.withUnsafeBufferPointer { firstWords in
       shifts.withUnsafeBufferPointer { shifts in
-        symmetries.withUnsafeBufferPointer { symmetries in
-          current.withUnsafeMutableBufferPointer { current in
-            for chip in 0..<current.count {
-              var block: UInt64 = 0
-              var index = firstWords[chip]
-              let shift = shifts[chip]
-              for _ in 0..<8 {
-                block = (block &<< 8) | ((words[index] &>> shift) & 0xFF)
-                index = index &+ stride
-              }
-              current[chip] = symmetries[chip].apply(block)
+        current.withUnsafeMutableBufferPointer { current in
+          for chip in 0..<current.count {
+            var block: UInt64 = 0
+            var index = firstWords[chip]
+            let shift = shifts[chip]
+            for _ in 0..<8 {
+              block = (block &<< 8) | ((words[index] &>> shift) & 0xFF)
+              index = index &+ stride
             }
+            current[chip] = symmetry.apply(block)
           }
         }
       }

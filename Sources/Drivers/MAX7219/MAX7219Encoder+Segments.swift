@@ -36,23 +36,23 @@ extension MAX7219Encoder {
     }
   }
 
-  /// The segments of a board whose every chip has a non-transposing symmetry, or `nil`.
-  static func segments(board: Board, symmetries: [BitBlock.Symmetry], stride: Int) -> [Segment]? {
-    guard symmetries.allSatisfy({ !$0.transposes }) else { return nil }
+  /// The segments of a board whose modules' symmetry does not transpose.
+  static func segments(board: Board, symmetry: BitBlock.Symmetry, stride: Int) -> [Segment] {
+    precondition(!symmetry.transposes, "digits that drive columns take the block path")
     let chain = board.chain
     var segments: [Segment] = []
     // Chips in the order their words are sent: the farthest first.
     var position = 0
     while position < chain.count {
       let chip = chain.count - 1 - position
-      let module = chain[chip], symmetry = symmetries[chip]
+      let module = chain[chip]
       // Extend the run while the next chip sent is the neighbour in the same word and row.
       var length = 1
       var ascending = true
       while position + length < chain.count, length < 8 {
-        let next = chain[chip - length], nextSymmetry = symmetries[chip - length]
+        let next = chain[chip - length]
         let step = next.column - chain[chip - length + 1].column
-        guard next.row == module.row, nextSymmetry == symmetry, abs(step) == 1,
+        guard next.row == module.row, abs(step) == 1,
           (next.column * 8) >> 6 == (module.column * 8) >> 6
         else { break }
         if length == 1 { ascending = step == 1 } else if (step == 1) != ascending { break }

@@ -3,8 +3,9 @@ import MatrixCore
 /// Turns frames into the register writes of a chain of MAX7219s: a pure function of the
 /// frame, the board and what was sent before.
 ///
-/// Each chip's symmetry of the square (from the sign's 8x8 block to its digit registers) is
-/// derived from the board's wiring and rotation by checking all 64 pixels. Boards whose
+/// The symmetry of the square from a module's 8x8 block on the sign to its chip's digit
+/// registers is derived once from the board's wiring and rotation, by checking all 64
+/// pixels (every module is wired and turned alike). Boards whose
 /// digits drive rows are encoded straight from the framebuffer's words, up to eight chips
 /// per word operation (``Segment``); the others read each chip's block as one word and
 /// transpose it. Only digit rows that changed are sent, one transaction each carrying every
@@ -13,8 +14,6 @@ import MatrixCore
 public struct MAX7219Encoder: Sendable {
   /// The board being driven.
   public let board: Board
-  /// Per chip: the symmetry from the sign's block to the chip's digit block.
-  let symmetries: [BitBlock.Symmetry]
   /// Words per row of the board's frames.
   let stride: Int
   /// The row-driven fast path's runs of chips (empty: the block path).
@@ -42,28 +41,29 @@ public struct MAX7219Encoder: Sendable {
   /// check the two paths against each other).
   init(board: Board, rowSegments: Bool) {
     self.board = board
-    let symmetries = (0..<board.chipCount).map { MAX7219Encoder.symmetry(board: board, chip: $0) }
-    self.symmetries = symmetries
+    // Every module is wired and turned alike, so one symmetry serves every chip.
+    let symmetry = MAX7219Encoder.symmetry(board: board)
     stride = (board.width + 63) >> 6
-    segments = (rowSegments ? MAX7219Encoder.segments(board: board, symmetries: symmetries, stride: stride) : nil) ?? []
+    segments = rowSegments && !symmetry.transposes
+      ? MAX7219Encoder.segments(board: board, symmetry: symmetry, stride: stride) : []
     (width, height, chipCount) = (board.width, board.height, board.chipCount)
-    blocks = MAX7219Encoder.blockPlan(board: board, symmetries: symmetries, stride: stride)
+    blocks = MAX7219Encoder.blockPlan(board: board, symmetry: symmetry, stride: stride)
     darkPixels = [UInt64](repeating: 0, count: stride * board.height)
     sentPixels = darkPixels
   }
 
-  /// Finds the symmetry that takes the sign's 8x8 block of `chip` to its digit block
-  /// (byte n = digit register n+1, bit b = the chip's bit b).
-  static func symmetry(board: Board, chip: Int) -> BitBlock.Symmetry {
-    let origin = board.chain[chip]
+  /// Finds the symmetry that takes a module's 8x8 block on the sign to its chip's digit
+  /// block (byte n = digit register n+1, bit b = the chip's bit b), by checking all 64
+  /// pixels of the board's wiring and rotation.
+  static func symmetry(board: Board) -> BitBlock.Symmetry {
     for candidate in BitBlock.Symmetry.allCases {
       var matches = true
       for digit in 0..<8 where matches {
         for bit in 0..<8 {
-          let pixel = board.pixel(chip: chip, digit: digit, bit: bit)
-          let block = BitBlock.single(x: pixel.x - origin.column * 8, y: pixel.y - origin.row * 8)
+          let local = board.wiring.pixel(digit: digit, bit: bit)
+          let pixel = board.rotation.apply(x: local.x, y: local.y)
           // In the digit block, digit n is row n and bit b sits at column 7 - b.
-          if candidate.apply(block) != BitBlock.single(x: 7 - bit, y: digit) {
+          if candidate.apply(BitBlock.single(x: pixel.x, y: pixel.y)) != BitBlock.single(x: 7 - bit, y: digit) {
             matches = false
             break
           }
