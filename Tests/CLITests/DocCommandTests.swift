@@ -71,7 +71,8 @@ import Testing
       return  // needs the Debian package font.package (installed by .ci/run)
     }
     // Relative paths as in the repository, files written to a folder of the test's own.
-    let folder = NSTemporaryDirectory() + "marquee-doc-\(getpid())-\(command.line)-\(abs(command.file.hashValue))"
+    let place = command.file.replacingOccurrences(of: "/", with: "-") + "-\(command.line)"
+    let folder = NSTemporaryDirectory() + "marquee-doc-\(getpid())-\(place)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let root = FileManager.default.currentDirectoryPath

@@ -8,17 +8,17 @@ import Testing
 
 /// Runs `body` with a pipe's write end and returns everything written to it.
 func capture(_ body: (Int32) throws -> Void) rethrows -> String {
-  let fds = [closeOnExecPipe()!].flatMap { [$0.0, $0.1] }
-  try body(fds[1])
-  close(fds[1])
+  let (readEnd, writeEnd) = closeOnExecPipe()!
+  try body(writeEnd)
+  close(writeEnd)
   var bytes: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 65536)
   while true {
-    let count = read(fds[0], &chunk, chunk.count)
+    let count = read(readEnd, &chunk, chunk.count)
     if count <= 0 { break }
     bytes += chunk[0..<count]
   }
-  close(fds[0])
+  close(readEnd)
   return String(decoding: bytes, as: UTF8.self)
 }
 
@@ -75,10 +75,10 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
 
   @Test func writingToAClosedPipeIsReportedAsABrokenPipe() throws {
     signal(SIGPIPE, SIG_IGN)
-    let fds = [closeOnExecPipe()!].flatMap { [$0.0, $0.1] }
-    close(fds[0])
-    defer { close(fds[1]) }
-    var display = AsciiDisplay(width: 3, height: 2, descriptor: fds[1])
+    let (readEnd, writeEnd) = closeOnExecPipe()!
+    close(readEnd)
+    defer { close(writeEnd) }
+    var display = AsciiDisplay(width: 3, height: 2, descriptor: writeEnd)
     do {
       try display.show(try sample(), changed: true)
       Issue.record("expected a broken pipe")

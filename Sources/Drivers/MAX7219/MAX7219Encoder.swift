@@ -18,7 +18,8 @@ public struct MAX7219Encoder: Sendable {
   let stride: Int
   /// The row-driven fast path's runs of chips (empty: the block path).
   let segments: [Segment]
-  /// The board's size in pixels and its number of chips.
+  /// The board's size in pixels and its number of chips, kept as plain values so the frame
+  /// path does not go through `board` (whose computed properties copy it).
   let width: Int, height: Int, chipCount: Int
   /// The block path's state (unused with segments).
   var blocks: BlockPlan
