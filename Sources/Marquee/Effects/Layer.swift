@@ -120,7 +120,7 @@ public struct Layer: Sendable {
   }
 
   /// Moves the layer (pixels and coverage) by `dx`, `dy`; what moves out is lost.
-  public mutating func offset(dx: Int, dy: Int, scratch: inout Framebuffer) {
+  public mutating func offset(dx: Int, dy: Int) {
     guard dx != 0 || dy != 0 else { return }
     pixels.shift(dx: dx, dy: dy)
     coverage.shift(dx: dx, dy: dy)

@@ -45,13 +45,13 @@ public struct ScrollEffect: TransitionEffect {
     let travelledY = Int((Double(distanceY) * q).rounded())
     switch role {
     case .exiting:
-      layer.offset(dx: dx * travelledX, dy: dy * travelledY, scratch: &scratch)
+      layer.offset(dx: dx * travelledX, dy: dy * travelledY)
       if q >= 1 { layer.hide() }
     case .entering:
       if q <= 0 {
         layer.hide()
       } else {
-        layer.offset(dx: -dx * (distanceX - travelledX), dy: -dy * (distanceY - travelledY), scratch: &scratch)
+        layer.offset(dx: -dx * (distanceX - travelledX), dy: -dy * (distanceY - travelledY))
       }
     }
   }

@@ -53,11 +53,6 @@ public struct EffectContext: Sendable {
     for (rank, index) in order.enumerated() { ranks[index] = Int32(rank) }
     randomRank = ranks
   }
-
-  /// The rank of (`x`, `y`) in a fixed ordered-dither (Bayer 8x8) order, 0..<64.
-  public static func ditherRank(x: Int, y: Int) -> Int {
-    Framebuffer.ditherRank(x: x, y: y)
-  }
 }
 
 /// One transition effect: it changes a layer for a progress and a role.
