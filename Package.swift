@@ -31,6 +31,13 @@ let package = Package(
     .executableTarget(
       name: "marquee-bench",
       dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "AllocationCounter"]),
+    // The Swift examples of README.md and Docs/, verbatim, built and run by DocExampleTests.
+    .executableTarget(name: "ReadmeExample", dependencies: ["BitmapFonts", "Marquee"], path: "Tests/DocExamples/ReadmeExample"),
+    .executableTarget(name: "ZonesExample", dependencies: ["BitmapFonts", "Marquee", "Drivers"], path: "Tests/DocExamples/ZonesExample"),
+    .executableTarget(name: "PowerMeterExample", dependencies: ["MatrixCore", "Marquee"], path: "Tests/DocExamples/PowerMeterExample"),
+    .executableTarget(
+      name: "CustomTransitionExample", dependencies: ["MatrixCore", "BitmapFonts", "Marquee"],
+      path: "Tests/DocExamples/CustomTransitionExample"),
     // Bounded, leak-free child processes for the tests that run binaries and tools.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(
@@ -44,7 +51,7 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
-    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -45,12 +45,15 @@ public enum MarqueeError: Error, Sendable, Equatable, CustomStringConvertible {
   case contentTooLarge(String)
   /// The text's line is taller than the sign (or zone) it must fit.
   case textTallerThanSign(textHeight: Int, signHeight: Int)
+  /// A parameter outside what it can take, named with the reason.
+  case invalidValue(parameter: String, reason: String)
 
   public var description: String {
     switch self {
     case .contentTooLarge(let reason): "the text is too long to lay out (\(reason))"
     case .textTallerThanSign(let text, let sign):
       "the text is \(text) pixels tall but the sign is \(sign) pixels tall; use a smaller font or a taller sign"
+    case .invalidValue(let parameter, let reason): "\(parameter): \(reason)"
     }
   }
 }

@@ -10,15 +10,23 @@ import MatrixCore
 /// per frame.
 public struct Player {
   /// Frames per second.
-  public var fps: Double
+  public let fps: Double
   /// Stop after this many frame periods (`nil`: run until stopped).
-  public var frameLimit: Int?
+  public let frameLimit: Int?
   /// Whether to wait for each frame's deadline (`false`: render as fast as possible).
-  public var paced: Bool
+  public let paced: Bool
 
   /// Creates a player.
-  public init(fps: Double, frameLimit: Int? = nil, paced: Bool = true) {
-    precondition(fps > 0 && fps.isFinite, "fps must be positive")
+  ///
+  /// - Throws: ``MarqueeError/invalidValue(parameter:reason:)`` for a frame rate that is not
+  ///   a positive finite number, or a negative frame limit.
+  public init(fps: Double, frameLimit: Int? = nil, paced: Bool = true) throws(MarqueeError) {
+    guard fps > 0 && fps.isFinite else {
+      throw .invalidValue(parameter: "fps", reason: "\(fps) is not a positive number of frames per second")
+    }
+    if let frameLimit, frameLimit < 0 {
+      throw .invalidValue(parameter: "frameLimit", reason: "\(frameLimit) is negative")
+    }
     self.fps = fps
     self.frameLimit = frameLimit
     self.paced = paced

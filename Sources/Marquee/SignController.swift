@@ -33,7 +33,7 @@ public final class SignController: Timeline, Sendable {
   public var sign: Sign { state.withLock { $0.sign } }
 
   /// The sign time of the last frame drawn (0 before the first).
-  public var currentTime: Double { state.withLock { max(0, $0.lastDrawn) } }
+  public var currentTime: Double { state.withLock { Self.changeTime(nil, $0) } }
 
   /// Calls `handler` with each message event, in order, as frames are drawn.
   public func onEvent(_ handler: @escaping @Sendable (_ zone: String, _ event: MessageEvent) -> Void) {
@@ -59,10 +59,10 @@ public final class SignController: Timeline, Sendable {
   public func replaceMessages(
     _ messages: [String], inZone zone: String? = nil, at t: Double? = nil, immediately: Bool = false
   ) throws -> Bool {
-    try change(zone: zone) { zoneValue in
+    try change(zone: zone, at: t) { zoneValue, time in
       var content = zoneValue.content
       content.messages = messages
-      return try zoneValue.replace(content: content, at: t ?? currentTime, immediately: immediately)
+      return try zoneValue.replace(content: content, at: time, immediately: immediately)
     }
   }
 
@@ -71,33 +71,41 @@ public final class SignController: Timeline, Sendable {
   public func replaceContent(
     _ content: ZoneContent, inZone zone: String? = nil, at t: Double? = nil, immediately: Bool = false
   ) throws -> Bool {
-    try change(zone: zone) { try $0.replace(content: content, at: t ?? currentTime, immediately: immediately) }
+    try change(zone: zone, at: t) { try $0.replace(content: content, at: $1, immediately: immediately) }
   }
 
   /// Pauses one zone, or every zone when `zone` is `nil`.
   public func pause(zone: String? = nil, at t: Double? = nil) throws {
-    try forZones(zone) { $0.pause(at: t ?? currentTime) }
+    try forZones(zone, at: t) { $0.pause(at: $1) }
   }
 
   /// Resumes one zone, or every zone when `zone` is `nil`.
   public func resume(zone: String? = nil, at t: Double? = nil) throws {
-    try forZones(zone) { $0.resume(at: t ?? currentTime) }
+    try forZones(zone, at: t) { $0.resume(at: $1) }
   }
 
-  func forZones(_ zone: String?, _ body: (inout Zone) -> Void) throws {
+  /// The sign time a change happens at: `t`, or the last frame drawn, read under the lock
+  /// the change itself holds (the lock is not recursive).
+  static func changeTime(_ t: Double?, _ state: State) -> Double {
+    t ?? max(0, state.lastDrawn)
+  }
+
+  func forZones(_ zone: String?, at t: Double?, _ body: (inout Zone, Double) -> Void) throws {
     try state.withLock { state in
+      let time = Self.changeTime(t, state)
       if zone == nil {
-        for index in state.sign.zones.indices { body(&state.sign.zones[index]) }
+        for index in state.sign.zones.indices { body(&state.sign.zones[index], time) }
       } else {
-        body(&state.sign.zones[try zoneIndex(zone, in: state.sign)])
+        body(&state.sign.zones[try zoneIndex(zone, in: state.sign)], time)
       }
     }
     wake?.wake()
   }
 
-  func change(zone: String?, _ body: (inout Zone) throws -> Bool) throws -> Bool {
+  func change(zone: String?, at t: Double?, _ body: (inout Zone, Double) throws -> Bool) throws -> Bool {
     let changed = try state.withLock { state in
-      try body(&state.sign.zones[try zoneIndex(zone, in: state.sign)])
+      let time = Self.changeTime(t, state)
+      return try body(&state.sign.zones[try zoneIndex(zone, in: state.sign)], time)
     }
     if changed { wake?.wake() }
     return changed

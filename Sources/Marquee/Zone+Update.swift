@@ -30,6 +30,10 @@ extension Zone {
   public mutating func replace(content: ZoneContent, at t: Double, immediately: Bool = false) throws(MarqueeError) -> Bool {
     compact(now: t)
     let z = zoneTime(t)
+    // The same change asked for again while it waits for its boundary keeps its place.
+    if !immediately, let waiting = segments.last, waiting.start > z, waiting.content.isSame(as: content) {
+      return false
+    }
     // A change not yet shown gives way to this one.
     segments.removeAll { $0.start > z }
     let current = segment(at: z)

@@ -242,7 +242,7 @@ public enum MarqueeCommand {
     _ timeline: any Timeline, on screen: S, board: Board?, options: RunOptions, stop: StopFlag
   ) throws {
     if let board {
-      var display = EmulatedBoardDisplay(board: board, screen: screen)
+      var display = try EmulatedBoardDisplay(board: board, screen: screen)
       try play(timeline, on: &display, options: options, stop: stop)
     } else {
       var display = screen
@@ -254,7 +254,7 @@ public enum MarqueeCommand {
   static func play<D: Display>(
     _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag
   ) throws {
-    let player = Player(fps: options.fps, frameLimit: options.frames, paced: !options.noWait)
+    let player = try Player(fps: options.fps, frameLimit: options.frames, paced: !options.noWait)
     do {
       if options.noWait {
         try player.run(timeline, on: &display, clock: ManualClock(), stop: stop)

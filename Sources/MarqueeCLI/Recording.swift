@@ -13,9 +13,16 @@ enum Recording {
   static func recordGIF(_ timeline: any Timeline, options: RunOptions, path: String, caption: String? = nil) throws {
     let frames = options.frames ?? Int(((options.seconds ?? 10) * options.fps).rounded())
     let captionPixels = caption.map { TextRenderer().render($0) }
-    var recorder = GIFRecorder(
-      width: timeline.width, height: timeline.height, fps: options.fps, scale: options.gifScale,
-      color: LEDColor.named[options.ledColor]!.rgb, caption: captionPixels)
+    var recorder: GIFRecorder
+    do {
+      recorder = try GIFRecorder(
+        width: timeline.width, height: timeline.height, fps: options.fps, scale: options.gifScale,
+        color: LEDColor.named[options.ledColor]!.rgb, caption: captionPixels)
+    } catch {
+      // The size comes from --width/--height (or the board) and --gif-scale.
+      throw UsageError(
+        "'--gif' cannot record a \(timeline.width)x\(timeline.height) sign at '--gif-scale \(options.gifScale)': \(error); use a smaller --gif-scale.")
+    }
     try Player(fps: options.fps, frameLimit: max(1, frames), paced: false)
       .run(timeline, on: &recorder, clock: ManualClock(), stop: StopFlag())
     try writeFile(recorder.data, to: path)

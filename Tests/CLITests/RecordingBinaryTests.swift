@@ -12,6 +12,15 @@ let gifsicleAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/g
 @Suite struct RecordingBinaryTests {
   func temporary(_ name: String) -> String { NSTemporaryDirectory() + "marquee-\(getpid())-\(name)" }
 
+  @Test func aGIFLargerThanTheFormatCanHoldIsAUsageErrorNamingTheLimit() throws {
+    let gif = temporary("huge.gif")
+    defer { try? FileManager.default.removeItem(atPath: gif) }
+    let result = try BinaryRunner.run(["--width", "4096", "--gif-scale", "16", "--frames", "1", "--gif", gif, "HUGE"])
+    #expect(result.status == 64 && !result.signalled, "\(result.stderr)")
+    #expect(result.stderr.contains("at most 65535 pixels a side") && result.stderr.contains("--gif-scale"))
+    #expect(!FileManager.default.fileExists(atPath: gif), "no half-written file")
+  }
+
   @Test(.enabled(if: pillowAvailable && gifsicleAvailable, "needs the Debian packages python3-pil and gifsicle"))
   func gifHasEveryFrameAtTheSignsSizeAndTheRightDots() throws {
     let gif = temporary("hello.gif")

@@ -96,7 +96,7 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
     var random = TestRandom(state: 1)
     let width = 320, height = 200
     let indices = (0..<(width * height)).map { _ in UInt8(random.next() % 32) }
-    var writer = GIFWriter(width: width, height: height, palette: (0..<32).map { (UInt8($0 * 8), UInt8($0), 0) })
+    var writer = try GIFWriter(width: width, height: height, palette: (0..<32).map { (UInt8($0 * 8), UInt8($0), 0) })
     writer.addFrame(indices, delay: 10)
     let path = "/tmp/marquee-lzw-\(getpid()).gif"
     try Data(writer.finished()).write(to: URL(fileURLWithPath: path))

@@ -31,7 +31,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
 }
 
 @Suite struct MAX7219Tests {
-  static let fc16 = Board(name: "fc16", wiring: .fc16, columns: 4)
+  static let fc16 = try! Board(name: "fc16", wiring: .fc16, columns: 4)
 
   @Test func fc16RowIsDigitAndBit7IsTheLeftmostPixelChip0Rightmost() throws {
     var encoder = MAX7219Encoder(board: MAX7219Tests.fc16)
@@ -49,8 +49,8 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
     #expect(Array(output.transaction(1)) == [0x03, 0x00, 0x03, 0x00, 0x03, 0x00, 0x03, 0x01])
   }
 
-  @Test func startUpSequenceIsTheDatasheetsAndShutdownBlanksThenSleeps() {
-    var encoder = MAX7219Encoder(board: Board(name: "two", wiring: .fc16, columns: 2, brightness: 5))
+  @Test func startUpSequenceIsTheDatasheetsAndShutdownBlanksThenSleeps() throws {
+    var encoder = MAX7219Encoder(board: try Board(name: "two", wiring: .fc16, columns: 2, brightness: 5))
     var output = SPITransactions()
     encoder.startUp(into: &output)
     let expected: [[UInt8]] =
@@ -62,9 +62,9 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
     #expect(Array(output.transaction(8)) == [0x0C, 0, 0x0C, 0])
   }
 
-  @Test func aFrameSendsAtMostEightRowsAndAnEqualFrameSendsNothing() {
+  @Test func aFrameSendsAtMostEightRowsAndAnEqualFrameSendsNothing() throws {
     var random = TestRandom(state: 11)
-    let board = Board(name: "big", wiring: .fc16, columns: 16, rows: 2)
+    let board = try Board(name: "big", wiring: .fc16, columns: 16, rows: 2)
     var encoder = MAX7219Encoder(board: board)
     var output = SPITransactions()
     encoder.startUp(into: &output)
@@ -109,7 +109,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
 
   /// Every wiring, rotation, chain start, direction and serpentine: framebuffer -> bytes ->
   /// emulated chips -> the same framebuffer.
-  @Test func roundTripThroughTheEmulatorForEveryGeometry() {
+  @Test func roundTripThroughTheEmulatorForEveryGeometry() throws {
     var random = TestRandom(state: 99)
     let wirings = [false, true].flatMap { dr in [false, true].flatMap { cr in [false, true].map { rr in
       ModuleWiring(digitsAreRows: dr, columnsReversed: cr, rowsReversed: rr) } } }
@@ -119,7 +119,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
           for start in Board.Corner.allCases {
             for direction in Board.ChainDirection.allCases {
               for serpentine in [false, true] {
-                let board = Board(
+                let board = try Board(
                   name: "t", wiring: wiring, columns: columns, rows: rows, rotation: rotation,
                   chainStart: start, chainDirection: direction, serpentine: serpentine)
                 var encoder = MAX7219Encoder(board: board)
@@ -165,14 +165,14 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
     return frames
   }
 
-  @Test func chainOrderFollowsTheStartCornerAndSerpentine() {
-    let board = Board(name: "s", wiring: .fc16, columns: 3, rows: 2, chainStart: .bottomLeft, serpentine: true)
+  @Test func chainOrderFollowsTheStartCornerAndSerpentine() throws {
+    let board = try Board(name: "s", wiring: .fc16, columns: 3, rows: 2, chainStart: .bottomLeft, serpentine: true)
     #expect(board.chain.map { [$0.column, $0.row] } == [[0, 1], [1, 1], [2, 1], [2, 0], [1, 0], [0, 0]])
   }
 
-  @Test func emulatorModelsShutdownTestScanLimitDecodeAndNoOps() {
+  @Test func emulatorModelsShutdownTestScanLimitDecodeAndNoOps() throws {
     var emulator = MAX7219ChainEmulator(chips: 2)
-    let board = Board(name: "e", wiring: .fc16, columns: 2)
+    let board = try Board(name: "e", wiring: .fc16, columns: 2)
     // Power-up: shut down, nothing visible even with data.
     emulator.clock([0x01, 0xFF, 0x01, 0xFF])
     emulator.latch()

@@ -47,8 +47,8 @@ extension Board {
     }
     guard let grid = try fields.object("grid") else { throw fields.missing("grid") }
     try grid.rejectUnknownKeys(["columns", "rows"])
-    let columns = try grid.requiredInteger("columns", in: 1...256)
-    let rows = try grid.integer("rows", in: 1...64) ?? 1
+    let columns = try grid.requiredInteger("columns", in: columnRange)
+    let rows = try grid.integer("rows", in: rowRange) ?? 1
     guard columns * rows <= maximumChips else {
       throw JSONFieldError(field: "grid", reason: "\(columns * rows) modules is more than \(maximumChips)")
     }
@@ -69,11 +69,18 @@ extension Board {
       try spi.rejectUnknownKeys(["device", "speedHz"])
       device = try spi.string("device") ?? device
       guard !device.isEmpty else { throw JSONFieldError(field: "spi.device", reason: "empty path") }
-      speed = try spi.integer("speedHz", in: 10_000...10_000_000) ?? speed
+      speed = try spi.integer("speedHz", in: speedRange) ?? speed
     }
-    return Board(
-      name: try fields.string("name") ?? moduleName, wiring: wiring, columns: columns, rows: rows,
-      rotation: rotation, chainStart: start, chainDirection: direction, serpentine: serpentine,
-      device: device, speedHz: speed, brightness: try fields.integer("brightness", in: 0...15) ?? 7)
+    let brightness = try fields.integer("brightness", in: brightnessRange) ?? 7
+    let name = try fields.string("name") ?? moduleName
+    do throws(InvalidValue) {
+      return try Board(
+        name: name, wiring: wiring, columns: columns, rows: rows,
+        rotation: rotation, chainStart: start, chainDirection: direction, serpentine: serpentine,
+        device: device, speedHz: speed, brightness: brightness)
+    } catch {
+      // Every field was checked above; this keeps the two sets of rules from drifting apart.
+      throw JSONFieldError(field: error.field, reason: error.reason)
+    }
   }
 }

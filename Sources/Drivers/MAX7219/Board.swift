@@ -21,35 +21,77 @@ public struct Board: Sendable, Equatable {
   }
 
   /// A short name.
-  public var name: String
+  public let name: String
   /// How each module is wired.
-  public var wiring: ModuleWiring
+  public let wiring: ModuleWiring
   /// Modules across.
-  public var columns: Int
+  public let columns: Int
   /// Modules down.
-  public var rows: Int
+  public let rows: Int
   /// How each module is turned as mounted.
-  public var rotation: ModuleRotation
+  public let rotation: ModuleRotation
   /// Where the chain starts.
-  public var chainStart: Corner
+  public let chainStart: Corner
   /// Along rows or down columns.
-  public var chainDirection: ChainDirection
+  public let chainDirection: ChainDirection
   /// Whether every other row (or column) of the chain runs back the other way.
-  public var serpentine: Bool
+  public let serpentine: Bool
   /// The SPI device node.
-  public var device: String
+  public let device: String
   /// The SPI clock, in hertz (the MAX7219 takes up to 10 MHz).
-  public var speedHz: Int
+  public let speedHz: Int
   /// The intensity at full brightness, 0...15.
-  public var brightness: Int
+  public let brightness: Int
+
+  /// A value a MAX7219 sign cannot take.
+  public struct InvalidValue: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The parameter (and board-file field) at fault.
+    public var field: String
+    /// What is wrong with it.
+    public var reason: String
+
+    public var description: String { "\(field): \(reason)" }
+
+    /// Creates the error.
+    public init(field: String, reason: String) {
+      self.field = field
+      self.reason = reason
+    }
+  }
+
+  /// Modules across a board may have.
+  public static let columnRange = 1...256
+  /// Modules down a board may have.
+  public static let rowRange = 1...64
+  /// The SPI clocks accepted, in hertz (the MAX7219 takes up to 10 MHz).
+  public static let speedRange = 10_000...10_000_000
+  /// The chip's intensity register: 16 steps of duty cycle.
+  public static let brightnessRange = 0...15
 
   /// Creates a board.
+  ///
+  /// - Throws: ``InvalidValue`` for a value the hardware cannot take: a grid outside
+  ///   ``columnRange`` and ``rowRange`` or of more than ``maximumChips`` modules, a clock
+  ///   outside ``speedRange``, a brightness outside ``brightnessRange``, an empty device path.
   public init(
     name: String, wiring: ModuleWiring, columns: Int, rows: Int = 1,
     rotation: ModuleRotation = .none, chainStart: Corner = .topRight,
     chainDirection: ChainDirection = .rows, serpentine: Bool = false,
     device: String = "/dev/spidev0.0", speedHz: Int = 8_000_000, brightness: Int = 7
-  ) {
+  ) throws(InvalidValue) {
+    func check(_ value: Int, _ range: ClosedRange<Int>, _ field: String) throws(InvalidValue) {
+      guard range.contains(value) else {
+        throw InvalidValue(field: field, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
+      }
+    }
+    try check(columns, Board.columnRange, "columns")
+    try check(rows, Board.rowRange, "rows")
+    guard columns * rows <= Board.maximumChips else {
+      throw InvalidValue(field: "grid", reason: "\(columns * rows) modules is more than \(Board.maximumChips)")
+    }
+    try check(speedHz, Board.speedRange, "speedHz")
+    try check(brightness, Board.brightnessRange, "brightness")
+    guard !device.isEmpty else { throw InvalidValue(field: "device", reason: "empty path") }
     self.name = name
     self.wiring = wiring
     self.columns = columns

@@ -95,8 +95,13 @@ public struct EmulatedBoardDisplay<Screen: Display>: Display {
   let board: Board
 
   /// Starts the emulated chain with the start-up sequence.
-  public init(board: Board, screen: Screen) {
-    precondition(screen.width == board.width && screen.height == board.height, "screen size differs from the board's")
+  ///
+  /// - Throws: ``Board/InvalidValue`` when the screen is not the board's size.
+  public init(board: Board, screen: Screen) throws(Board.InvalidValue) {
+    guard screen.width == board.width && screen.height == board.height else {
+      throw Board.InvalidValue(
+        field: "screen", reason: "\(screen.width)x\(screen.height) is not the board's \(board.width)x\(board.height)")
+    }
     self.board = board
     self.screen = screen
     encoder = MAX7219Encoder(board: board)

@@ -22,10 +22,13 @@ public struct GIFRecorder: Display {
   static let levels = 16
 
   /// Starts a recording of a `width` x `height` sign at `fps` frames per second.
+  ///
+  /// - Throws: ``GIFError`` when the image (`width` x `scale` by `height` x `scale`, plus
+  ///   the caption) is larger than a GIF can be.
   public init(
     width: Int, height: Int, fps: Double, scale: Int = 4, color: (UInt8, UInt8, UInt8) = (255, 40, 20),
     caption: Framebuffer? = nil
-  ) {
+  ) throws(GIFError) {
     self.width = width
     self.height = height
     self.scale = max(1, scale)
@@ -39,7 +42,7 @@ public struct GIFRecorder: Display {
       palette.append((UInt8(Double(color.0) * f), UInt8(Double(color.1) * f), UInt8(Double(color.2) * f)))
     }
     let imageWidth = max(width * self.scale, (caption?.width ?? 0) * 2 + 4)
-    writer = GIFWriter(width: imageWidth, height: height * self.scale + captionHeight, palette: palette)
+    writer = try GIFWriter(width: imageWidth, height: height * self.scale + captionHeight, palette: palette)
     indices = [UInt8](repeating: 0, count: writer.width * writer.height)
     if let caption {
       // The caption, doubled in size, centred under the sign.

@@ -1,3 +1,11 @@
+/// A GIF that cannot be made: the reason names the limit.
+public struct GIFError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// What is wrong.
+  public var reason: String
+
+  public var description: String { reason }
+}
+
 /// Writes an animated GIF (GIF89a) in memory: a global palette, frames with their delays,
 /// looping forever.
 public struct GIFWriter {
@@ -9,11 +17,20 @@ public struct GIFWriter {
   public private(set) var data: [UInt8] = []
   /// The number of frames added.
   public private(set) var frameCount = 0
+  /// The largest width or height the format can hold.
+  public static let maximumSide = 65_535
 
   /// Starts a GIF of `width` x `height` pixels with a palette of up to 256 colors.
-  public init(width: Int, height: Int, palette: [(UInt8, UInt8, UInt8)]) {
-    precondition(width > 0 && height > 0 && width <= 65535 && height <= 65535, "GIF size out of range")
-    precondition(!palette.isEmpty && palette.count <= 256, "a GIF palette has 1 to 256 colors")
+  ///
+  /// - Throws: ``GIFError`` for a side outside 1...``maximumSide`` (the format stores each
+  ///   in 16 bits) or a palette of no colors or more than 256.
+  public init(width: Int, height: Int, palette: [(UInt8, UInt8, UInt8)]) throws(GIFError) {
+    guard (1...GIFWriter.maximumSide).contains(width), (1...GIFWriter.maximumSide).contains(height) else {
+      throw GIFError(reason: "a GIF is at most \(GIFWriter.maximumSide) pixels a side; this one would be \(width)x\(height)")
+    }
+    guard !palette.isEmpty && palette.count <= 256 else {
+      throw GIFError(reason: "a GIF palette has 1 to 256 colors, not \(palette.count)")
+    }
     self.width = width
     self.height = height
     var size = 4

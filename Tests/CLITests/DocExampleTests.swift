@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Marquee
+import Testing
+
+/// Every Swift block of README.md and Docs/*.md is compiled by this package and, when it is a
+/// program, run: each block stands verbatim in a file under Tests/ (a `DocExamples` program
+/// or a test), so a doc example that stops compiling fails the build, and one that crashes or
+/// goes wrong fails here.
+@Suite struct DocExampleTests {
+  /// A ```swift block: where it is and its text, its indentation removed.
+  struct Block: CustomStringConvertible, Sendable {
+    var file: String
+    var line: Int
+    var text: String
+    var description: String { "\(file):\(line)" }
+  }
+
+  static func blocks() -> [Block] {
+    let docs = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: "Docs")) ?? [])
+      .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
+    var found: [Block] = []
+    for file in docs {
+      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+      var current: (line: Int, indent: Int, lines: [String])?
+      for (index, line) in text.components(separatedBy: "\n").enumerated() {
+        let trimmed = line.drop { $0 == " " }
+        let indent = line.count - trimmed.count
+        if let block = current {
+          if trimmed == "```" && indent == block.indent {
+            found.append(Block(file: file, line: block.line, text: block.lines.map { $0 + "\n" }.joined()))
+            current = nil
+          } else {
+            current!.lines.append(String(line.dropFirst(min(block.indent, indent))))
+          }
+        } else if trimmed == "```swift" {
+          current = (index + 1, indent, [])
+        }
+      }
+    }
+    return found
+  }
+
+  /// Blocks that are not Swift programs or tests, and what checks them instead.
+  static let notPrograms: [String: String] = [
+    ".testTarget(name: \"MySignTests\"": "a fragment of the reader's Package.swift; the products it names are checked below",
+  ]
+
+  /// The text of every Swift file under Tests/.
+  static func compiledSources() -> [String] {
+    guard let walker = FileManager.default.enumerator(atPath: "Tests") else { return [] }
+    return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }
+      .compactMap { try? String(contentsOfFile: "Tests/" + $0, encoding: .utf8) }
+  }
+
+  @Test func everySwiftBlockIsCompiledByThisPackage() {
+    let blocks = DocExampleTests.blocks()
+    #expect(blocks.count >= 6, "found \(blocks.map(\.description))")
+    let sources = DocExampleTests.compiledSources()
+    for block in blocks where !DocExampleTests.notPrograms.keys.contains(where: block.text.hasPrefix) {
+      #expect(sources.contains { $0.contains(block.text) },
+              "\(block) is not in any Swift file under Tests/: copy it into Tests/DocExamples (see Package.swift)")
+    }
+  }
+
+  @Test func theManifestFragmentNamesThisPackagesProducts() throws {
+    let manifest = try String(contentsOfFile: "Package.swift", encoding: .utf8)
+    let fragment = try #require(DocExampleTests.blocks().first { $0.text.hasPrefix(".testTarget(name: \"MySignTests\"") })
+    for product in ["MarqueeTesting", "Marquee"] {
+      #expect(fragment.text.contains("\"\(product)\""))
+      #expect(manifest.contains(".library(name: \"\(product)\""))
+    }
+  }
+
+  /// Runs a built example program (bounded) and returns its output.
+  func run(_ name: String) throws -> String {
+    let path = URL(fileURLWithPath: BinaryRunner.path).deletingLastPathComponent().appendingPathComponent(name).path
+    let result = try ChildProcess.run(path, [], timeout: 60)
+    #expect(!result.timedOut && !result.signalled && result.status == 0, "\(name) failed: \(result.stderr)\(result.stdout)")
+    return result.stdout
+  }
+
+  @Test func theReadmeExamplePrintsTheSignAtTwoAndAHalfSeconds() throws {
+    let lines = try run("ReadmeExample").split(separator: "\n")
+    #expect(lines.count == 8 && lines.allSatisfy { $0.count == 32 })
+    #expect(lines.contains { $0.contains("#") })
+  }
+
+  @Test func theZonesExampleRunsAndTheClockChangesWhileItPlays() throws {
+    let output = try run("ZonesExample")
+    #expect(output.contains("ticker: message 0 started at 0.0s"))
+    // The frames' rows (events and frames interleave on standard output), eight to a frame.
+    let rows = output.split(separator: "\n").filter { $0.count == 64 && $0.allSatisfy { $0 == "#" || $0 == "." } }
+    let clocks = stride(from: 0, to: rows.count - 7, by: 8).map { start in
+      rows[start..<start + 8].map { String($0.prefix(26)) }.joined(separator: "\n")
+    }
+    func clock(_ text: String) throws -> String {
+      let sign = try Sign(width: 26, height: 8, content: ZoneContent(messages: [text], marquee: MarqueeSettings(alignment: .center)))
+      return sign.frame(at: 0).pixels.text.split(separator: "\n").joined(separator: "\n")
+    }
+    let (before, after) = (try clock("12:00"), try clock("12:01"))
+    #expect(clocks.contains(before), "the clock showed 12:00 at first")
+    #expect(clocks.contains(after), "the clock shows 12:01 after the live update")
+  }
+
+  @Test func thePowerMeterAndTheCustomTransitionExamplesCheckThemselves() throws {
+    #expect(try run("PowerMeterExample").hasPrefix("PowerMeter: "))
+    #expect(try run("CustomTransitionExample").hasPrefix("blink: "))
+  }
+}

@@ -1,0 +1,88 @@
+import BitmapFonts
+import Dispatch
+import MatrixCore
+import Testing
+
+import Marquee
+
+/// `SignController` called as Docs/zones.md calls it: defaults included (no `at:`), and from
+/// several threads while a player draws.
+@Suite struct SignControllerTests {
+  func controller() throws -> SignController {
+    let ticker = ZoneContent(
+      messages: ["Next train: Central 4 min", "Platform 2"], mode: .scroll,
+      marquee: MarqueeSettings(speed: 25, gap: 12))
+    let clock = ZoneContent(messages: ["12:00"], marquee: MarqueeSettings(alignment: .center))
+    let sign = try Sign(width: 64, height: 8, zones: [
+      Zone(name: "clock", x: 0, y: 0, width: 26, height: 8, content: clock),
+      Zone(name: "ticker", x: 26, y: 0, width: 38, height: 8, content: ticker),
+    ])
+    return SignController(sign: sign, wake: StopFlag())
+  }
+
+  func draw(_ controller: SignController, at t: Double) -> Framebuffer {
+    var frame = Frame(width: controller.width, height: controller.height)
+    var workspace = FrameWorkspace()
+    controller.render(at: t, into: &frame, workspace: &workspace)
+    return frame.pixels
+  }
+
+  @Test func everyChangeWithItsDefaultsTakesEffectAtTheLastFrameDrawn() throws {
+    let controller = try controller()
+    _ = draw(controller, at: 3)
+    #expect(controller.currentTime == 3)
+
+    #expect(try controller.replaceMessages(["12:01"], inZone: "clock", immediately: true))
+    #expect(controller.sign.zones[0].content.messages == ["12:01"])
+    let clockAlone = try Sign(width: 26, height: 8, content: ZoneContent(
+      messages: ["12:01"], marquee: MarqueeSettings(alignment: .center)))
+    #expect(draw(controller, at: 3.5).cropped(x: 0, y: 0, width: 26, height: 8) == clockAlone.frame(at: 0).pixels)
+
+    // The first zone when no zone is named.
+    #expect(try controller.replaceMessages(["13:00"]))
+    #expect(controller.sign.zones[0].content.messages == ["13:00"])
+    var content = controller.sign.zones[1].content
+    content.messages = ["Replaced"]
+    #expect(try controller.replaceContent(content, inZone: "ticker"))
+    #expect(try controller.replaceContent(content, inZone: "ticker") == false)
+
+    // Pause freezes every zone from the last frame drawn; resume continues.
+    try controller.pause()
+    let frozen = draw(controller, at: 4)
+    #expect(draw(controller, at: 9) == frozen)
+    try controller.resume()
+    try controller.pause(zone: "ticker")
+    try controller.resume(zone: "ticker")
+    #expect(throws: SignController.ChangeError.self) { try controller.pause(zone: "nope") }
+  }
+
+  @Test func changesFromManyThreadsWhileAPlayerDraws() throws {
+    let controller = try controller()
+    let stop = controller.wake!
+    let writers = 8, changesEach = 200
+    let done = DispatchGroup()
+    for writer in 0..<writers {
+      DispatchQueue.global().async(group: done) {
+        for change in 0..<changesEach {
+          _ = try? controller.replaceMessages(["w\(writer) c\(change)"], inZone: "ticker")
+          _ = try? controller.replaceMessages(["\(change % 60)"])
+          if change % 10 == 0 {
+            try? controller.pause(zone: "ticker")
+            try? controller.resume()
+          }
+          _ = controller.currentTime
+          _ = controller.sign
+        }
+      }
+    }
+    DispatchQueue.global().async(group: done) {
+      var frame = Frame(width: 64, height: 8)
+      var workspace = FrameWorkspace()
+      for step in 0..<2000 { controller.render(at: Double(step) / 40, into: &frame, workspace: &workspace) }
+    }
+    #expect(done.wait(timeout: .now() + 120) == .success, "the writers and the player finished")
+    #expect(stop.wakeCount > 0)
+    let lastTicker = controller.sign.zones[1].content.messages
+    #expect(lastTicker.count == 1 && lastTicker[0].hasSuffix("c\(changesEach - 1)"))
+  }
+}
