@@ -32,14 +32,27 @@ enum DebianFonts {
 
   static func bdfGlyph(_ text: String, encoding: Int) -> BDFGlyph? {
     guard let range = text.range(of: "\nENCODING \(encoding)\n") else { return nil }
+    return bdfGlyphs(text[range.upperBound...], first: true)[-1]
+  }
+
+  /// Every glyph of BDF text by encoding, in one pass (`first`: only the glyph the text
+  /// starts inside of, keyed -1).
+  static func bdfGlyphs(_ text: Substring, first: Bool = false) -> [Int: BDFGlyph] {
+    var glyphs: [Int: BDFGlyph] = [:]
     var glyph = BDFGlyph()
+    var encoding: Int? = first ? -1 : nil
     var inBitmap = false
-    for line in text[range.upperBound...].split(separator: "\n") {
+    for line in text.split(separator: "\n") {
       let parts = line.split(separator: " ").map(String.init)
-      if parts.first == "ENDCHAR" { break }
-      if inBitmap {
+      if parts.first == "ENDCHAR" {
+        if let encoding { glyphs[encoding] = glyph }
+        if first { break }
+        (glyph, encoding, inBitmap) = (BDFGlyph(), nil, false)
+      } else if inBitmap {
         let bits = parts[0].compactMap { $0.hexDigitValue }.flatMap { v in (0..<4).map { v & (8 >> $0) != 0 } }
         glyph.rows.append(String(bits.prefix(glyph.width).map { $0 ? "#" : "." }))
+      } else if parts.first == "ENCODING" {
+        encoding = Int(parts[1])
       } else if parts.first == "BBX" {
         (glyph.width, glyph.height, glyph.xOffset, glyph.yOffset) = (Int(parts[1])!, Int(parts[2])!, Int(parts[3])!, Int(parts[4])!)
       } else if parts.first == "DWIDTH" {
@@ -48,7 +61,7 @@ enum DebianFonts {
         inBitmap = true
       }
     }
-    return glyph
+    return glyphs
   }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MarqueeTesting
 import MatrixCore
+import TestSupport
 import Testing
 
 @testable import BitmapFonts
@@ -165,6 +166,83 @@ typealias SplitRandom = SeededRandom
                  "needs the Debian packages xfonts-base and pcf2bdf"))
   func miscFixedGlyphsMatchPcf2bdf() throws {
     try PCFFontTests.compare(DebianFonts.fixed6x13, encodings: [0x41, 0x67, 0xE9, 0x301, 0x20AC, 0x2588, 0x3B1])
+  }
+}
+
+/// PCF files in every bit order, byte order, glyph padding and scan unit bdftopcf writes,
+/// made from one real BDF font, read back pixel for pixel.
+@Suite struct PCFLayoutTests {
+  static let bdftopcf = "/usr/bin/bdftopcf"
+  static let fixed9x15 = "/usr/share/fonts/X11/misc/9x15.pcf.gz"
+  static let available = DebianFonts.exists(bdftopcf) && DebianFonts.exists(DebianFonts.pcf2bdf) && DebianFonts.exists(fixed9x15)
+
+  /// `-m`/`-l` bit order, `-M`/`-L` byte order, `-p` glyph padding, `-u` scan unit.
+  static let layouts: [[String]] = ["-m", "-l"].flatMap { bitOrder in
+    ["-M", "-L"].flatMap { byteOrder in
+      ["-p1", "-p2", "-p4", "-p8"].flatMap { pad in ["-u1", "-u2", "-u4"].map { [bitOrder, byteOrder, pad, $0] } }
+    }
+  }
+
+  /// The glyph padding and scan unit a PCF file records for its bitmaps.
+  static func recordedLayout(_ bytes: [UInt8]) -> (pad: Int, unit: Int)? {
+    func u32(_ at: Int) -> Int { Int(bytes[at]) | Int(bytes[at + 1]) << 8 | Int(bytes[at + 2]) << 16 | Int(bytes[at + 3]) << 24 }
+    for table in 0..<u32(4) where u32(8 + table * 16) == 8 {
+      let format = u32(u32(8 + table * 16 + 12))
+      return (1 << (format & 3), 1 << ((format >> 4) & 3))
+    }
+    return nil
+  }
+
+  @Test(.enabled(if: available, "needs the Debian packages xfonts-utils (bdftopcf), pcf2bdf and xfonts-base"))
+  func everyLayoutBdftopcfWritesReadsAsTheOriginalBDF() throws {
+    #expect(PCFLayoutTests.layouts.count == 48)
+    let folder = NSTemporaryDirectory() + "marquee-pcf-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let bdfData = try DebianFonts.run(DebianFonts.pcf2bdf, [PCFLayoutTests.fixed9x15])
+    let bdfPath = folder + "/9x15.bdf"
+    try bdfData.write(to: URL(fileURLWithPath: bdfPath))
+    let bdf = String(decoding: bdfData, as: UTF8.self)
+    // Every glyph of the original (Latin, Greek, Cyrillic, box drawing, ...).
+    let glyphs = DebianFonts.bdfGlyphs(bdf[...])
+    let encodings = glyphs.keys.filter { $0 > 0 && $0 < 0x110000 && !(0xD800..<0xE000).contains($0) }.sorted()
+    #expect(encodings.count > 4000)
+    let expected = encodings.map { glyphs[$0]! }
+    var exact = 0
+    for layout in PCFLayoutTests.layouts {
+      let pcf = folder + "/9x15\(layout.joined()).pcf"
+      let made = try ChildProcess.run(PCFLayoutTests.bdftopcf, layout + ["-o", pcf, bdfPath])
+      try #require(made.status == 0, "bdftopcf \(layout): \(made.stderr)")
+      let (pad, unit) = try #require(PCFLayoutTests.recordedLayout(Array(try Data(contentsOf: URL(fileURLWithPath: pcf)))))
+      if layout[2] == "-p8" && pad != 8 {
+        // bdftopcf 1.1 records pad 1 for -p8 but stores rows padded to 8 bytes, cut to the
+        // pad-1 length: the file contradicts itself, and pcf2bdf cannot read it either.
+        continue
+      }
+      let font = try FontFile.load(path: pcf).font
+      var wrong: [Int] = []
+      for (encoding, glyph) in zip(encodings, expected) {
+        guard let read = font.glyph(for: Unicode.Scalar(UInt32(encoding))!) else {
+          wrong.append(encoding)
+          continue
+        }
+        var rows = glyph.rows.isEmpty && read.bitmap.height == 0 ? [] : read.bitmap.rowStrings
+        var want = glyph.rows
+        if unit > pad && !want.isEmpty {
+          // bdftopcf swaps whole units past a glyph's end, losing its last partial unit:
+          // compare the rows it kept.
+          let rowBytes = ((glyph.width + 7) / 8 + pad - 1) / pad * pad
+          let kept = (rowBytes * glyph.height) / unit * unit / rowBytes
+          rows = Array(rows.prefix(kept))
+          want = Array(want.prefix(kept))
+        }
+        if rows != want || read.xOffset != glyph.xOffset || read.advance != glyph.advance { wrong.append(encoding) }
+      }
+      #expect(wrong.count == 0, "bdftopcf \(layout.joined(separator: " ")): \(wrong.count) glyphs differ from the BDF, the first \(wrong.prefix(5))")
+      if unit <= pad { exact += 1 }
+    }
+    // 2 bit orders x 2 byte orders x (pad 1: unit 1; pad 2: units 1, 2; pad 4: units 1, 2, 4).
+    #expect(exact == 24)
   }
 }
 

@@ -167,16 +167,21 @@ public struct PCFFont: Font {
     let dataStart = bitmaps.offset + 8 + count * 4 + 16
     let pad = bitmaps.glyphPad
     let rowBytes = ((width + 7) / 8 + pad - 1) / pad * pad
-    let start = dataStart + offset
-    guard reader.has(start, rowBytes * height) else { return nil }
-    let unit = min(bitmaps.scanUnit, rowBytes)
+    let glyphBytes = rowBytes * height
+    guard reader.has(dataStart + offset, glyphBytes) else { return nil }
+    // When the byte order differs from the bit order, the bytes of each scan unit are
+    // reversed, units counted from the glyph's start (as X11's writers swap each glyph);
+    // when the bit order is LSB first, each byte's bits are reversed.
+    let unit = bitmaps.bigEndian != bitmaps.msbBitFirst ? bitmaps.scanUnit : 1
     var bitmap = Framebuffer(width: width, height: height)
     for y in 0..<height {
       for x in 0..<width {
-        var byteIndex = x / 8
-        // With LSB-first byte order, bytes are swapped within each scan unit.
-        if !big && unit > 1 { byteIndex = (byteIndex / unit) * unit + (unit - 1 - byteIndex % unit) }
-        let byte = reader.bytes[start + y * rowBytes + byteIndex]
+        let logical = y * rowBytes + x / 8
+        let stored = unit == 1 ? logical : logical / unit * unit + (unit - 1 - logical % unit)
+        // A unit wider than the padding (bdftopcf -p1 -u4) leaves a glyph's last partial
+        // unit outside the glyph: its writer lost those bytes, so they stay dark.
+        guard stored < glyphBytes else { continue }
+        let byte = reader.bytes[dataStart + offset + stored]
         let bit = bitmaps.msbBitFirst ? 0x80 >> UInt8(x % 8) : 1 << UInt8(x % 8)
         if byte & UInt8(bit) != 0 { bitmap[x, y] = true }
       }
