@@ -47,17 +47,26 @@ public struct TextRenderer: Sendable {
   /// Lays a string out without drawing it.
   ///
   /// The line is as tall as the fonts that drew something need (the first font always
-  /// counts), with every glyph on one baseline: fonts of different heights line up.
+  /// counts), with every glyph on one baseline: fonts of different heights line up. Ink
+  /// that reaches above a font's declared ascent or below its descent (accents on
+  /// capitals in many X11 fonts) makes the line taller, so nothing drawn is ever cut.
   public func layout(_ text: String) -> Layout {
     // First pass: resolve glyphs and find the line's ascent and descent.
     var resolved: [(base: Glyph, marks: [Glyph], index: Int)] = []
     var ascent = fonts.fonts[0].ascent, descent = fonts.fonts[0].descent
+    func holdInk(of glyph: Glyph) {
+      guard let rows = glyph.bitmap.litRows else { return }
+      ascent = max(ascent, glyph.top - rows.lowerBound)
+      descent = max(descent, rows.upperBound + 1 - glyph.top)
+    }
     for (index, character) in text.enumerated() {
       guard let (base, marks, used) = resolve(Array(character.unicodeScalars)) else { continue }
       for font in used {
         ascent = max(ascent, fonts.fonts[font].ascent)
         descent = max(descent, fonts.fonts[font].descent)
       }
+      holdInk(of: base)
+      marks.forEach(holdInk)
       resolved.append((base, marks, index))
     }
     // Second pass: place them on the baseline.

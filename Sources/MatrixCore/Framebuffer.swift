@@ -120,4 +120,11 @@ public struct Framebuffer: Sendable, Hashable {
   public var isBlank: Bool {
     words.allSatisfy { $0 == 0 }
   }
+
+  /// The rows from the first to the last that hold a lit pixel (`nil` when none does).
+  public var litRows: ClosedRange<Int>? {
+    func lit(_ y: Int) -> Bool { words[y * wordsPerRow ..< (y + 1) * wordsPerRow].contains { $0 != 0 } }
+    guard let first = (0..<height).first(where: lit), let last = (0..<height).last(where: lit) else { return nil }
+    return first...last
+  }
 }
