@@ -13,6 +13,8 @@ let package = Package(
     .library(name: "MarqueeCLI", targets: ["MarqueeCLI"]),
     .executable(name: "marquee", targets: ["marquee"]),
     .executable(name: "marquee-bench", targets: ["marquee-bench"]),
+    // Preloaded into the real marquee by marquee-bench to count its allocations per frame.
+    .library(name: "MarqueeAllocationCounter", type: .dynamic, targets: ["AllocationCounter"]),
   ],
   targets: [
     .target(name: "MatrixCore"),

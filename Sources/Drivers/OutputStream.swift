@@ -25,18 +25,23 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
 ///
 /// - Throws: ``OutputError`` with the `errno` of a failed write.
 public func writeAll(_ bytes: [UInt8], to descriptor: Int32, what: String) throws(OutputError) {
-  var result: OutputError?
-  bytes.withUnsafeBytes { raw in
-    var offset = 0
-    while offset < raw.count {
-      let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
-      if written < 0 {
-        if errno == EINTR { continue }
-        result = OutputError(code: errno, what: what)
-        return
-      }
-      offset += written
+  try bytes[...].withUnsafeBytes { raw in Result { () throws(OutputError) in try writeAll(raw, to: descriptor, what: what) } }.get()
+}
+
+/// Writes a slice of bytes completely, without copying it.
+public func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, what: String) throws(OutputError) {
+  try bytes.withUnsafeBytes { raw in Result { () throws(OutputError) in try writeAll(raw, to: descriptor, what: what) } }.get()
+}
+
+/// Writes raw bytes completely, retrying on EINTR and short writes.
+public func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, what: String) throws(OutputError) {
+  var offset = 0
+  while offset < raw.count {
+    let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+    if written < 0 {
+      if errno == EINTR { continue }
+      throw OutputError(code: errno, what: what)
     }
+    offset += written
   }
-  if let result { throw result }
 }

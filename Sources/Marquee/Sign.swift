@@ -79,7 +79,12 @@ public struct Sign: Timeline {
   }
 
   public func nextChange(after t: Double) -> Double? {
-    zones.compactMap { $0.nextChange(after: t) }.min()
+    // A loop, not compactMap(...).min(): the player asks every frame, without allocating.
+    var soonest: Double?
+    for index in zones.indices {
+      if let change = zones[index].nextChange(after: t), change < soonest ?? .infinity { soonest = change }
+    }
+    return soonest
   }
 
   /// The zone and message under sign pixel (`x`, `y`) at time `t`.

@@ -9,17 +9,25 @@ struct ChildRun {
 }
 
 enum ChildProcess {
-  /// Spawns `arguments[0]` with `arguments`, standard output captured (stdin from /dev/null),
-  /// and waits for it.
-  static func run(_ arguments: [String], environment: [String: String] = [:]) -> ChildRun? {
+  /// Spawns `arguments[0]` with `arguments`, standard output captured (stdin from /dev/null,
+  /// or with `openInput` a pipe held open and silent until the child exits), and waits for it.
+  static func run(_ arguments: [String], environment: [String: String] = [:], openInput: Bool = false) -> ChildRun? {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
+    var input: [Int32] = [-1, -1]
+    if openInput { guard pipe(&input) == 0 else { return nil } }
+    defer { for fd in input where fd >= 0 { close(fd) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
     posix_spawn_file_actions_addclose(&actions, fds[0])
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if openInput {
+      posix_spawn_file_actions_adddup2(&actions, input[0], 0)
+      posix_spawn_file_actions_addclose(&actions, input[1])
+    } else {
+      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    }
     var environ: [String] = []
     var index = 0
     while let entry = Glibc.environ[index] {

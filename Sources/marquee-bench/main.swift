@@ -46,7 +46,7 @@ while let first = arguments.first {
                            [--luma PYTHON] [--luma-script PATH]
 
       SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, first-frame,
-                 idle, pacing, rss, all (default). Sizes default to 32x8, 128x16 and 512x32.
+                 idle, pacing, rss, allocs (the real program in every display mode), all (default). Sizes default to 32x8, 128x16 and 512x32.
       --luma PYTHON runs ../shared/bench/luma_bench.py with that Python for the scroll sizes.
       """)
     exit(0)
@@ -82,7 +82,7 @@ do {
     }
   }
   let base = Scenarios(width: 32, height: 8, frames: frames, message: message)
-  let runsMarquee = ["first-frame", "rss", "idle"].filter(wants)
+  let runsMarquee = ["first-frame", "rss", "idle", "allocs"].filter(wants)
   if !runsMarquee.isEmpty && access(marquee, X_OK) != 0 {
     // `swift run marquee-bench` builds only the benchmark; these scenarios run the program.
     fputs("marquee-bench: \(marquee) is not built, so \(runsMarquee.joined(separator: ", ")) cannot run: "
@@ -92,6 +92,9 @@ do {
     if wants("first-frame") { base.firstFrame(marquee: marquee) }
     if wants("rss") { base.memory(marquee: marquee) }
     if wants("idle") { base.idle(marquee: marquee) }
+    if wants("allocs") {
+      ProgramAllocations(marquee: marquee, counter: ChildProcess.ownFolder + "/libMarqueeAllocationCounter.so").run()
+    }
   }
   if wants("pacing") { try base.pacing() }
 } catch {

@@ -137,7 +137,11 @@ public struct Board: Sendable, Equatable {
 
   /// The sign pixel lit by bit `bit` of digit register `digit + 1` of the chip at `chainIndex`.
   public func pixel(chip chainIndex: Int, digit: Int, bit: Int) -> (x: Int, y: Int) {
-    let module = chain[chainIndex]
+    pixel(module: chain[chainIndex], digit: digit, bit: bit)
+  }
+
+  /// The sign pixel lit by bit `bit` of digit register `digit + 1` of the chip at `module`.
+  public func pixel(module: ModulePosition, digit: Int, bit: Int) -> (x: Int, y: Int) {
     let local = wiring.pixel(digit: digit, bit: bit)
     let turned = rotation.apply(x: local.x, y: local.y)
     return (module.column * 8 + turned.x, module.row * 8 + turned.y)

@@ -102,16 +102,23 @@ public struct MAX7219ChainEmulator: Sendable {
   /// The pixels a person would see on `board`'s sign.
   public func visiblePixels(on board: Board) -> Framebuffer {
     var pixels = Framebuffer(width: board.width, height: board.height)
+    drawVisiblePixels(on: board, chain: board.chain, into: &pixels)
+    return pixels
+  }
+
+  /// Draws what ``visiblePixels(on:)`` returns into `pixels` (the board's size), reusing
+  /// it; `chain` is `board.chain`, computed once by the caller. Allocates nothing.
+  public func drawVisiblePixels(on board: Board, chain: [Board.ModulePosition], into pixels: inout Framebuffer) {
+    pixels.clear()
     for chip in chips.indices {
       for digit in 0..<8 {
         let segments = chips[chip].segments(ofDigit: digit)
         for bit in 0..<8 where segments & (1 << UInt8(bit)) != 0 {
-          let pixel = board.pixel(chip: chip, digit: digit, bit: bit)
+          let pixel = board.pixel(module: chain[chip], digit: digit, bit: bit)
           pixels[pixel.x, pixel.y] = true
         }
       }
     }
-    return pixels
   }
 
   /// The brightness a person would see, relative to `board`'s full brightness: 0 when every

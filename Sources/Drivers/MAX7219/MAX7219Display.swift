@@ -18,11 +18,15 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
   /// When set, a failing device is reopened with growing pauses instead of ending the run.
   public var retry: RetryPolicy?
   var pending = SPITransactions()
-  var lastFrame: Frame?
+  /// A copy of the last frame shown (not a reference to the player's buffer: sharing it
+  /// would make the player's next frame copy its storage).
+  var lastFrame: Frame
+  var hasLastFrame = false
 
   /// Prepares the chain and sends its start-up sequence.
   public init(board: Board, transport: Transport, keepLastFrame: Bool = false) throws {
     encoder = MAX7219Encoder(board: board)
+    lastFrame = Frame(width: board.width, height: board.height)
     self.transport = transport
     self.keepLastFrame = keepLastFrame
     encoder.startUp(into: &pending)
@@ -36,7 +40,9 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
 
   public mutating func show(_ frame: Frame, changed: Bool) throws {
     guard changed else { return }
-    lastFrame = frame
+    lastFrame.pixels.assign(frame.pixels)
+    lastFrame.brightness = frame.brightness
+    hasLastFrame = true
     encoder.encode(frame, into: &pending)
     do {
       try flush()
@@ -57,7 +63,7 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
       do {
         try transport.reopen()
         encoder.startUp(into: &pending)
-        if let lastFrame { encoder.encode(lastFrame, into: &pending) }
+        if hasLastFrame { encoder.encode(lastFrame, into: &pending) }
         try flush()
         retry.report("the device works again")
         return
@@ -93,6 +99,8 @@ public struct EmulatedBoardDisplay<Screen: Display>: Display {
   var pending = SPITransactions()
   var seen: Frame
   let board: Board
+  /// The board's chain order, computed once.
+  let chain: [Board.ModulePosition]
 
   /// Starts the emulated chain with the start-up sequence.
   ///
@@ -104,6 +112,7 @@ public struct EmulatedBoardDisplay<Screen: Display>: Display {
     }
     self.board = board
     self.screen = screen
+    chain = board.chain
     encoder = MAX7219Encoder(board: board)
     emulator = MAX7219ChainEmulator(chips: board.chipCount)
     seen = Frame(width: board.width, height: board.height)
@@ -117,7 +126,8 @@ public struct EmulatedBoardDisplay<Screen: Display>: Display {
       encoder.encode(frame, into: &pending)
       emulator.receive(pending)
       pending.removeAll()
-      seen = Frame(pixels: emulator.visiblePixels(on: board), brightness: emulator.visibleBrightness(on: board))
+      emulator.drawVisiblePixels(on: board, chain: chain, into: &seen.pixels)
+      seen.brightness = emulator.visibleBrightness(on: board)
     }
     try screen.show(seen, changed: changed)
   }

@@ -103,11 +103,9 @@ public final class DumpTransport: SPITransport {
 
   deinit { close(descriptor) }
 
+  /// - Throws: ``OutputError``: a file's errors (a full disk, a size limit), with no advice
+  ///   meant for devices.
   public func send(_ transactions: SPITransactions) throws {
-    do {
-      try writeAll(Array(transactions.bytes), to: descriptor, what: path)
-    } catch {
-      throw SPIError(path: path, code: error.code, operation: "write")
-    }
+    try writeAll(transactions.bytes, to: descriptor, what: path)
   }
 }

@@ -1,0 +1,71 @@
+import Glibc
+
+/// Heap allocations per steady-state frame of the real `marquee` program, in every display
+/// mode: the binary runs twice under the allocation counter library
+/// (`libMarqueeAllocationCounter.so`, preloaded), for `short` and `long` frames, and the
+/// difference is divided by the extra frames, so start-up and shutdown cancel out. Every
+/// frame changes (the scroll moves one column a frame), so every frame is encoded and sent.
+struct ProgramAllocations {
+  let marquee: String
+  let counter: String
+  let short = 200, long = 1200
+
+  /// A display mode: its name, the arguments that select it and the sign's size.
+  struct Mode {
+    var name: String
+    var arguments: [String]
+    var openInput = false
+    var width = 64, height = 8
+  }
+
+  static func modes(board: String) -> [Mode] {
+    let moving = ["--fps", "1000", "--speed", "1000"]
+    let message = "Allocation-free frames in every display"
+    return [
+      Mode(name: "terminal", arguments: ["--output", "leds"] + moving + [message]),
+      Mode(name: "ascii", arguments: ["--output", "ascii"] + moving + [message]),
+      Mode(name: "board-simulate", arguments: ["--board", board, "--simulate", "--output", "leds"] + moving + [message], width: 32),
+      Mode(name: "board-spi-dump", arguments: ["--board", board, "--spi-dump", "/dev/null"] + moving + [message], width: 32),
+      Mode(name: "layout-zones", arguments: ["--layout", "Docs/examples/two-zones.json", "--output", "ascii"] + moving),
+      Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
+                                     "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
+      Mode(name: "stdin-idle", arguments: ["--stdin", "--output", "ascii"] + moving + [message], openInput: true),
+    ]
+  }
+
+  /// The counter's total and the CPU time of one run, or `nil` if the run failed.
+  func count(_ mode: Mode, frames: Int) -> (allocations: Int, cpuNs: Int64)? {
+    let report = "/tmp/marquee-bench-allocations-\(getpid())"
+    defer { unlink(report) }
+    let environment = ["LD_PRELOAD": counter, "MARQUEE_ALLOCATION_REPORT": report]
+    guard let run = ChildProcess.run([marquee] + mode.arguments + ["--frames", "\(frames)"], environment: environment,
+                                     openInput: mode.openInput),
+      run.status == 0, let file = fopen(report, "r")
+    else { return nil }
+    defer { fclose(file) }
+    var text = [CChar](repeating: 0, count: 32)
+    guard fgets(&text, 32, file) != nil, let value = Int(String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter(\.isNumber)) else { return nil }
+    return (value, run.cpuNs)
+  }
+
+  func run() {
+    let board = "/tmp/marquee-bench-allocations-board-\(getpid()).json"
+    guard let file = fopen(board, "w") else { return }
+    fputs(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4, "rows": 1}}"#, file)
+    fclose(file)
+    defer { unlink(board) }
+    for mode in ProgramAllocations.modes(board: board) {
+      guard let before = count(mode, frames: short), let after = count(mode, frames: long) else {
+        print("marquee-bench scenario=allocs-\(mode.name) error=marquee-did-not-run")
+        continue
+      }
+      let frames = Double(long - short)
+      var line = ResultLine(scenario: "allocs-\(mode.name)", width: mode.width, height: mode.height)
+      // CPU per frame of the whole program (render, display, pacing), start-up cancelled out.
+      line.add("us_per_frame", Double(after.cpuNs - before.cpuNs) / 1000 / frames)
+      line.add("allocs_per_frame", Double(after.allocations - before.allocations) / frames, decimals: 3)
+      line.add("allocs_at_start", before.allocations)
+      line.print()
+    }
+  }
+}
