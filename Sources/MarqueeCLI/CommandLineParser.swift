@@ -66,6 +66,8 @@ public struct CommandLineParser {
     OptionSpec(name: "color", value: "<color>", help: "LED color: red, green, amber, blue, white. (default: red)"),
     OptionSpec(name: "stdin", value: nil,
                help: "Read lines from standard input while running: a line replaces the message; a JSON object updates a zone (see Docs/feeds.md)."),
+    OptionSpec(name: "on-eof", value: "<keep|blank|exit>",
+               help: "With --stdin, when the input ends: keep the last content, blank the sign, or blank it and exit 0 (so a service manager restarts the feed). (default: keep)"),
     OptionSpec(name: "clock-start", value: "<unix-seconds>",
                help: "Fill {time} and {date} placeholders as if the sign started at this time (for tests and recordings)."),
     OptionSpec(name: "layout", value: "<file>",
@@ -97,6 +99,7 @@ public struct CommandLineParser {
     var options = RunOptions()
     var index = 0
     var onlyMessages = false
+    var onEndOfInputGiven = false
     if arguments.first == "effects" { return .effects }
     if arguments.first == "boards" { return .boards }
     if arguments.first == "fonts" { return .fonts }
@@ -160,6 +163,9 @@ public struct CommandLineParser {
       case "board": options.boardPath = try value(for: spec, inline: inline)
       case "layout": options.layoutPath = try value(for: spec, inline: inline)
       case "stdin": options.stdin = true
+      case "on-eof":
+        options.onEndOfInput = try choice(value(for: spec, inline: inline), spec)
+        onEndOfInputGiven = true
       case "gif": options.gifPath = try value(for: spec, inline: inline)
       case "pbm": options.pbmPath = try value(for: spec, inline: inline)
       case "seconds": options.seconds = try number(value(for: spec, inline: inline), spec, in: 0.001...86_400)
@@ -249,6 +255,12 @@ public struct CommandLineParser {
     }
     if options.simulate && options.spiDump != nil {
       throw UsageError("Use '--simulate' or '--spi-dump', not both.")
+    }
+    if options.retry && (options.spiDump != nil || options.simulate) {
+      throw UsageError("'--retry' reopens a failing SPI device; it does not apply to '\(options.simulate ? "--simulate" : "--spi-dump")'.")
+    }
+    if onEndOfInputGiven && !options.stdin {
+      throw UsageError("'--on-eof' needs '--stdin'.")
     }
     try checkMessages(options.messages)
     if options.identify {

@@ -43,10 +43,14 @@ final class Feed: Sendable {
   /// Lines longer than this are refused (and the rest of the line skipped).
   static let maximumLineLength = 1 << 20
 
-  init(zones: [(name: String, options: RunOptions)], stop: StopFlag) {
+  /// What to do when the input ends.
+  let onEnd: RunOptions.EndOfInput
+
+  init(zones: [(name: String, options: RunOptions)], stop: StopFlag, onEnd: RunOptions.EndOfInput = .keep) {
     firstZone = zones[0].name
     zoneNames = zones.map(\.name)
     self.stop = stop
+    self.onEnd = onEnd
     state = Mutex(State(options: Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.options) })))
   }
 
@@ -68,9 +72,28 @@ final class Feed: Sendable {
           }
         }
       }
-      state.withLock { $0.ended = true }
-      stop.wake()
+      inputEnded()
     }
+  }
+
+  /// Applies the end-of-input policy: keep the content, blank every zone, or stop the sign
+  /// (the player then blanks it and the program exits 0).
+  func inputEnded() {
+    switch onEnd {
+    case .keep: break
+    case .blank:
+      for zone in zoneNames {
+        do {
+          try enqueue(zone: zone, messages: [], fields: nil, immediately: true, pause: nil)
+        } catch {
+          printError("Warning: stdin: end of input: \(error)")
+        }
+      }
+    case .exit:
+      stop.set()
+    }
+    state.withLock { $0.ended = true }
+    stop.wake()
   }
 
   /// Turns one line into a pending update.
@@ -94,7 +117,10 @@ final class Feed: Sendable {
     let fields: JSONFields
     do {
       fields = try JSONFields(value)
-      try fields.rejectUnknownKeys(LayoutFile.zoneKeys + ["zone", "message", "immediately", "pause"])
+      for key in LayoutFile.placementKeys where fields.value[key] != nil {
+        throw JSONFieldError(field: key, reason: "a feed line cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
+      }
+      try fields.rejectUnknownKeys(LayoutFile.contentKeys + ["zone", "message", "immediately", "pause"])
       let zone = try fields.string("zone") ?? firstZone
       guard zoneNames.contains(zone) else {
         throw JSONFieldError(field: "zone", reason: "no zone named '\(zone)' (zones: \(zoneNames.joined(separator: ", ")))")
@@ -121,7 +147,7 @@ final class Feed: Sendable {
       options.messages = messages
     }
     if let fields { try LayoutFile.apply(fields, to: &options) }
-    let changesContent = messages != nil || (fields.map { f in LayoutFile.zoneKeys.contains { f.optional($0) != nil } } ?? false)
+    let changesContent = messages != nil || (fields.map { f in LayoutFile.contentKeys.contains { f.optional($0) != nil } } ?? false)
     var content: ZoneContent?
     if changesContent {
       let key = options.fonts.joined(separator: ",")

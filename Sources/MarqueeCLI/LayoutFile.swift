@@ -11,11 +11,16 @@ struct ZoneSpec {
 /// Reads layout files: `{"zones": [{"name": …, "x": …, "y": …, "width": …, "height": …,
 /// "messages": […], …}]}`, where each zone also takes the options the command line has.
 enum LayoutFile {
-  static let zoneKeys = [
-    "name", "x", "y", "width", "height", "messages", "mode", "in", "out", "dwell", "duration",
-    "speed", "align", "valign", "font", "invert", "flip", "gap", "direction", "ease",
-    "letterSpacing", "seed",
+  /// A zone's content keys: its messages and the command line's options (feed lines take
+  /// these too).
+  static let contentKeys = [
+    "messages", "mode", "in", "out", "dwell", "duration", "speed", "align", "valign", "font",
+    "invert", "flip", "gap", "direction", "ease", "letterSpacing", "seed",
   ]
+  /// The keys only a layout file takes: where a zone is and what it is called.
+  static let placementKeys = ["name", "x", "y", "width", "height"]
+  /// Every key of a layout zone.
+  static let zoneKeys = placementKeys + contentKeys
 
   /// Parses a layout; every zone starts from `base` (the command line's options).
   static func parse(_ text: String, path: String, base: RunOptions) throws -> [ZoneSpec] {

@@ -71,7 +71,7 @@ public enum MarqueeCommand {
     options.clockStart = options.clockStart ?? now()
     let (controller, zones) = try makeSign(options, stop: stop)
     guard options.stdin else { return controller }
-    let feed = Feed(zones: zones, stop: stop)
+    let feed = Feed(zones: zones, stop: stop, onEnd: options.onEndOfInput)
     feed.start()
     // With nothing to show yet, the sign starts with the first line.
     if options.messages.isEmpty && options.layoutPath == nil { feed.waitForFirstLine() }

@@ -13,6 +13,16 @@ public struct RunOptions: Sendable, Equatable {
   /// How messages are shown (auto, scroll, cycle).
   public typealias Mode = ZoneContent.Mode
 
+  /// What the sign does when standard input ends (`--stdin`).
+  public enum EndOfInput: String, Sendable, CaseIterable {
+    /// Keep showing the last content.
+    case keep
+    /// Blank every zone and keep running.
+    case blank
+    /// Blank the sign and exit 0, so a service manager restarts the pipeline.
+    case exit
+  }
+
   /// How messages are shown.
   public var mode = Mode.auto
   /// Cycle mode: seconds each message stands.
@@ -42,6 +52,8 @@ public struct RunOptions: Sendable, Equatable {
   public var ledColor = "red"
   /// Read updates from standard input while running.
   public var stdin = false
+  /// What to do when standard input ends.
+  public var onEndOfInput = EndOfInput.keep
   /// The Unix time of the sign's t = 0 for time placeholders (`nil`: when the sign starts).
   public var clockStart: Double?
   /// A layout file: zones, each with its own messages and options.

@@ -147,10 +147,20 @@ public struct JSONParser {
     throw error("unterminated string")
   }
 
+  /// Exactly four hexadecimal digits (JSON has no sign, no shorter or longer form).
   mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-    guard index + 4 <= bytes.count,
-      let value = UInt32(String(decoding: bytes[index..<(index + 4)], as: UTF8.self), radix: 16)
-    else { throw error("invalid \\u escape") }
+    guard index + 4 <= bytes.count else { throw error("invalid \\u escape (expected four hex digits)") }
+    var value: UInt32 = 0
+    for byte in bytes[index..<(index + 4)] {
+      let digit: UInt8
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+      default: throw error("invalid \\u escape (expected four hex digits)")
+      }
+      value = value << 4 | UInt32(digit)
+    }
     index += 4
     return value
   }

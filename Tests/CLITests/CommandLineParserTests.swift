@@ -71,3 +71,16 @@ import Testing
     }
   }
 }
+
+@Suite struct FeedLineTests {
+  @Test(arguments: ["name", "x", "y", "width", "height"])
+  func layoutOnlyKeysAreRefusedWithTheirReason(key: String) {
+    let reason = FeedLineCheck.process(#"{"message": "hi", "\#(key)": 3}"#)
+    #expect(reason == "field '\(key)': a feed line cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
+  }
+
+  @Test func contentKeysAreStillTaken() {
+    #expect(FeedLineCheck.process(#"{"message": "hi", "speed": 30, "align": "center"}"#) == nil)
+    #expect(FeedLineCheck.process(#"{"message": "\u+123"}"#)?.contains("invalid \\u escape") == true)
+  }
+}

@@ -44,7 +44,7 @@ import Testing
     "tail -f /var/log/till.log | marquee --stdin --width 64": "the reader's own log file",
     "marquee --layout clock-and-ticker.json": "a layout the reader writes (the runnable ones are in Docs/examples)",
     "marquee --font ./myfont.bdf \"Custom\"": "the reader's own font file",
-    "mosquitto_sub -h broker.local -t signs/lobby | marquee --stdin --board /usr/local/share/marquee/Boards/max7219-fc16-64x8.json":
+    "mosquitto_sub -h broker.local -t signs/lobby | marquee --stdin --on-eof exit --board /usr/local/share/marquee/Boards/max7219-fc16-64x8.json":
       "the reader's broker and installed board (FeedBinaryTests runs the same pipeline on a local broker)",
   ]
 

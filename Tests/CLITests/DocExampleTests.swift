@@ -108,3 +108,15 @@ import Testing
     #expect(try run("CustomTransitionExample").hasPrefix("blink: "))
   }
 }
+
+@Suite struct HelpDocTests {
+  @Test func theCommandLineDocShowsExactlyWhatHelpPrints() throws {
+    let doc = try String(contentsOfFile: "Docs/cli.md", encoding: .utf8)
+    let help = try BinaryRunner.run(["--help"])
+    #expect(help.status == 0)
+    let start = try #require(doc.range(of: "```\nOVERVIEW:"))
+    let block = doc[doc.index(start.lowerBound, offsetBy: 4)...]
+    let end = try #require(block.range(of: "```"))
+    #expect(String(block[..<end.lowerBound]) == help.stdout, "Docs/cli.md differs from `marquee --help`: copy the new help in")
+  }
+}

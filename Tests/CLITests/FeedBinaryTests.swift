@@ -57,6 +57,67 @@ func runFed(_ arguments: [String], lines: [(pause: Double, text: String)], envir
     #expect(frames.contains(centred("A")) && frames.contains(centred("B")), "the cycle of A and B shows")
   }
 
+  /// Starts a fed sign, writes `ONE`, waits (bounded) until a frame shows it, then ends
+  /// the input and returns the child.
+  func feedOneThenEnd(_ extra: [String]) throws -> (ChildProcess, one: [String]) {
+    let one = try still("ONE")
+    let child = try BinaryRunner.start(["--stdin", "--width", "32", "--height", "8", "--fps", "20", "--output", "ascii"] + extra, input: true)
+    child.write(Data("ONE\n".utf8))
+    let shown = child.waitForOutput { asciiFrames(String(decoding: $0, as: UTF8.self)).contains(one) }
+    #expect(shown, "the sign showed ONE")
+    child.closeInput()
+    return (child, one)
+  }
+
+  @Test func atTheEndOfInputTheSignKeepsItsContentByDefault() throws {
+    let (child, one) = try feedOneThenEnd(["--frames", "30"])
+    let result = child.wait(timeout: 60)
+    #expect(result.status == 0 && !result.timedOut)
+    #expect(asciiFrames(result.stdout).last == one)
+  }
+
+  @Test func onEofBlankBlanksTheSignAndKeepsRunning() throws {
+    let (child, one) = try feedOneThenEnd(["--frames", "60", "--on-eof", "blank"])
+    let blank = Array(repeating: String(repeating: ".", count: 32), count: 8)
+    #expect(child.waitForOutput { asciiFrames(String(decoding: $0, as: UTF8.self)).last == blank }, "the sign went blank")
+    let result = child.wait(timeout: 60)
+    #expect(result.status == 0 && !result.timedOut)
+    let frames = asciiFrames(result.stdout)
+    #expect(frames.count == 60, "it ran to its frame limit")
+    #expect(frames.contains(one) && frames.last == blank)
+  }
+
+  @Test func onEofExitEndsTheRunWithStatusZero() throws {
+    // No frame limit: only the end of input can end this run.
+    let (child, _) = try feedOneThenEnd(["--on-eof", "exit"])
+    let result = child.wait(timeout: 30)
+    #expect(!result.timedOut, "the sign exited when its input ended")
+    #expect(result.status == 0 && !result.signalled, "\(result.stderr)")
+  }
+
+  @Test func onEofExitBlanksARealBoardBeforeExiting() throws {
+    let dump = NSTemporaryDirectory() + "marquee-eof-\(getpid()).bin"
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let child = try BinaryRunner.start(
+      ["--stdin", "--on-eof", "exit", "--board", "Boards/max7219-fc16-32x8.json", "--spi-dump", dump], input: true)
+    child.write(Data("ONE\n".utf8))
+    // The start-up sequence is 5 transactions of 8 bytes; a frame adds at least one more.
+    #expect(child.waitForOutput { _ in ((try? FileManager.default.attributesOfItem(atPath: dump)[.size] as? Int) ?? 0) > 48 })
+    child.closeInput()
+    let result = child.wait(timeout: 30)
+    #expect(!result.timedOut && result.status == 0, "\(result.stderr)")
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: dump)))
+    // The last transaction puts all four chips in shutdown (register 0x0C, data 0).
+    #expect(Array(bytes.suffix(8)) == [0x0C, 0, 0x0C, 0, 0x0C, 0, 0x0C, 0])
+  }
+
+  @Test func feedOptionsThatDoNotApplyAreUsageErrors() throws {
+    #expect(try BinaryRunner.run(["--on-eof", "exit", "X"]).status == 64)
+    #expect(try BinaryRunner.run(["--stdin", "--on-eof", "later"]).status == 64)
+    let retry = try BinaryRunner.run(["--board", "Boards/max7219-fc16-32x8.json", "--spi-dump", "/dev/null", "--retry", "X"])
+    #expect(retry.status == 64 && retry.stderr.contains("'--retry' reopens a failing SPI device"))
+  }
+
   @Test func aFloodOfLinesShowsTheLatestAndStaysResponsive() throws {
     var flood = ""
     for number in 0..<20_000 { flood += "flood line \(number)\n" }
@@ -107,45 +168,119 @@ func statusOf(_ command: String) -> Int32 {
                   && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub"),
                 "needs the Debian packages mosquitto and mosquitto-clients"))
 struct MQTTFeedTests {
-  @Test func retainedAndLiveMessagesReachTheSign() throws {
-    let port = 20_000 + Int(getpid() % 20_000)
-    let folder = NSTemporaryDirectory() + "marquee-mqtt-\(port)"
-    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-    let config = folder + "/mosquitto.conf", output = folder + "/frames.txt"
-    try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-      .write(toFile: config, atomically: true, encoding: .utf8)
-    // The broker runs in the foreground as the test's child, stopped at the end.
-    let broker = try ChildProcess("/usr/sbin/mosquitto", ["-c", config])
-    defer {
-      broker.send(SIGTERM)
-      _ = broker.wait(timeout: 10)
+  /// A mosquitto on loopback, in the foreground as the test's child.
+  final class Broker {
+    let port: Int
+    let folder: String
+    var process: ChildProcess?
+
+    init(port: Int) throws {
+      self.port = port
+      folder = NSTemporaryDirectory() + "marquee-mqtt-\(port)"
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
+        .write(toFile: folder + "/mosquitto.conf", atomically: true, encoding: .utf8)
+      try start()
+    }
+
+    /// Starts the broker and waits (bounded) until it accepts a publish.
+    func start() throws {
+      process = try ChildProcess("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto.conf"])
+      var ready = false
+      for _ in 0..<50 where !ready {
+        ready = publish("probe", "x")
+        if !ready { Thread.sleep(forTimeInterval: 0.1) }
+      }
+      try #require(ready, "mosquitto did not start on port \(port)")
+    }
+
+    func stop() {
+      process?.send(SIGTERM)
+      _ = process?.wait(timeout: 10)
+      process = nil
+    }
+
+    @discardableResult
+    func publish(_ topic: String, _ message: String, retain: Bool = false) -> Bool {
+      statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t \(topic)\(retain ? " -r" : "") -m '\(message)'") == 0
+    }
+
+    deinit {
+      stop()
       try? FileManager.default.removeItem(atPath: folder)
     }
-    // Wait for the broker to listen (bounded).
-    var ready = false
-    for _ in 0..<50 where !ready {
-      ready = statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t probe -m x") == 0
-      if !ready { Thread.sleep(forTimeInterval: 0.1) }
-    }
-    try #require(ready, "mosquitto did not start")
+  }
+
+  static func port(_ offset: Int) -> Int { 20_000 + Int(getpid() % 10_000) * 3 + offset }
+
+  /// The pipeline of Docs/fleet.md, writing frames to `output`.
+  static func pipeline(port: Int, output: String, sign: String) throws -> ChildProcess {
+    try ChildProcess("/bin/sh", ["-c",
+      "mosquitto_sub -h 127.0.0.1 -p \(port) -t signs/lobby | '\(BinaryRunner.path)' --stdin --on-eof exit "
+      + "--width 32 --height 8 --fps 20 --output ascii \(sign) > \(output)"])
+  }
+
+  static func frames(_ path: String) -> [[String]] {
+    asciiFrames((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
+  }
+
+  static func still(_ text: String) throws -> [String]? {
+    asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", text]).stdout).first
+  }
+
+  @Test func retainedAndLiveMessagesReachTheSign() throws {
+    let broker = try Broker(port: MQTTFeedTests.port(0))
+    let output = broker.folder + "/frames.txt"
     // A retained message: what a restarted sign shows first.
-    #expect(statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t signs/lobby -r -m HELLO") == 0)
+    #expect(broker.publish("signs/lobby", "HELLO", retain: true))
     let pipeline = try ChildProcess("/bin/sh", ["-c",
-      "mosquitto_sub -h 127.0.0.1 -p \(port) -t signs/lobby -C 2 | '\(BinaryRunner.path)' --stdin "
+      "mosquitto_sub -h 127.0.0.1 -p \(broker.port) -t signs/lobby -C 2 | '\(BinaryRunner.path)' --stdin "
       + "--width 32 --height 8 --fps 20 --frames 60 --output ascii > \(output)"])
     // Once the sign has drawn the retained message the subscriber is surely subscribed:
     // then the live one cannot be missed (bounded wait).
     for _ in 0..<100 where ((try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0) == 0 {
       Thread.sleep(forTimeInterval: 0.1)
     }
-    #expect(statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t signs/lobby -m '{\"message\": \"BYE\"}'") == 0)
+    #expect(broker.publish("signs/lobby", #"{"message": "BYE"}"#))
     let ended = pipeline.wait(timeout: 30)
     #expect(!ended.timedOut && ended.status == 0, "\(ended)")
-    let frames = asciiFrames((try? String(contentsOfFile: output, encoding: .utf8)) ?? "")
+    let frames = MQTTFeedTests.frames(output)
     try #require(frames.count == 60)
-    let hello = asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", "HELLO"]).stdout).first
-    let bye = asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", "BYE"]).stdout).first
-    #expect(frames.first == hello)
-    #expect(frames.last == bye)
+    #expect(frames.first == (try MQTTFeedTests.still("HELLO")))
+    #expect(frames.last == (try MQTTFeedTests.still("BYE")))
+  }
+
+  @Test func withNoBrokerAtStartThePipelineExitsForTheServiceManagerToRestart() throws {
+    // Nothing listens on this port: mosquitto_sub fails, its output ends, the sign exits 0.
+    let output = NSTemporaryDirectory() + "marquee-mqtt-absent-\(getpid()).txt"
+    defer { try? FileManager.default.removeItem(atPath: output) }
+    let pipeline = try MQTTFeedTests.pipeline(port: MQTTFeedTests.port(1), output: output, sign: "Starting")
+    let ended = pipeline.wait(timeout: 30)
+    #expect(!ended.timedOut, "the pipeline ended by itself")
+    #expect(ended.status == 0 && ended.stderr.contains("Connection refused"), "\(ended.stderr)")
+  }
+
+  @Test func aBrokerRestartedMidRunFeedsTheSignAgain() throws {
+    let broker = try Broker(port: MQTTFeedTests.port(2))
+    let output = broker.folder + "/frames.txt"
+    let pipeline = try MQTTFeedTests.pipeline(port: broker.port, output: output, sign: "Starting")
+    defer {
+      pipeline.sendToCommands(SIGTERM)
+      _ = pipeline.wait(timeout: 10)
+    }
+    let old = try #require(try MQTTFeedTests.still("OLD")), new = try #require(try MQTTFeedTests.still("NEW"))
+    // Retained, so a subscriber that connects a moment later still gets it.
+    #expect(broker.publish("signs/lobby", "OLD", retain: true))
+    #expect(pipeline.waitForOutput { _ in MQTTFeedTests.frames(output).last == old }, "OLD reached the sign")
+    broker.stop()
+    // mosquitto_sub does not exit when the broker goes away mid-run: it reconnects, and the
+    // sign keeps its content meanwhile.
+    Thread.sleep(forTimeInterval: 1.5)
+    #expect(!pipeline.ends(within: 0.1), "the pipeline kept running without its broker")
+    #expect(MQTTFeedTests.frames(output).last == old)
+    try broker.start()
+    #expect(broker.publish("signs/lobby", "NEW", retain: true))
+    #expect(pipeline.waitForOutput(timeout: 30) { _ in MQTTFeedTests.frames(output).last == new },
+            "a message published after the restart reached the sign")
   }
 }

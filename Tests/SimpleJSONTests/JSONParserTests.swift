@@ -18,6 +18,10 @@ import Testing
     ("tru", 1, 1, "invalid literal (expected 'true')"),
     ("1e999", 1, 1, "number '1e999' is out of range"),
     ("", 1, 1, "unexpected end of input"),
+    (#""\u+123""#, 1, 4, "invalid \\u escape (expected four hex digits)"),
+    (#""\u-123""#, 1, 4, "invalid \\u escape (expected four hex digits)"),
+    (#""\u12 4""#, 1, 4, "invalid \\u escape (expected four hex digits)"),
+    (#""\u12""#, 1, 4, "invalid \\u escape (expected four hex digits)"),
   ])
   func syntaxErrorsSayWhere(text: String, line: Int, column: Int, reason: String) {
     #expect(throws: JSONSyntaxError(line: line, column: column, reason: reason)) { try JSONParser.parse(text) }
