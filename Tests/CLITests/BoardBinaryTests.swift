@@ -95,7 +95,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
 
   func board(_ json: String) throws -> String {
     let path = temporaryPath("board-\(UUID().uuidString).json")
-    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    try json.write(toFile: path, atomically: false, encoding: .utf8)
     return path
   }
 
@@ -125,6 +125,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
 
   @Test func missingDeviceAndRegularFileGetClearErrors() throws {
     let missing = try board(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "spi": {"device": "/dev/spidev7.3"}}"#)
+    defer { try? FileManager.default.removeItem(atPath: missing) }
     let result = try BinaryRunner.run(["--board", missing, "--frames", "1", "X"])
     #expect(result.status == 1)
     #expect(result.stderr == "Error: /dev/spidev7.3: no such device — is SPI enabled (dtparam=spi=on)?\n")
@@ -132,6 +133,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     _ = FileManager.default.createFile(atPath: plain, contents: Data())
     defer { try? FileManager.default.removeItem(atPath: plain) }
     let regular = try board(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "spi": {"device": "\#(plain)"}}"#)
+    defer { try? FileManager.default.removeItem(atPath: regular) }
     let second = try BinaryRunner.run(["--board", regular, "--frames", "1", "X"])
     #expect(second.status == 1)
     #expect(second.stderr.hasPrefix("Error: \(plain): not an SPI device"))

@@ -73,4 +73,26 @@ import Testing
     let frame = try #require(asciiFrames(result.stdout).first)
     #expect(frame.joined().filter { $0 == "#" }.count == 64 - 4)
   }
+
+  /// The same sign in another process, at another frame rate or with another seed: the
+  /// frames are a function of time and seed only.
+  @Test func framesDependOnTimeAndSeedOnlyAcrossProcessesAndFrameRates() throws {
+    func frames(fps: Int, count: Int, seed: Int) throws -> [[String]] {
+      let result = try BinaryRunner.run(
+        ["--mode", "cycle", "--in", "random", "--dwell", "0.2", "--duration", "0.5", "--seed", "\(seed)",
+         "--width", "32", "--height", "8", "--no-wait", "--output", "ascii", "--fps", "\(fps)", "--frames", "\(count)",
+         "AAAA", "BBBB"])
+      #expect(result.status == 0)
+      return asciiFrames(result.stdout)
+    }
+    let at20 = try frames(fps: 20, count: 40, seed: 5)
+    let at40 = try frames(fps: 40, count: 80, seed: 5)
+    try #require(at20.count == 40 && at40.count == 80)
+    // Frame i at 20 fps and frame 2i at 40 fps are the same instant, i / 20 s.
+    for index in at20.indices { #expect(at20[index] == at40[2 * index], "t = \(Double(index) / 20) s") }
+    #expect(try frames(fps: 20, count: 40, seed: 5) == at20, "another process, the same frames")
+    let otherSeed = try frames(fps: 20, count: 40, seed: 6)
+    #expect(otherSeed != at20, "another seed reveals the pixels in another order")
+    #expect(otherSeed.first == at20.first, "but starts the same")
+  }
 }

@@ -47,7 +47,7 @@ import Testing
     #expect(missing.status == 1)
     #expect(missing.stderr.hasPrefix("Error: nosuchfont: no such font"))
     let path = NSTemporaryDirectory() + "marquee-broken-\(getpid()).bdf"
-    try "STARTFONT 2.1\nFONTBOUNDINGBOX 8 x\n".write(toFile: path, atomically: true, encoding: .utf8)
+    try "STARTFONT 2.1\nFONTBOUNDINGBOX 8 x\n".write(toFile: path, atomically: false, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let broken = try BinaryRunner.run(["--font", path, "--frames", "1", "X"])
     #expect(broken.status == 1)

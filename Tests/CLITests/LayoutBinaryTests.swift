@@ -4,7 +4,7 @@ import Testing
 @Suite struct LayoutBinaryTests {
   func write(_ json: String) throws -> String {
     let path = NSTemporaryDirectory() + "marquee-layout-\(UUID().uuidString).json"
-    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    try json.write(toFile: path, atomically: false, encoding: .utf8)
     return path
   }
 

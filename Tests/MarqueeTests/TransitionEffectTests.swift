@@ -56,12 +56,25 @@ import Testing
     #expect(render(transition, at: 0.51).pixels == new)
   }
 
+  /// A frame depends on its instant only, not on what was drawn before with the same
+  /// workspace: instants drawn forwards, backwards and shuffled, through one reused workspace
+  /// (as the player reuses it), give the pixels each gives drawn alone.
   @Test(arguments: names)
-  func sameInstantSamePixels(name: String) throws {
+  func aFrameDependsOnItsInstantNotOnTheFramesBefore(name: String) throws {
     let transition = Transition(entry: try EffectCatalog.parse(name))
-    for step in 0...20 {
-      let p = Double(step) / 20
-      #expect(render(transition, at: p) == render(transition, at: p))
+    let (old, new) = TransitionEffectTests.cards(width: 32, height: 8)
+    let context = EffectContext(width: 32, height: 8)
+    let instants = (0...40).map { Double($0) / 40 }
+    let alone = instants.map { render(transition, at: $0) }
+    var random = SeededRandom(state: 7)
+    for order in [Array(instants.indices), instants.indices.reversed(), instants.indices.shuffled(using: &random)] {
+      var workspace = FrameWorkspace()
+      var frame = Frame(width: 32, height: 8)
+      for index in order {
+        frame.brightness = transition.render(
+          from: old, to: new, progress: instants[index], context: context, into: &frame.pixels, workspace: &workspace)
+        #expect(frame == alone[index], "\(name) at \(instants[index]) after other frames")
+      }
     }
   }
 

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import MarqueeTesting
 import MatrixCore
@@ -11,6 +12,11 @@ import Testing
     return folder + "/ExampleTests.swift"
   }
 
+  /// Removes the folder ``temporaryTestFile()`` made, with the golden files written in it.
+  func removeFolder(of file: String) {
+    try? FileManager.default.removeItem(atPath: (file as NSString).deletingLastPathComponent)
+  }
+
   @Test func pathSitsBesideTheTestFile() {
     #expect(
       snapshotPath(testFile: "/p/Tests/X/FontTests.swift", testName: "glyphs()", name: "sheet 1")
@@ -19,6 +25,7 @@ import Testing
 
   @Test func missingGoldenFailsWithoutRecordingAndWritesNothing() {
     let file = temporaryTestFile()
+    defer { removeFolder(of: file) }
     let framebuffer = Framebuffer(width: 2, height: 1)
     let failure = verifySnapshot(
       of: framebuffer, named: "a", testFile: file, testName: "t()", recording: .never)
@@ -29,6 +36,7 @@ import Testing
 
   @Test func recordingMissingWritesThenMatches() {
     let file = temporaryTestFile()
+    defer { removeFolder(of: file) }
     var framebuffer = Framebuffer(width: 3, height: 2)
     framebuffer[1, 1] = true
     let first = verifySnapshot(
@@ -40,6 +48,7 @@ import Testing
 
   @Test func mismatchShowsExpectedActualAndDifference() {
     let file = temporaryTestFile()
+    defer { removeFolder(of: file) }
     var framebuffer = Framebuffer(width: 3, height: 1)
     _ = verifySnapshot(of: framebuffer, named: "a", testFile: file, testName: "t", recording: .all)
     framebuffer[2, 0] = true
