@@ -17,7 +17,9 @@ let package = Package(
     .library(name: "MarqueeAllocationCounter", type: .dynamic, targets: ["AllocationCounter"]),
   ],
   targets: [
-    .target(name: "MatrixCore"),
+    // Async-signal-safe signal handling against the system headers.
+    .target(name: "CPlatform"),
+    .target(name: "MatrixCore", dependencies: ["CPlatform"]),
     .target(name: "SimpleJSON"),
     .target(name: "BitmapFonts", dependencies: ["MatrixCore"]),
     .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"]),

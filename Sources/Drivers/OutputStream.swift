@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import MatrixCore
 
 /// An error from writing to a file descriptor, keeping the `errno` and what was being done.
 public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -34,9 +35,15 @@ public func writeAll(_ bytes: ArraySlice<UInt8>, to descriptor: Int32, what: Str
 }
 
 /// Writes raw bytes completely, retrying on EINTR and short writes.
+///
+/// Once a stop signal is pending (``StopSignal``), each write waits at most half a second
+/// for the descriptor to take it: a reader that stopped reading cannot hold the program.
 public func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, what: String) throws(OutputError) {
   var offset = 0
   while offset < raw.count {
+    if StopSignal.pending != 0 && !StopSignal.waitWritable(descriptor, milliseconds: 500) {
+      throw OutputError(code: EINTR, what: what)
+    }
     let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
     if written < 0 {
       if errno == EINTR { continue }

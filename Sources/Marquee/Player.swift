@@ -103,12 +103,15 @@ public struct Player {
           index = max(index + 1, frameIndex(at: clock.now(), start: start))
           continue
         }
-        let now = clock.now()
-        if now > deadline(of: next + 1, start: start) {
-          let due = min(frameIndex(at: now, start: start), limit)
-          statistics.dropped += max(0, due - next)
-          next = max(next, due)
-        }
+      }
+      // Behind by more than a frame (a slow display, a stopped process continued): skip to
+      // the frame due now instead of playing the late ones in a burst. Every display: one
+      // that wants every frame wants every frame that is on time.
+      let now = clock.now()
+      if now > deadline(of: next + 1, start: start) {
+        let due = min(frameIndex(at: now, start: start), limit)
+        statistics.dropped += max(0, due - next)
+        next = max(next, due)
       }
       // After the last frame, still wait out its period: N frames last N / fps seconds.
       let wakes = stop.wakeCount

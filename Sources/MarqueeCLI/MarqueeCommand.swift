@@ -18,9 +18,11 @@ public enum MarqueeCommand {
   /// error and return 64; runtime errors print `Error: …` and return 1; a stopping signal
   /// returns 128 + its number after the sign is blanked and the terminal restored.
   public nonisolated static func main(_ arguments: [String]) -> Int32 {
+    // Descriptors 0-2 first: nothing opened after (the signal handler's pipe included) may
+    // take the number of a closed standard stream.
+    StandardDescriptors.secure()
     let stop = StopFlag()
-    let trap = SignalTrap(stop: stop)
-    defer { withExtendedLifetime(trap) {} }
+    _ = SignalTrap(stop: stop)
     do {
       switch try CommandLineParser.parse(arguments) {
       case .help:
@@ -47,14 +49,18 @@ public enum MarqueeCommand {
     } catch let error as UsageError {
       printError("Error: \(error.message)\nUsage: \(HelpText.usage)\n  See 'marquee --help' for more information.")
       return ExitCode.usage
+    } catch where StopSignal.pending != 0 {
+      // A stop signal interrupted a blocking call (opening a FIFO, writing to a stalled
+      // pipe): that is the stop asked for, not an error to report.
+      return 128 + StopSignal.pending
     } catch let error as OutputError where error.isBrokenPipe {
       // The reader went away (`marquee ... | head`): nothing is wrong with the sign.
-      return stop.signalNumber == 0 ? ExitCode.success : 128 + stop.signalNumber
+      return StopSignal.pending == 0 ? ExitCode.success : 128 + StopSignal.pending
     } catch {
       printError("Error: \(error)")
       return ExitCode.failure
     }
-    return stop.signalNumber == 0 ? ExitCode.success : 128 + stop.signalNumber
+    return StopSignal.pending == 0 ? ExitCode.success : 128 + StopSignal.pending
   }
 
   /// One line per effect: the name, then what it does.
@@ -179,6 +185,9 @@ public enum MarqueeCommand {
       options.height = loaded.height
       board = loaded
     }
+    if options.stdin && StandardDescriptors.closed.contains(0) {
+      throw RuntimeError("standard input is closed, and '--stdin' reads from it")
+    }
     let timeline: any Timeline =
       if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(options, stop: stop) }
     if let gif = options.gifPath {
@@ -203,6 +212,9 @@ public enum MarqueeCommand {
         try play(timeline, on: &display, options: options, stop: stop)
       }
       return
+    }
+    if StandardDescriptors.closed.contains(1) {
+      throw RuntimeError("standard output is closed, so the frames have nowhere to go (use --board, --gif or --pbm, or give marquee an output)")
     }
     let output = options.output ?? (Terminal.isTerminal(1) ? .leds : .ascii)
     switch output {

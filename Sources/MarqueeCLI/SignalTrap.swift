@@ -7,32 +7,53 @@
 #endif
 import Dispatch
 import Marquee
+import MatrixCore
 
 /// Catches SIGINT, SIGTERM and SIGHUP and turns them into a stop request, so the run loop
 /// can blank the sign and restore the terminal before the process exits.
 ///
-/// Create it first thing, before any device is opened. It must be created outside main-actor
-/// code: a Dispatch handler that inherits main-actor isolation traps when it fires.
-public final class SignalTrap {
+/// Create it first thing, before any device is opened. From then on a stop signal is never
+/// lost: it is caught by a handler (not ignored and polled), it interrupts a system call
+/// that blocks (opening a FIFO, writing to a pipe whose reader stopped), and a thread of
+/// its own passes it to the ``StopFlag``. SIGPIPE and SIGXFSZ are ignored, so a reader
+/// that goes away or a file size limit becomes an error with a message, not a silent death.
+public final class SignalTrap: Sendable {
   /// The signals that stop the sign.
   public static let stoppingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
-  private var sources: [any DispatchSourceSignal] = []
-
   /// Starts catching `signals`; each sets `stop` with its number.
   public nonisolated init(stop: StopFlag, signals: [Int32] = SignalTrap.stoppingSignals) {
-    // A reader that goes away must not kill us mid-frame: writes report EPIPE instead.
     signal(SIGPIPE, SIG_IGN)
-    for number in signals {
-      signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-      source.setEventHandler { stop.set(signal: number) }
-      source.resume()
-      sources.append(source)
+    signal(SIGXFSZ, SIG_IGN)
+    let wake = StopSignal.install(signals)
+    if StopSignal.pending != 0 { stop.set(signal: StopSignal.pending) }
+    guard wake >= 0 else { return }
+    DispatchQueue.global().async {
+      var byte: UInt8 = 0
+      while true {
+        let count = read(wake, &byte, 1)
+        if count < 0 && errno == EINTR { continue }
+        if count <= 0 { return }
+        stop.set(signal: StopSignal.pending)
+        stop.wake()
+      }
     }
   }
+}
 
-  deinit {
-    for source in sources { source.cancel() }
+/// Standard input, output and error as the program found them.
+enum StandardDescriptors {
+  /// Which of descriptors 0, 1 and 2 were closed when the program started.
+  nonisolated(unsafe) static var closed: Set<Int32> = []
+
+  /// Opens /dev/null on any of descriptors 0-2 that is closed, so nothing the program opens
+  /// later takes its number (frames written to "standard output" would land in a device or a
+  /// dump file), and remembers which were closed.
+  static func secure() {
+    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+      // open() takes the lowest free number: this one.
+      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+      if opened == descriptor { closed.insert(descriptor) }
+    }
   }
 }

@@ -29,7 +29,7 @@ public enum FileBytes {
 
   /// The whole file at `path`, at most `limit` bytes.
   public static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = StopSignal.open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
     defer { close(descriptor) }
     var info = stat()

@@ -127,4 +127,30 @@ final class SlowClock: PlayerClock, @unchecked Sendable {
     #expect(display.frames.count == 25)
     #expect(clock.sleeps.isEmpty)
   }
+
+  /// A display that wants every frame, in a process that is stopped (SIGSTOP) for two
+  /// seconds after its sixth frame and then continued.
+  struct StalledDisplay: Display {
+    let width = 32, height = 8
+    var wantsEveryFrame: Bool { true }
+    let clock: ManualClock
+    var frames: [Frame] = []
+    mutating func show(_ frame: Frame, changed: Bool) throws {
+      frames.append(frame)
+      if frames.count == 6 { clock.advance(by: 2_000_000_000) }
+    }
+    mutating func shutdown() throws {}
+  }
+
+  @Test func afterAStallEvenADisplayThatWantsEveryFrameSkipsToTheFrameDue() throws {
+    let timeline = try scrolling()
+    let clock = ManualClock()
+    var display = StalledDisplay(clock: clock)
+    let stats = try Player(fps: 10, frameLimit: 40).run(timeline, on: &display, clock: clock, stop: StopFlag())
+    // Frames 0-5, then the frame due 2 s later (frame 25), then on time to the end: no
+    // burst of the 19 frames missed.
+    #expect(stats.dropped == 19)
+    #expect(display.frames.count == 21)
+    #expect(display.frames[6] == timeline.frame(at: 2.5))
+  }
 }

@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import MatrixCore
 
 /// Sends latched SPI transactions to a device: each transaction with chip select held for
 /// all of its bytes, then released (which latches a MAX7219 chain).
@@ -97,7 +98,7 @@ public final class DumpTransport: SPITransport {
   /// Creates (or truncates) the dump file.
   public init(path: String) throws(SPIError) {
     self.path = path
-    descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    descriptor = StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard descriptor >= 0 else { throw SPIError(path: path, code: errno, operation: "create the dump file") }
   }
 

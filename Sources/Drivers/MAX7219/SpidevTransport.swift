@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import MatrixCore
 
 /// The Linux spidev driver: `/dev/spidevB.C`, opened once and kept open.
 ///
@@ -56,8 +57,7 @@ public final class SpidevTransport: SPITransport {
   /// Opens and configures the device (again).
   func open() throws(SPIError) {
     let requested = requestedSpeed
-    var fd: Int32
-    repeat { fd = SpidevTransport.openDevice(path) } while fd < 0 && errno == EINTR
+    let fd = StopSignal.open(path, O_RDWR | O_CLOEXEC)
     guard fd >= 0 else { throw SPIError(path: path, code: errno, operation: "open") }
     descriptor = fd
     do throws(SPIError) {
@@ -79,14 +79,6 @@ public final class SpidevTransport: SPITransport {
       descriptor = -1
       throw error
     }
-  }
-
-  static func openDevice(_ path: String) -> Int32 {
-    #if canImport(Glibc)
-      Glibc.open(path, O_RDWR | O_CLOEXEC)
-    #else
-      Musl.open(path, O_RDWR | O_CLOEXEC)
-    #endif
   }
 
   public func reopen() throws {

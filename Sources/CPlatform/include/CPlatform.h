@@ -1,0 +1,14 @@
+#ifndef MARQUEE_CPLATFORM_H
+#define MARQUEE_CPLATFORM_H
+
+/// Installs the stop handler for `count` signals: from this moment each of them is caught
+/// (not ignored), interrupts blocking system calls (no SA_RESTART), is recorded for
+/// marquee_stop_signal(), writes one byte to the returned descriptor, and, when it lands
+/// on another thread, is passed on to the thread that installed the handler, so that
+/// thread's blocking call returns EINTR. Returns the read end of the wake-up pipe, or -1.
+int marquee_install_stop_handler(const int *signals, int count);
+
+/// The first stop signal caught, or 0.
+int marquee_stop_signal(void);
+
+#endif

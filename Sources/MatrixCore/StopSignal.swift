@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import CPlatform
+
+/// The process's stop signal, as the command line's signal handler records it: code that
+/// blocks in a system call asks it whether an interruption (EINTR) means "stop" rather than
+/// "try again".
+public enum StopSignal {
+  /// The first stop signal caught (SIGINT, SIGTERM, SIGHUP), or 0.
+  public static var pending: Int32 { marquee_stop_signal() }
+
+  /// Installs the handler for `signals`; returns the read end of a pipe that gets one byte
+  /// per signal caught (for a thread that turns signals into a stop request), or -1.
+  public static func install(_ signals: [Int32]) -> Int32 {
+    signals.withUnsafeBufferPointer { marquee_install_stop_handler($0.baseAddress, Int32($0.count)) }
+  }
+
+  /// `open(2)` retried on EINTR until a stop signal is pending: a FIFO nobody opens from the
+  /// other side blocks, and Ctrl-C must still end the program.
+  public static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+    while true {
+      #if canImport(Glibc)
+        let descriptor = Glibc.open(path, flags, mode)
+      #else
+        let descriptor = Musl.open(path, flags, mode)
+      #endif
+      if descriptor >= 0 || errno != EINTR || pending != 0 { return descriptor }
+    }
+  }
+
+  /// Waits until `descriptor` takes a write, at most `milliseconds`: once a stop is pending,
+  /// a reader that stopped reading must not hold the program.
+  public static func waitWritable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+    var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+    return poll(&entry, 1, milliseconds) == 1
+  }
+}
