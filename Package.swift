@@ -55,7 +55,7 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
-    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "TestSupport"]),
+    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "SimpleJSON", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -30,12 +30,12 @@ public enum HelpText {
       OPTIONS:
 
       """
-    for option in CommandLineParser.options {
+    for option in Option.all where option.places.contains(.commandLine) {
       let label = "  " + option.label
       if label.count < 26 {
-        text += label + String(repeating: " ", count: 26 - label.count) + option.help + "\n"
+        text += label + String(repeating: " ", count: 26 - label.count) + option.helpLine + "\n"
       } else {
-        text += label + "\n" + String(repeating: " ", count: 26) + option.help + "\n"
+        text += label + "\n" + String(repeating: " ", count: 26) + option.helpLine + "\n"
       }
     }
     text += """

@@ -11,12 +11,9 @@ struct ZoneSpec {
 /// Reads layout files: `{"zones": [{"name": …, "x": …, "y": …, "width": …, "height": …,
 /// "messages": […], …}]}`, where each zone also takes the options the command line has.
 enum LayoutFile {
-  /// A zone's content keys: its messages and the command line's options (feed lines take
-  /// these too).
-  static let contentKeys = [
-    "messages", "mode", "in", "out", "dwell", "duration", "speed", "align", "valign", "font",
-    "invert", "flip", "gap", "direction", "ease", "letterSpacing", "seed",
-  ]
+  /// A zone's content keys: its messages and the options zones take (feed lines take these
+  /// too).
+  static let contentKeys = ["messages"] + Option.zoneOptions.map(\.key)
   /// The keys only a layout file takes: where a zone is and what it is called.
   static let placementKeys = ["name", "x", "y", "width", "height"]
   /// Every key of a layout zone.
@@ -57,41 +54,8 @@ enum LayoutFile {
     }
   }
 
-  /// Applies a zone's option fields (the command line's options, by their JSON names).
-  static func apply(_ zone: JSONFields, to options: inout RunOptions) throws {
-    if let mode = try zone.choice("mode", RunOptions.Mode.allCases.map(\.rawValue)) {
-      options.mode = RunOptions.Mode(rawValue: mode)!
-    }
-    for key in ["in", "out"] {
-      guard let list = try zone.string(key) else { continue }
-      do {
-        _ = try EffectCatalog.parse(list)
-      } catch {
-        throw JSONFieldError(field: zone.name(key), reason: "\(error)")
-      }
-      if key == "in" { options.entry = list } else { options.exit = list }
-    }
-    options.dwell = try zone.number("dwell", in: 0...RunOptions.maximumSeconds) ?? options.dwell
-    options.duration = try zone.number("duration", in: 0...RunOptions.maximumSeconds) ?? options.duration
-    options.marquee.speed = try zone.number("speed", in: 0...RunOptions.maximumSpeed) ?? options.marquee.speed
-    options.marquee.gap = try zone.integer("gap", in: 0...RunOptions.maximumWidth) ?? options.marquee.gap
-    options.letterSpacing = try zone.integer("letterSpacing", in: 0...64) ?? options.letterSpacing
-    if let align = try zone.choice("align", HorizontalAlignment.allCases.map(\.rawValue)) {
-      options.marquee.alignment = HorizontalAlignment(rawValue: align)!
-    }
-    if let valign = try zone.choice("valign", VerticalAlignment.allCases.map(\.rawValue)) {
-      options.marquee.verticalAlignment = VerticalAlignment(rawValue: valign)!
-    }
-    if let direction = try zone.choice("direction", ScrollDirection.allCases.map(\.rawValue)) {
-      options.marquee.direction = ScrollDirection(rawValue: direction)!
-    }
-    if let ease = try zone.choice("ease", Easing.allCases.map(\.rawValue)) { options.easing = Easing(rawValue: ease)! }
-    if let font = try zone.string("font") { options.fonts = font.split(separator: ",").map(String.init) }
-    if let invert = try zone.bool("invert") { options.marquee.presentation.inverted = invert }
-    if let flip = try zone.choice("flip", ["", "h", "v", "hv", "vh"]) {
-      options.marquee.presentation.flippedHorizontally = flip.contains("h")
-      options.marquee.presentation.flippedVertically = flip.contains("v")
-    }
-    if let seed = try zone.integer("seed", in: 0...Int(Int32.max)) { options.seed = UInt64(seed) }
+  /// Applies a zone's option fields (the options that zones take, by their JSON keys).
+  static func apply(_ zone: JSONFields, to options: inout RunOptions) throws(JSONFieldError) {
+    for option in Option.zoneOptions { try option.applyJSON(zone, option.key, &options) }
   }
 }

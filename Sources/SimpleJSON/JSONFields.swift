@@ -50,7 +50,8 @@ public struct JSONFields {
   /// A whole number in `range`, or `nil` when absent.
   public func integer(_ key: String, in range: ClosedRange<Int>) throws(JSONFieldError) -> Int? {
     guard let field = optional(key) else { return nil }
-    guard case .number(let number) = field, number == number.rounded(), abs(number) < 1e15 else {
+    // Every whole number up to 2^53 - 1 is exact in a JSON (double) number.
+    guard case .number(let number) = field, number == number.rounded(), abs(number) <= 9_007_199_254_740_991 else {
       throw JSONFieldError(field: name(key), reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound), got \(describe(field))")
     }
     guard range.contains(Int(number)) else {

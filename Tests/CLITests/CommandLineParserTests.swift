@@ -1,4 +1,5 @@
 import Marquee
+import SimpleJSON
 import Testing
 
 @testable import MarqueeCLI
@@ -66,9 +67,74 @@ import Testing
     let help = HelpText.full
     #expect(help.hasPrefix("OVERVIEW: "))
     #expect(help.contains("USAGE: marquee [<options>] <message> ..."))
-    for option in CommandLineParser.options {
+    for option in Option.all where option.places.contains(.commandLine) {
       #expect(help.contains("--\(option.name)"))
     }
+  }
+}
+
+/// The one option model: an option means the same on the command line, in a layout zone and
+/// in a feed line, and one that would be ignored is refused.
+@Suite struct OptionModelTests {
+  /// A value for each option zones take, as text and as JSON.
+  static let samples: [String: (text: String, json: String)] = [
+    "speed": ("37.5", "37.5"), "gap": ("3", "3"), "direction": ("right", #""right""#),
+    "align": ("center", #""center""#), "valign": ("top", #""top""#), "mode": ("cycle", #""cycle""#),
+    "dwell": ("4", "4"), "in": ("fade+scroll-up", #""fade+scroll-up""#), "out": ("wipe-left", #""wipe-left""#),
+    "duration": ("0.25", "0.25"), "ease": ("ease-in", #""ease-in""#), "sprite": ("s.txt", #""s.txt""#),
+    "seed": ("9007199254740991", "9007199254740991"), "invert": ("", "true"), "flip": ("hv", #""hv""#),
+    "font": ("3x5,5x7", #""3x5,5x7""#), "letter-spacing": ("2", "2"),
+  ]
+
+  @Test(arguments: Option.zoneOptions.map(\.name))
+  func aZoneOptionMeansTheSameOnTheCommandLineAndInJSON(name: String) throws {
+    let option = try #require(Option.all.first { $0.name == name })
+    let sample = try #require(OptionModelTests.samples[name], "add a sample for the new zone option '\(name)'")
+    var fromText = RunOptions()
+    try option.applyText(option.placeholder == nil ? nil : sample.text, &fromText)
+    var fromJSON = RunOptions()
+    try LayoutFile.apply(try JSONFields(JSONParser.parse(#"{"\#(option.key)": \#(sample.json)}"#)), to: &fromJSON)
+    #expect(fromText == fromJSON)
+    #expect(fromText != RunOptions(), "the sample changes something")
+    // Feed lines take the same keys.
+    #expect(FeedLineCheck.process(#"{"message": "x", "\#(option.key)": \#(sample.json)}"#) == nil || name == "sprite")
+  }
+
+  @Test(arguments: [
+    (["--in", "fade", "X"], "'--in' applies in cycle mode only: add '--mode cycle'."),
+    (["--dwell", "3", "X"], "'--dwell' applies in cycle mode only: add '--mode cycle'."),
+    (["--out", "fade", "X"], "'--out' applies in cycle mode only: add '--mode cycle'."),
+    (["--duration", "1", "X"], "'--duration' applies in cycle mode only: add '--mode cycle'."),
+    (["--ease", "ease-in", "X"], "'--ease' applies in cycle mode only: add '--mode cycle'."),
+    (["--sprite", "s.txt", "X"], "'--sprite' applies in cycle mode only: add '--mode cycle'."),
+    (["--seconds", "3", "X"], "'--seconds' needs '--gif <file>'."),
+    (["--gif-scale", "2", "X"], "'--gif-scale' needs '--gif <file>'."),
+    (["--keep", "X"], "'--keep' needs '--board <file>'."),
+    (["--on-eof", "exit", "X"], "'--on-eof' needs '--stdin'."),
+  ])
+  func anOptionThatWouldBeIgnoredIsAUsageError(arguments: [String], message: String) {
+    #expect(throws: UsageError(message)) { try CommandLineParser.parse(arguments) }
+  }
+
+  @Test func cycleOptionsAreTakenWhereAZoneCanCycle() throws {
+    for extra in [["--mode", "cycle", "X"], ["--layout", "l.json"], ["--stdin"]] {
+      #expect(throws: Never.self) { try CommandLineParser.parse(["--in", "fade", "--dwell", "1"] + extra) }
+    }
+  }
+
+  @Test func theSeedHasOneRangeEverywhere() throws {
+    #expect(throws: UsageError.self) { try CommandLineParser.parse(["--seed", "9007199254740992", "X"]) }
+    var options = RunOptions()
+    #expect(throws: JSONFieldError.self) {
+      try LayoutFile.apply(try JSONFields(JSONParser.parse(#"{"seed": 9007199254740992}"#)), to: &options)
+    }
+  }
+
+  @Test func helpDefaultsAreReadFromTheDefaults() {
+    let defaults = RunOptions()
+    #expect(Option.width.helpLine.hasSuffix("(default: \(defaults.width))"))
+    #expect(Option.seed.helpLine.hasSuffix("(default: \(defaults.seed))"))
+    #expect(Option.entry.helpLine.hasSuffix("(default: \(defaults.entry))"))
   }
 }
 

@@ -1,0 +1,144 @@
+import Marquee
+import SimpleJSON
+
+/// Every option, in the order `--help` lists them. Adding an option is one entry here (and
+/// its field in ``RunOptions``).
+extension Option {
+  static let width = value("width", \.width, .integer("<pixels>", in: 1...RunOptions.maximumWidth),
+                           places: [.commandLine], help: "Sign width in pixels.").marking(\.sizeGiven)
+  static let height = value("height", \.height, .integer("<pixels>", in: 1...RunOptions.maximumHeight),
+                            places: [.commandLine], help: "Sign height in pixels.").marking(\.sizeGiven)
+  static let speed = value("speed", \.marquee.speed, .number("<px-per-second>", in: 0...RunOptions.maximumSpeed),
+                           help: "Scroll speed in pixels per second.")
+  static let fps = value("fps", \.fps, .number("<frames-per-second>", in: 0...RunOptions.maximumFPS),
+                         places: [.commandLine], help: "Frame rate.").checking { options throws(UsageError) in
+    if options.fps == 0 { throw UsageError("'--fps' must be greater than 0.") }
+  }
+  static let gap = value("gap", \.marquee.gap, .integer("<pixels>", in: 0...RunOptions.maximumWidth),
+                         help: "Dark columns between the end of the text and its start.")
+  static let direction = value("direction", \.marquee.direction, .choice("<direction>"),
+                               help: "Scroll direction: left, right.")
+  static let align = value("align", \.marquee.alignment, .choice("<alignment>"),
+                           help: "Where text that fits stands: left, center, right.")
+  static let valign = value("valign", \.marquee.verticalAlignment, .choice("<alignment>"),
+                            help: "Where the line stands: top, middle, bottom.")
+  static let mode = value("mode", \.mode, .choice("<mode>"),
+                          help: "auto (still if it fits, else scroll), scroll, cycle (one message at a time).")
+  static let dwell = value("dwell", \.dwell, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
+                           needs: .cycleMode, help: "Cycle: how long each message stands.")
+  static let entry = value("in", \.entry, .effects, needs: .cycleMode,
+                           help: "Cycle: how messages enter; see 'marquee effects'.")
+  static let exit = optional("out", \.exit, .effects, places: [.commandLine, .zone], needs: .cycleMode,
+                             default: "the exit half of --in", help: "Cycle: how messages leave.")
+  static let duration = value("duration", \.duration, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
+                              needs: .cycleMode, help: "Cycle: how long a transition takes.")
+  static let ease = value("ease", \.easing, .choice("<easing>"), needs: .cycleMode,
+                          help: "Cycle: linear, ease-in, ease-out, ease-in-out.")
+  static let sprite = optional("sprite", \.spritePath, .text("<file>"), needs: .cycleMode,
+                               help: "Cycle: frames for the sprite effect ('#'/'.' rows, frames separated by empty lines).")
+  static let seed = value("seed", \.seed, .seed, help: "Seed of the random effect's order.")
+  static let invert = flag("invert", \.marquee.presentation.inverted, places: [.commandLine, .zone],
+                           help: "Light the dark pixels and darken the lit ones.")
+  static let flip = Option(
+    name: "flip", key: "flip", placeholder: "<h|v|hv>", help: "Mirror left-right (h), upside down (v), or both (hv).",
+    defaultText: nil, places: [.commandLine, .zone], needs: nil,
+    applyText: { text, options throws(UsageError) in
+      let text = text ?? ""
+      guard Option.setFlips(text, in: &options) else {
+        throw UsageError("The value '\(text)' is invalid for '--flip <h|v|hv>': use h, v or hv.")
+      }
+    },
+    applyJSON: { fields, key, options throws(JSONFieldError) in
+      guard let text = try fields.string(key) else { return }
+      guard Option.setFlips(text, in: &options) else {
+        throw JSONFieldError(field: fields.name(key), reason: "use \"h\", \"v\", \"hv\" or \"\" (no flip)")
+      }
+    })
+  static let font = value(
+    "font", \.fonts, .fonts,
+    help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'.")
+  static let letterSpacing = value("letter-spacing", \.letterSpacing, .integer("<pixels>", in: 0...64),
+                                   help: "Dark columns between letters.")
+  static let gif = optional("gif", \.gifPath, .text("<file>"),
+                            help: "Record the sign to an animated GIF (no waiting) for --seconds or --frames.")
+  static let pbm = optional("pbm", \.pbmPath, .text("<file>"), help: "Write the first frame as a PBM image.")
+  static let seconds = optional("seconds", \.seconds, .number("<seconds>", in: 0.001...86_400), needs: .gif,
+                                default: "10", help: "With --gif: how long to record.")
+  static let gifScale = value("gif-scale", \.gifScale, .integer("<pixels>", in: 1...32), places: [.commandLine],
+                              needs: .gif, help: "With --gif: image pixels per LED.")
+  static let color = value("color", \.ledColor, .word("<color>", from: LEDColor.names), places: [.commandLine],
+                           help: "LED color: red, green, amber, blue, white.")
+  static let stdin = flag(
+    "stdin", \.stdin,
+    help: "Read lines from standard input while running: a line replaces the message; a JSON object updates a zone (see Docs/feeds.md).")
+  static let onEndOfInput = value(
+    "on-eof", \.onEndOfInput, .choice("<keep|blank|exit>"), places: [.commandLine], needs: .stdin,
+    help: "With --stdin, when the input ends: keep the last content, blank the sign, or blank it and exit 0 (so a service manager restarts the feed).")
+  static let clockStart = optional(
+    "clock-start", \.clockStart, .number("<unix-seconds>", in: 0...1e11),
+    help: "Fill {time} and {date} placeholders as if the sign started at this time (for tests and recordings).")
+  static let layout = optional("layout", \.layoutPath, .text("<file>"),
+                               help: "Split the sign into zones described in a JSON file (see Docs/zones.md).")
+  static let board = optional("board", \.boardPath, .text("<file>"),
+                              help: "Drive the MAX7219 sign this board file describes; see 'marquee boards'.")
+  static let simulate = flag("simulate", \.simulate, needs: .board,
+                             help: "With --board: show the sign's exact geometry here instead of driving it.")
+  static let spiDump = optional("spi-dump", \.spiDump, .text("<file>"), needs: .board,
+                                help: "With --board: write every latched SPI transaction to a file instead of the device.")
+  static let retry = flag(
+    "retry", \.retry, needs: .board,
+    help: "With --board: when the SPI device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
+  static let keep = flag("keep", \.keepLastFrame, needs: .board,
+                         help: "With --board: leave the last frame lit on exit instead of blanking the sign.")
+  static let frames = optional("frames", \.frames, .integer("<count>", in: 1...Int(Int32.max)),
+                               default: "run until Ctrl-C", help: "Stop after this many frames.")
+  static let noWait = flag("no-wait", \.noWait, help: "Render frames as fast as possible instead of in real time.")
+  static let output = optional("output", \.output, .choice("<output>"), default: "leds on a terminal, else ascii",
+                               help: "leds (simulated sign) or ascii (text frames).")
+  static let noColor = flag("no-color", \.color, setting: false,
+                            help: "Draw the simulated sign without colours (also when NO_COLOR is set).")
+  static let version = action("version", help: "Show the version.")
+  static let help = action("help", short: "h", help: "Show help information.")
+
+  /// Every option, in `--help` order.
+  static let all: [Option] = [
+    width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
+    invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, layout,
+    board, simulate, spiDump, retry, keep, frames, noWait, output, noColor, version, help,
+  ]
+
+  /// The options a layout zone and a feed line take.
+  static let zoneOptions = all.filter { $0.places.contains(.zone) }
+
+  /// Sets both flips from `h`/`v` letters; `false` (nothing set) for other text.
+  static func setFlips(_ text: String, in options: inout RunOptions) -> Bool {
+    guard text.allSatisfy({ $0 == "h" || $0 == "v" }) else { return false }
+    options.marquee.presentation.flippedHorizontally = text.contains("h")
+    options.marquee.presentation.flippedVertically = text.contains("v")
+    return true
+  }
+}
+
+extension Option {
+  /// This option, also setting `path` to true when given on the command line.
+  func marking(_ path: WritableKeyPath<RunOptions, Bool> & Sendable) -> Option {
+    var option = self
+    let apply = applyText
+    option.applyText = { text, options throws(UsageError) in
+      try apply(text, &options)
+      options[keyPath: path] = true
+    }
+    return option
+  }
+
+  /// This option, with a check after its command-line value is applied.
+  func checking(_ check: @escaping @Sendable (RunOptions) throws(UsageError) -> Void) -> Option {
+    var option = self
+    let apply = applyText
+    option.applyText = { text, options throws(UsageError) in
+      try apply(text, &options)
+      try check(options)
+    }
+    return option
+  }
+}

@@ -1,0 +1,143 @@
+import SimpleJSON
+
+/// One option of the sign, declared once: its names, its value and how to read it from the
+/// command line and from JSON (layout zones, feed lines), where it applies, what it needs,
+/// and its help. The parser, layout files, feed lines and `--help` are all driven by
+/// ``Option/all``; code names an option as a static member (`Option.width`), so a misspelt
+/// name does not compile.
+struct Option: Sendable {
+  /// Where an option may be given.
+  struct Places: OptionSet, Sendable {
+    let rawValue: Int
+    /// On the command line.
+    static let commandLine = Places(rawValue: 1)
+    /// In a layout file's zones and in feed lines (the same keys).
+    static let zone = Places(rawValue: 2)
+  }
+
+  /// What an option needs to mean anything; without it, the option is a usage error.
+  enum Need: Sendable {
+    /// Cycle mode (or a layout or feed, which may switch a zone to it).
+    case cycleMode
+    /// `--gif`.
+    case gif
+    /// `--board`.
+    case board
+    /// `--stdin`.
+    case stdin
+  }
+
+  /// The long name, without dashes (`letter-spacing`).
+  let name: String
+  /// The key in layout zones and feed lines (`letterSpacing`).
+  let key: String
+  /// A one-letter short name, if any.
+  var short: Character?
+  /// The value's placeholder (`<pixels>`), or `nil` for a flag.
+  let placeholder: String?
+  /// One line of help, without the default.
+  let help: String
+  /// The default as help shows it (read from `RunOptions()`, or a description).
+  let defaultText: String?
+  let places: Places
+  let needs: Need?
+  /// Applies a command-line value (`nil` for a flag).
+  var applyText: @Sendable (String?, inout RunOptions) throws(UsageError) -> Void
+  /// Applies the JSON field `key` when present.
+  let applyJSON: @Sendable (JSONFields, String, inout RunOptions) throws(JSONFieldError) -> Void
+
+  /// The option as usage text shows it: `--width <pixels>`.
+  var label: String {
+    var label = short.map { "-\($0), " } ?? ""
+    label += "--\(name)"
+    if let placeholder { label += " \(placeholder)" }
+    return label
+  }
+
+  /// The help line with its default.
+  var helpLine: String { defaultText.map { "\(help) (default: \($0))" } ?? help }
+
+  /// The sentence that starts every value error of this option.
+  func invalid(_ text: String, _ reason: String) -> UsageError {
+    UsageError("The value '\(text)' is invalid for '\(label)': \(reason)")
+  }
+}
+
+/// How a value of type `Value` is read from text and from JSON, and shown as a default.
+struct OptionKind<Value>: Sendable {
+  let placeholder: String
+  /// Reads the text of `option`'s value.
+  let text: @Sendable (String, Option) throws(UsageError) -> Value
+  /// Reads field `key`, or `nil` when absent.
+  let json: @Sendable (JSONFields, String) throws(JSONFieldError) -> Value?
+  /// The value as help shows a default.
+  let show: @Sendable (Value) -> String
+}
+
+extension Option {
+  /// An option whose value is stored at `path` of ``RunOptions``.
+  static func value<Value>(
+    _ name: String, key: String? = nil, _ path: WritableKeyPath<RunOptions, Value> & Sendable, _ kind: OptionKind<Value>,
+    places: Places = [.commandLine, .zone], needs: Need? = nil, default shown: String? = nil, help: String
+  ) -> Option {
+    Option(
+      name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
+      defaultText: shown ?? kind.show(RunOptions()[keyPath: path]), places: places, needs: needs,
+      applyText: { text, options throws(UsageError) in
+        options[keyPath: path] = try kind.text(text ?? "", Option.placeholderOnly(name, kind.placeholder))
+      },
+      applyJSON: { fields, key, options throws(JSONFieldError) in
+        if let value = try kind.json(fields, key) { options[keyPath: path] = value }
+      })
+  }
+
+  /// An optional value stored at `path` (no default shown unless `default` says one).
+  static func optional<Value>(
+    _ name: String, key: String? = nil, _ path: WritableKeyPath<RunOptions, Value?> & Sendable, _ kind: OptionKind<Value>,
+    places: Places = [.commandLine], needs: Need? = nil, default shown: String? = nil, help: String
+  ) -> Option {
+    Option(
+      name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
+      defaultText: shown, places: places, needs: needs,
+      applyText: { text, options throws(UsageError) in
+        options[keyPath: path] = try kind.text(text ?? "", Option.placeholderOnly(name, kind.placeholder))
+      },
+      applyJSON: { fields, key, options throws(JSONFieldError) in
+        if let value = try kind.json(fields, key) { options[keyPath: path] = value }
+      })
+  }
+
+  /// A flag that sets `path` to `setting` (in JSON, a boolean).
+  static func flag(
+    _ name: String, key: String? = nil, short: Character? = nil, _ path: WritableKeyPath<RunOptions, Bool> & Sendable,
+    setting: Bool = true, places: Places = [.commandLine], needs: Need? = nil, help: String
+  ) -> Option {
+    Option(
+      name: name, key: key ?? camelCase(name), short: short, placeholder: nil, help: help, defaultText: nil,
+      places: places, needs: needs,
+      applyText: { _, options in options[keyPath: path] = setting },
+      applyJSON: { fields, key, options throws(JSONFieldError) in
+        if let value = try fields.bool(key) { options[keyPath: path] = value }
+      })
+  }
+
+  /// An option with no value to store (`--help`): the parser acts on it.
+  static func action(_ name: String, short: Character? = nil, help: String) -> Option {
+    Option(
+      name: name, key: camelCase(name), short: short, placeholder: nil, help: help, defaultText: nil,
+      places: [.commandLine], needs: nil, applyText: { _, _ in }, applyJSON: { _, _, _ in })
+  }
+
+  /// A stand-in carrying only what value errors name: `--name <placeholder>`.
+  static func placeholderOnly(_ name: String, _ placeholder: String) -> Option {
+    Option(
+      name: name, key: name, placeholder: placeholder, help: "", defaultText: nil, places: [], needs: nil,
+      applyText: { _, _ in }, applyJSON: { _, _, _ in })
+  }
+
+  /// `letter-spacing` → `letterSpacing`.
+  static func camelCase(_ name: String) -> String {
+    let words = name.split(separator: "-")
+    return words.prefix(1).joined() + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+  }
+}

@@ -1,0 +1,139 @@
+import Marquee
+import SimpleJSON
+
+/// The kinds of value options take, each read the same way from text and from JSON.
+extension OptionKind {
+  /// The words of a choice: `a, b, c`.
+  static func list(_ words: [String]) -> String { words.joined(separator: ", ") }
+}
+
+extension OptionKind where Value == Int {
+  /// A whole number in `range`.
+  static func integer(_ placeholder: String, in range: ClosedRange<Int>) -> OptionKind {
+    OptionKind(
+      placeholder: placeholder,
+      text: { text, option throws(UsageError) in
+        guard let value = Int(text) else { throw option.invalid(text, "not a whole number.") }
+        guard range.contains(value) else {
+          throw option.invalid(text, "must be from \(range.lowerBound) to \(range.upperBound).")
+        }
+        return value
+      },
+      json: { fields, key throws(JSONFieldError) in try fields.integer(key, in: range) },
+      show: { String($0) })
+  }
+}
+
+extension OptionKind where Value == Double {
+  /// A finite number in `range`.
+  static func number(_ placeholder: String, in range: ClosedRange<Double>) -> OptionKind {
+    OptionKind(
+      placeholder: placeholder,
+      text: { text, option throws(UsageError) in
+        guard let value = Double(text), value.isFinite else { throw option.invalid(text, "not a finite number.") }
+        guard range.contains(value) else {
+          throw option.invalid(text, "must be from \(formatted(range.lowerBound)) to \(formatted(range.upperBound)).")
+        }
+        return value
+      },
+      json: { fields, key throws(JSONFieldError) in try fields.number(key, in: range) },
+      show: formatted)
+  }
+
+  /// `2` for 2.0, `0.5` for 0.5.
+  static func formatted(_ value: Double) -> String {
+    value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+  }
+}
+
+extension OptionKind where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
+  /// One of the cases, by its raw value.
+  static func choice(_ placeholder: String) -> OptionKind {
+    let names = Value.allCases.map(\.rawValue)
+    return OptionKind(
+      placeholder: placeholder,
+      text: { text, option throws(UsageError) in
+        guard let value = Value(rawValue: text) else { throw option.invalid(text, "use one of \(list(names)).") }
+        return value
+      },
+      json: { fields, key throws(JSONFieldError) in try fields.choice(key, names).flatMap(Value.init(rawValue:)) },
+      show: { $0.rawValue })
+  }
+}
+
+extension OptionKind where Value == String {
+  /// Any text (a path).
+  static func text(_ placeholder: String) -> OptionKind {
+    OptionKind(
+      placeholder: placeholder, text: { text, _ in text },
+      json: { fields, key throws(JSONFieldError) in try fields.string(key) }, show: { $0 })
+  }
+
+  /// One of `names`.
+  static func word(_ placeholder: String, from names: [String]) -> OptionKind {
+    OptionKind(
+      placeholder: placeholder,
+      text: { text, option throws(UsageError) in
+        guard names.contains(text) else { throw option.invalid(text, "use one of \(list(names)).") }
+        return text
+      },
+      json: { fields, key throws(JSONFieldError) in try fields.choice(key, names) }, show: { $0 })
+  }
+
+  /// Transition effects, `name[+name...]`, checked against the catalog.
+  static let effects = OptionKind(
+    placeholder: "<effect[+effect...]>",
+    text: { text, option throws(UsageError) in
+      do {
+        _ = try EffectCatalog.parse(text)
+      } catch {
+        throw UsageError("The value '\(text)' is invalid for '--\(option.name)': \(error).")
+      }
+      return text
+    },
+    json: { fields, key throws(JSONFieldError) in
+      guard let text = try fields.string(key) else { return nil }
+      do {
+        _ = try EffectCatalog.parse(text)
+      } catch {
+        throw JSONFieldError(field: fields.name(key), reason: "\(error)")
+      }
+      return text
+    },
+    show: { $0 })
+}
+
+extension OptionKind where Value == [String] {
+  /// Font names, first choice first, separated by commas.
+  static let fonts = OptionKind(
+    placeholder: "<name[,name...]>",
+    text: { text, option throws(UsageError) in
+      let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+      guard !names.isEmpty else { throw UsageError("'--\(option.name)' needs at least one font name.") }
+      return names
+    },
+    json: { fields, key throws(JSONFieldError) in
+      guard let text = try fields.string(key) else { return nil }
+      let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+      guard !names.isEmpty else { throw JSONFieldError(field: fields.name(key), reason: "needs at least one font name") }
+      return names
+    },
+    show: { $0.joined(separator: ",") })
+}
+
+extension OptionKind where Value == UInt64 {
+  /// A seed: a whole number JSON can hold exactly (up to 2^53 - 1), the same everywhere.
+  static let seed = OptionKind(
+    placeholder: "<number>",
+    text: { text, option throws(UsageError) in
+      guard let value = UInt64(text), value <= UInt64(largestSeed) else {
+        throw option.invalid(text, "not a whole number from 0 to \(largestSeed).")
+      }
+      return value
+    },
+    json: { fields, key throws(JSONFieldError) in try fields.integer(key, in: 0...largestSeed).map(UInt64.init) },
+    show: { String($0) })
+
+  /// The largest seed: every whole number up to it is exact in JSON.
+  static let largestSeed = (1 << 53) - 1
+}
