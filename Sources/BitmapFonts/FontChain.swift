@@ -2,7 +2,7 @@
 ///
 /// Characters that no font has get the fallback glyph: U+FFFD from the first font that has
 /// one, else a hollow box as tall as the first font's capitals. Nothing is dropped.
-public struct FontChain: Sendable {
+public struct FontChain: Sendable, Equatable {
   /// The fonts, most preferred first.
   public var fonts: [any Font]
 
@@ -48,5 +48,12 @@ public struct FontChain: Sendable {
     let primary = fonts[0]
     let height = max(3, primary.ascent)
     return (Glyph.box(width: max(3, (height * 5 + 6) / 7), height: height), 0)
+  }
+}
+
+extension FontChain {
+  /// Two chains are equal when they hold the fonts of the same names in the same order.
+  public static func == (lhs: FontChain, rhs: FontChain) -> Bool {
+    lhs.fonts.map(\.name) == rhs.fonts.map(\.name)
   }
 }

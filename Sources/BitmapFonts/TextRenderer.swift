@@ -6,7 +6,7 @@ import MatrixCore
 /// scalar from the font chain, with any combining marks drawn over it. Control and
 /// zero-width format characters take no room; a character no font has is drawn as the
 /// chain's fallback glyph.
-public struct TextRenderer: Sendable {
+public struct TextRenderer: Sendable, Equatable {
   /// The fonts to draw with.
   public var fonts: FontChain
   /// Dark columns between neighbouring glyphs.

@@ -2,7 +2,7 @@ import BitmapFonts
 import MatrixCore
 
 /// How cycle mode shows its messages.
-public struct CycleSettings: Sendable {
+public struct CycleSettings: Sendable, Equatable {
   /// Seconds a message stands still (twice for a message that scrolls: at its start and
   /// at its end).
   public var dwell: Double

@@ -1,4 +1,5 @@
 import MatrixCore
+import Synchronization
 
 /// A change from old content to new: the exit effects on the old, the entry effects on the
 /// new, over a duration in seconds with an easing.
@@ -18,7 +19,15 @@ public struct Transition: Sendable {
   /// How progress follows time.
   public var easing: Easing
   /// A hand-drawn transition that replaces the effects, if set.
-  public var custom: Custom?
+  public var custom: Custom? {
+    didSet { customIdentity = custom == nil ? nil : Transition.nextIdentity() }
+  }
+  /// Which hand-drawn closure this is: copies share it, two closures never do (closures
+  /// cannot be compared).
+  private var customIdentity: UInt64?
+
+  private static let identities = Atomic<UInt64>(0)
+  private static func nextIdentity() -> UInt64 { identities.add(1, ordering: .relaxed).newValue }
 
   /// Creates a transition; the exit defaults to the entry's exit half.
   public init(
@@ -38,6 +47,7 @@ public struct Transition: Sendable {
     self.duration = duration
     self.easing = easing
     self.custom = custom
+    customIdentity = Transition.nextIdentity()
   }
 
   /// The vertical push of the cycling notice boards: the new line pushes the old one up.
@@ -109,5 +119,17 @@ public struct Transition: Sendable {
     guard !layer.overlayCoverage.isBlank else { return }
     area.draw(layer.overlayCoverage, atX: 0, y: 0, mode: .clear)
     area.draw(layer.overlay, atX: 0, y: 0, mode: .or)
+  }
+}
+
+extension Transition: Equatable {
+  /// Two transitions are equal when they draw the same: the same effects (by name and type)
+  /// in the same order, duration and easing, and the same hand-drawn closure, if any.
+  public static func == (lhs: Transition, rhs: Transition) -> Bool {
+    func same(_ a: [any TransitionEffect], _ b: [any TransitionEffect]) -> Bool {
+      a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && type(of: $0) == type(of: $1) }
+    }
+    return same(lhs.entry, rhs.entry) && same(lhs.exit, rhs.exit) && lhs.duration == rhs.duration
+      && lhs.easing == rhs.easing && lhs.customIdentity == rhs.customIdentity
   }
 }

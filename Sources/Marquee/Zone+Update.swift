@@ -1,25 +1,5 @@
 import MatrixCore
 
-extension Transition {
-  /// What identifies the transition for "is this the same content?": effect names, timing.
-  var signature: String {
-    custom != nil ? "custom" : "\(entry.map(\.name))|\(exit.map(\.name))|\(duration)|\(easing)"
-  }
-}
-
-extension ZoneContent {
-  /// Whether showing `other` instead would change nothing.
-  func isSame(as other: ZoneContent) -> Bool {
-    messages == other.messages && mode == other.mode && marquee == other.marquee && epoch == other.epoch
-      && cycle.dwell == other.cycle.dwell && cycle.speed == other.cycle.speed
-      && cycle.alignment == other.cycle.alignment && cycle.verticalAlignment == other.cycle.verticalAlignment
-      && cycle.presentation == other.cycle.presentation && cycle.seed == other.cycle.seed
-      && cycle.sprite == other.cycle.sprite && cycle.transition.signature == other.cycle.transition.signature
-      && renderer.letterSpacing == other.renderer.letterSpacing
-      && renderer.fonts.fonts.map(\.name) == other.renderer.fonts.fonts.map(\.name)
-  }
-}
-
 extension Zone {
   /// Replaces the zone's content from sign time `t`: at the next message boundary, or at
   /// once if `immediately`. Returns `false`, changing nothing, when the content is the same.
@@ -31,13 +11,13 @@ extension Zone {
     compact(now: t)
     let z = zoneTime(t)
     // The same change asked for again while it waits for its boundary keeps its place.
-    if !immediately, let waiting = segments.last, waiting.start > z, waiting.content.isSame(as: content) {
+    if !immediately, let waiting = segments.last, waiting.start > z, waiting.content == content {
       return false
     }
     // A change not yet shown gives way to this one.
     segments.removeAll { $0.start > z }
     let current = segment(at: z)
-    if current.content.isSame(as: content) { return false }
+    if current.content == content { return false }
     let timeline = try content.makeTimeline(width: width, height: height)
     let first = timeline.frame(at: 0).pixels
     let local = current.local(z)

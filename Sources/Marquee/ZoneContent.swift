@@ -3,7 +3,7 @@ import MatrixCore
 
 /// What a zone shows and how: everything needed to build its timeline from a list of
 /// messages, so the messages can be replaced while the sign runs.
-public struct ZoneContent: Sendable {
+public struct ZoneContent: Sendable, Equatable {
   /// How messages are shown.
   public enum Mode: String, Sendable, CaseIterable {
     /// Still if the text fits, a scrolling ribbon if not.

@@ -86,3 +86,41 @@ import Marquee
     #expect(lastTicker.count == 1 && lastTicker[0].hasSuffix("c\(changesEach - 1)"))
   }
 }
+
+/// Whether new content is "the same" is derived from its values, not a hand-kept list.
+@Suite struct ContentEqualityTests {
+  func cycling(_ transition: Transition) -> ZoneContent {
+    ZoneContent(messages: ["A", "B"], mode: .cycle, cycle: CycleSettings(transition: transition))
+  }
+
+  @Test func twoHandDrawnTransitionsAreDifferentContentAndACopyIsTheSame() throws {
+    let blink = Transition(duration: 0.5) { old, _, _, area in area.draw(old, atX: 0, y: 0) }
+    let wipe = Transition(duration: 0.5) { _, new, _, area in area.draw(new, atX: 0, y: 0) }
+    #expect(cycling(blink) == cycling(blink))
+    #expect(cycling(blink) != cycling(wipe))
+    let controller = SignController(sign: try Sign(width: 32, height: 8, content: cycling(blink)))
+    #expect(try controller.replaceContent(cycling(blink), inZone: "main") == false)
+    #expect(try controller.replaceContent(cycling(wipe), inZone: "main", immediately: true))
+  }
+
+  @Test func everySettingTakesPartInEquality() throws {
+    let base = ZoneContent(messages: ["A"])
+    var changed: [ZoneContent] = []
+    var content = base
+    content.marquee.presentation.flippedVertically = true
+    changed.append(content)
+    content = base
+    content.cycle.sprite = try Sprite(text: "#.\n.#")
+    changed.append(content)
+    content = base
+    content.renderer = TextRenderer(fonts: FontChain(BuiltinFont3x5()))
+    changed.append(content)
+    content = base
+    content.cycle.transition = Transition(entry: try EffectCatalog.parse("fade"), duration: 0.5)
+    changed.append(content)
+    content = base
+    content.epoch = 1_000
+    changed.append(content)
+    for other in changed { #expect(other != base) }
+  }
+}
