@@ -40,6 +40,10 @@ public struct Sign: Timeline {
     try self.init(width: width, height: height, zones: [Zone(name: "main", x: 0, y: 0, width: width, height: height, content: content)])
   }
 
+  /// Seconds until every zone has completed at least one loop: the longest zone loop, or
+  /// `nil` when nothing on the sign moves.
+  public var loopDuration: Double? { zones.compactMap(\.loopDuration).max() }
+
   /// The index of the zone called `name`.
   public func zoneIndex(named name: String) -> Int? {
     zones.firstIndex { $0.name == name }

@@ -70,6 +70,8 @@ public final class TemplateTimeline: ZoneTimeline, Sendable {
   public var messageCount: Int { templates.count }
   public var scrollDirection: ScrollDirection? { current(0)?.scrollDirection }
   public var scrollSpeed: Double { current(0)?.scrollSpeed ?? 0 }
+  /// The loop of the text as first filled in (a clock's text changes, its loop does not).
+  public var loopDuration: Double? { current(0)?.loopDuration }
 
   public func message(atColumn x: Int, row y: Int, time t: Double) -> Int? {
     current(t)?.message(atColumn: x, row: y, time: t)

@@ -46,6 +46,9 @@ public struct Zone: Sendable {
   /// The content showing now (the newest).
   public var content: ZoneContent { segments[segments.count - 1].content }
 
+  /// Seconds of one loop of the newest content, `nil` when it does not move.
+  public var loopDuration: Double? { segments[segments.count - 1].timeline.loopDuration }
+
   /// Whether the zone is paused at the end of its history.
   public var isPaused: Bool { pauses.last.map { $0.end == nil } ?? false }
 

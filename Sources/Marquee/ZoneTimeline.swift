@@ -37,6 +37,9 @@ public protocol ZoneTimeline: Timeline {
   var scrollDirection: ScrollDirection? { get }
   /// The scroll speed in pixels per second, if it scrolls.
   var scrollSpeed: Double { get }
+  /// Seconds of one full loop (a pass of the ribbon, a round of the cycle), after which the
+  /// zone shows what it showed at 0; `nil` when nothing moves.
+  var loopDuration: Double? { get }
 }
 
 extension RibbonTimeline: ZoneTimeline {
@@ -49,6 +52,7 @@ extension RibbonTimeline: ZoneTimeline {
 
   public var scrollDirection: ScrollDirection? { scrolls && settings.speed > 0 ? settings.direction : nil }
   public var scrollSpeed: Double { scrolls ? settings.speed : 0 }
+  public var loopDuration: Double? { scrollDirection == nil ? nil : Double(ribbon.width) / settings.speed }
 
   /// Whole pixels moved by time `t` (not wrapped).
   func travelled(_ t: Double) -> Int {
@@ -129,6 +133,7 @@ extension CycleTimeline: ZoneTimeline {
   public var messageCount: Int { cards.count }
   public var scrollDirection: ScrollDirection? { nil }
   public var scrollSpeed: Double { 0 }
+  public var loopDuration: Double? { period.isFinite ? period : nil }
 
   public func message(atColumn x: Int, row y: Int, time t: Double) -> Int? {
     guard x >= 0, y >= 0, x < width, y < height else { return nil }

@@ -87,6 +87,10 @@ public struct CommandLineParser {
       given.append(option)
     }
     try checkNeeds(given, options)
+    let ends = given.filter { [Option.frames.name, Option.loops.name, Option.once.name].contains($0.name) }
+    if ends.count > 1 {
+      throw UsageError("Use one of '--frames', '--loops' and '--once', not '--\(ends[0].name)' and '--\(ends[1].name)'.")
+    }
     if options.simulate && options.spiDump != nil {
       throw UsageError("Use '--simulate' or '--spi-dump', not both.")
     }

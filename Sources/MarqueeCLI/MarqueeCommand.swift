@@ -70,12 +70,17 @@ public enum MarqueeCommand {
     }.joined()
   }
 
-  /// Builds what the player draws: the sign, fed from standard input with `--stdin`.
-  static func makeTimeline(_ options: RunOptions, stop: StopFlag) throws -> any Timeline {
+  /// Builds what the player draws: the sign, fed from standard input with `--stdin`; with
+  /// `--loops`, sets the frame count that plays exactly that many loops.
+  static func makeTimeline(_ options: inout RunOptions, stop: StopFlag) throws -> any Timeline {
     // The sign's t = 0 in Unix time, fixed once: every zone and every feed update share it.
-    var options = options
     options.clockStart = options.clockStart ?? now()
     let (controller, zones) = try makeSign(options, stop: stop)
+    if let loops = options.loops {
+      // Nothing moves: one frame shows it all.
+      let loop = controller.sign.loopDuration ?? 0
+      options.frames = max(1, Int((Double(loops) * loop * options.fps - 1e-9).rounded(.up)))
+    }
     guard options.stdin else { return controller }
     let feed = Feed(zones: zones, stop: stop, onEnd: options.onEndOfInput)
     feed.start()
@@ -189,7 +194,7 @@ public enum MarqueeCommand {
       throw RuntimeError("standard input is closed, and '--stdin' reads from it")
     }
     let timeline: any Timeline =
-      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(options, stop: stop) }
+      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(&options, stop: stop) }
     if let gif = options.gifPath {
       try Recording.recordGIF(timeline, options: options, path: gif)
       return

@@ -92,6 +92,12 @@ extension Option {
                          help: "With --board: leave the last frame lit on exit instead of blanking the sign.")
   static let frames = optional("frames", \.frames, .integer("<count>", in: 1...Int(Int32.max)),
                                default: "run until Ctrl-C", help: "Stop after this many frames.")
+  static let loops = optional("loops", \.loops, .integer("<count>", in: 1...1_000_000),
+                              help: "Stop after this many full passes of the ribbon, or rounds of the cycle.")
+  static let once = Option(
+    name: "once", key: "once", placeholder: nil, help: "Stop after one full pass or round (--loops 1).",
+    defaultText: nil, places: [.commandLine], needs: nil,
+    applyText: { _, options in options.loops = 1 }, applyJSON: { _, _, _ in })
   static let noWait = flag("no-wait", \.noWait, help: "Render frames as fast as possible instead of in real time.")
   static let output = optional("output", \.output, .choice("<output>"), default: "leds on a terminal, else ascii",
                                help: "leds (simulated sign) or ascii (text frames).")
@@ -104,7 +110,7 @@ extension Option {
   static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, layout,
-    board, simulate, spiDump, retry, keep, frames, noWait, output, noColor, version, help,
+    board, simulate, spiDump, retry, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

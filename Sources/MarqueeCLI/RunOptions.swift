@@ -83,6 +83,9 @@ public struct RunOptions: Sendable, Equatable {
   public var fps = 40.0
   /// Stop after this many frames (`nil`: run until interrupted).
   public var frames: Int?
+  /// Stop after this many full loops of the content (a pass of the ribbon, a round of the
+  /// cycle); `nil`: run until interrupted.
+  public var loops: Int?
   /// Render without waiting for each frame's time.
   public var noWait = false
   /// Where frames go (`nil`: LEDs on a terminal, text otherwise).

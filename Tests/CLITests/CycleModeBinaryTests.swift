@@ -1,4 +1,6 @@
+import BitmapFonts
 import Foundation
+import Marquee
 import Testing
 
 @Suite struct CycleModeBinaryTests {
@@ -94,5 +96,50 @@ import Testing
     let otherSeed = try frames(fps: 20, count: 40, seed: 6)
     #expect(otherSeed != at20, "another seed reveals the pixels in another order")
     #expect(otherSeed.first == at20.first, "but starts the same")
+  }
+}
+
+/// `--loops N` and `--once`: the run ends after whole loops of the content.
+@Suite struct LoopsBinaryTests {
+  let message = "A message longer than the sign"
+
+  @Test func onceIsOnePassOfTheRibbonAndTheNextFrameIsTheFirstAgain() throws {
+    // 40 px/s at 40 fps: one column a frame, so a pass is as many frames as the ribbon is wide.
+    let ribbon = TextRenderer().measure(message) + MarqueeSettings().gap
+    let common = ["--no-wait", "--output", "ascii", "--width", "32", "--speed", "40", "--fps", "40", message]
+    let once = asciiFrames(try BinaryRunner.run(["--once"] + common).stdout)
+    #expect(once.count == ribbon)
+    let more = asciiFrames(try BinaryRunner.run(["--frames", "\(ribbon + 1)"] + common).stdout)
+    #expect(Array(more.prefix(ribbon)) == once)
+    #expect(more[ribbon] == once[0], "after one pass the sign shows its first frame again")
+  }
+
+  @Test func loopsCountRoundsOfTheCycle() throws {
+    let period = try CycleTimeline(
+      messages: ["A", "B", "C"], renderer: TextRenderer(), width: 32, height: 8,
+      settings: CycleSettings(dwell: 0.5, transition: Transition(entry: try EffectCatalog.parse("scroll-up"), duration: 0.25))
+    ).period
+    let result = try BinaryRunner.run(
+      ["--mode", "cycle", "--loops", "2", "--dwell", "0.5", "--duration", "0.25", "--no-wait", "--output", "ascii",
+       "--width", "32", "--fps", "20", "A", "B", "C"])
+    #expect(result.status == 0)
+    #expect(asciiFrames(result.stdout).count == Int((2 * period * 20).rounded(.up)))
+  }
+
+  @Test func aStillSignLoopsInOneFrameAndOnlyOneWayToEndIsTaken() throws {
+    #expect(asciiFrames(try BinaryRunner.run(["--once", "--no-wait", "--output", "ascii", "--width", "32", "Hi"]).stdout).count == 1)
+    #expect(try BinaryRunner.run(["--once", "--frames", "3", "X"]).status == 64)
+    #expect(try BinaryRunner.run(["--loops", "2", "--once", "X"]).status == 64)
+    #expect(try BinaryRunner.run(["--loops", "0", "X"]).status == 64)
+  }
+
+  @Test(.enabled(if: gifsicleAvailable, "needs the Debian package gifsicle"))
+  func aGIFOfOnePassHoldsExactlyThoseFrames() throws {
+    let gif = NSTemporaryDirectory() + "marquee-\(getpid())-once.gif"
+    defer { try? FileManager.default.removeItem(atPath: gif) }
+    let ribbon = TextRenderer().measure(message) + MarqueeSettings().gap
+    let result = try BinaryRunner.run(["--once", "--gif", gif, "--width", "32", "--speed", "40", "--fps", "40", message])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(try shell("gifsicle --info '\(gif)'").contains("\(ribbon) images"))
   }
 }
