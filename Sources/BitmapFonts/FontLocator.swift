@@ -48,19 +48,42 @@ public enum FontLocator {
     FileBytes.entries(of: folder).filter(isFontFile).map { folder + "/" + $0 }
   }
 
-  /// The path of the font file called `name` in the search folders, if any.
+  /// The path of the font file called `name` (in any letter case) in the search folders.
   public static func path(named name: String) -> String? {
+    let wanted = name.lowercased()
     for folder in searchFolders {
-      if let match = fontFiles(in: folder).first(where: { FontFile.fontName(fromPath: $0) == name }) {
+      if let match = fontFiles(in: folder).first(where: { FontFile.fontName(fromPath: $0).lowercased() == wanted }) {
         return match
       }
     }
     return nil
   }
 
-  /// A font by built-in name, path, or name in the search folders.
-  public static func font(named name: String) throws(FontLoadError) -> FontFile.Loaded {
-    if let builtin = builtins.first(where: { $0.names.contains(name) }) {
+  /// Every font name `--font` takes: the built-in names and the files in the search folders
+  /// (found by name only, nothing loaded).
+  public static var names: [String] {
+    builtins.flatMap(\.names) + searchFolders.flatMap { fontFiles(in: $0) }.map(FontFile.fontName(fromPath:))
+  }
+
+  /// A font name that is neither built in, nor a file, nor in the search folders.
+  public struct UnknownFont: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The name asked for.
+    public var name: String
+    /// The closest name there is, if any is close.
+    public var suggestion: String?
+
+    public var description: String {
+      "No font named '\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")
+        + " See 'marquee fonts' for the names, or give a path."
+    }
+  }
+
+  /// A font by built-in name, path, or name in the search folders (names in any case).
+  ///
+  /// - Throws: ``UnknownFont`` for a name found nowhere; ``FontLoadError`` for a file that
+  ///   cannot be read.
+  public static func font(named name: String) throws -> FontFile.Loaded {
+    if let builtin = builtins.first(where: { $0.names.contains(name.lowercased()) }) {
       let count = builtinGlyphCount(builtin.font)
       return FontFile.Loaded(font: builtin.font, format: .bdf, glyphCount: count, warnings: [])
     }
@@ -68,9 +91,7 @@ public enum FontLocator {
       return try FontFile.load(path: name)
     }
     guard let path = path(named: name) else {
-      throw FontLoadError(
-        path: name,
-        reason: "no such font (not built in: \(builtins.flatMap(\.names).joined(separator: ", ")); not in \(searchFolders.joined(separator: ", "))); 'marquee fonts' lists them")
+      throw UnknownFont(name: name, suggestion: closestName(to: name, among: names))
     }
     return try FontFile.load(path: path)
   }

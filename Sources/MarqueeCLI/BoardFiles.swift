@@ -4,19 +4,67 @@
   import Musl
 #endif
 import Drivers
+import Marquee
 import MatrixCore
 
 /// Finding, reading and listing board files.
+///
+/// `--board` takes a path (anything with a `/` or ending in `.json`) or a board's name: its
+/// file name without `.json`, in any letter case, looked up as fonts are, in ``searchFolders``.
 enum BoardFiles {
-  /// Folders searched by `marquee boards`: `$MARQUEE_BOARDS` (colon-separated), then
-  /// `./Boards`.
+  /// The folders board names are looked up in, in order: `./Boards`, `$MARQUEE_BOARDS`
+  /// (colon-separated), the install folder (`share/marquee/Boards` beside the binary's
+  /// `bin`), and this package's own `Boards/` (for `swift run` from anywhere).
   static var searchFolders: [String] {
-    var folders: [String] = []
+    var folders = ["Boards"]
     if let raw = getenv("MARQUEE_BOARDS") {
       folders += String(cString: raw).split(separator: ":").map(String.init)
     }
-    folders.append("Boards")
+    if let executable = executablePath() {
+      let bin = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+      folders.append(bin + "/../share/marquee/Boards")
+    }
+    let source = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+    folders.append(source + "/Boards")
     return folders
+  }
+
+  /// The running binary's path, from /proc.
+  static func executablePath() -> String? {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, 4095) }
+    return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : nil
+  }
+
+  /// A board file found by name: its name and path.
+  struct Entry {
+    var name: String
+    var path: String
+  }
+
+  /// Every board file in the search folders, by name; a name in an earlier folder hides the
+  /// same name in a later one.
+  static func entries() -> [Entry] {
+    var seen = Set<String>()
+    var found: [Entry] = []
+    for folder in searchFolders {
+      for path in jsonFiles(in: folder) {
+        let name = String(path.split(separator: "/").last!.dropLast(5))
+        if seen.insert(name.lowercased()).inserted { found.append(Entry(name: name, path: path)) }
+      }
+    }
+    return found
+  }
+
+  /// The path `--board` means: the path itself, or the file of the board called `value`.
+  ///
+  /// - Throws: ``UsageError`` for a name no folder has, with the closest name.
+  static func resolve(_ value: String) throws(UsageError) -> String {
+    if value.contains("/") || value.hasSuffix(".json") { return value }
+    let boards = entries()
+    if let entry = boards.first(where: { $0.name.lowercased() == value.lowercased() }) { return entry.path }
+    let hint = closestName(to: value, among: boards.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""
+    throw UsageError("No board named '\(value)'.\(hint) See 'marquee boards' for the names, or give a path.")
   }
 
   /// Reads a board file; errors name the file and the field.
@@ -34,23 +82,23 @@ enum BoardFiles {
     FileBytes.entries(of: folder).filter { $0.hasSuffix(".json") }.map { folder + "/" + $0 }
   }
 
-  /// One line per board file: its path, size, module variant and name (or its error).
+  /// A header, then one line per board: the name `--board` takes, its size, module variant,
+  /// description, and the file (or why it cannot be used).
   static func listing() -> String {
-    var lines: [String] = []
-    for folder in searchFolders {
-      for path in jsonFiles(in: folder) {
-        do {
-          let board = try load(path)
-          let module = ModuleWiring.named.first { $0.1 == board.wiring }?.0 ?? "custom"
-          lines.append(
-            path.padding(to: 36) + "\(board.width)x\(board.height)".padding(to: 8)
-              + module.padding(to: 10) + board.name)
-        } catch {
-          lines.append(path.padding(to: 36) + "unusable: \(error)")
-        }
+    let boards = entries()
+    if boards.isEmpty { return "No board files found in \(searchFolders.joined(separator: ", ")).\n" }
+    var lines = ["NAME".padding(to: 26) + "SIZE".padding(to: 8) + "MODULE".padding(to: 10) + "DESCRIPTION"]
+    for entry in boards {
+      do {
+        let board = try load(entry.path)
+        let module = ModuleWiring.named.first { $0.1 == board.wiring }?.0 ?? "custom"
+        lines.append(
+          entry.name.padding(to: 26) + "\(board.width)x\(board.height)".padding(to: 8)
+            + module.padding(to: 10) + board.name + " (" + entry.path + ")")
+      } catch {
+        lines.append(entry.name.padding(to: 26) + "unusable: \(error)")
       }
     }
-    if lines.isEmpty { return "No board files found in \(searchFolders.joined(separator: ", ")).\n" }
     return lines.joined(separator: "\n") + "\n"
   }
 }

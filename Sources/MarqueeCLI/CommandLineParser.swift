@@ -1,3 +1,4 @@
+import MatrixCore
 import Marquee
 
 /// What the command line asks for.
@@ -12,8 +13,8 @@ public enum Invocation: Sendable, Equatable {
   case effects
   /// List the board files.
   case boards
-  /// List the fonts.
-  case fonts
+  /// List the fonts whose names contain the pattern (all when `nil`).
+  case fonts(String?)
   /// Render the effect gallery into a folder.
   case gallery(String)
 }
@@ -30,7 +31,10 @@ public struct CommandLineParser {
     var given: [Option] = []
     if arguments.first == "effects" { return .effects }
     if arguments.first == "boards" { return .boards }
-    if arguments.first == "fonts" { return .fonts }
+    if arguments.first == "fonts" {
+      guard arguments.count <= 2 else { throw UsageError("'fonts' takes at most one pattern: marquee fonts [PATTERN]") }
+      return .fonts(arguments.count == 2 ? arguments[1] : nil)
+    }
     if arguments.first == "gallery" {
       guard arguments.count == 2 else { throw UsageError("'gallery' needs one folder: marquee gallery DIR") }
       return .gallery(arguments[1])
@@ -142,8 +146,7 @@ public struct CommandLineParser {
 
   /// " Did you mean '--speed'?" for a near miss, else "".
   static func suggestion(for name: String) -> String {
-    let best = Option.all.map { ($0.name, editDistance($0.name, name)) }.min { $0.1 < $1.1 }
-    guard let (candidate, distance) = best, distance <= max(2, name.count / 3) else { return "" }
-    return " Did you mean '--\(candidate)'?"
+    closestName(to: name, among: Option.all.map(\.name)).map { " Did you mean '--\($0)'?" } ?? ""
   }
+
 }

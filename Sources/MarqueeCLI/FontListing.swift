@@ -1,31 +1,44 @@
 import BitmapFonts
 
-/// `marquee fonts`: every font found, with its format, height and glyph count.
+/// `marquee fonts [PATTERN]`: the fonts found, with their format, height and glyph count.
+///
+/// Names are matched before anything is loaded (a pattern is a part of the name, in any
+/// letter case), and each line is written as soon as its font is read: the first lines come
+/// at once even where hundreds of font files are installed.
 enum FontListing {
-  static func listing() -> String {
-    var lines: [String] = []
-    for builtin in FontLocator.builtins {
+  /// Writes the header, then one line per font whose name contains `pattern`.
+  static func write(matching pattern: String?, _ emit: (String) throws -> Void) throws {
+    let wanted = pattern?.lowercased()
+    func matches(_ name: String) -> Bool { wanted.map { name.lowercased().contains($0) } ?? true }
+    try emit(row(name: "NAME", format: "FORMAT", height: "HEIGHT", glyphs: "GLYPHS", path: "FILE"))
+    var found = 0
+    for builtin in FontLocator.builtins where builtin.names.contains(where: matches) {
       let font = builtin.font
-      let count = FontLocator.builtinGlyphCount(font)
-      lines.append(row(name: builtin.names[0], format: "built-in", height: font.lineHeight, glyphs: count, path: "(built in)"))
+      try emit(row(
+        name: builtin.names[0], format: "built-in", height: "\(font.lineHeight)px",
+        glyphs: "\(FontLocator.builtinGlyphCount(font))", path: "(built in)"))
+      found += 1
     }
     for folder in FontLocator.searchFolders {
-      for path in FontLocator.fontFiles(in: folder) {
+      for path in FontLocator.fontFiles(in: folder) where matches(FontFile.fontName(fromPath: path)) {
+        let name = FontFile.fontName(fromPath: path)
         do {
           let loaded = try FontFile.load(path: path)
-          lines.append(row(
-            name: FontFile.fontName(fromPath: path), format: loaded.format.rawValue,
-            height: loaded.font.lineHeight, glyphs: loaded.glyphCount, path: path))
+          try emit(row(
+            name: name, format: loaded.format.rawValue, height: "\(loaded.font.lineHeight)px",
+            glyphs: "\(loaded.glyphCount)", path: path))
         } catch {
-          lines.append(FontFile.fontName(fromPath: path).padding(to: 24) + "unreadable: \(error.reason)")
+          try emit(name.padding(to: 24) + "unreadable: \(error)")
         }
+        found += 1
       }
     }
-    return lines.joined(separator: "\n") + "\n"
+    if found == 0, let pattern {
+      try emit("No font name contains '\(pattern)'.")
+    }
   }
 
-  static func row(name: String, format: String, height: Int, glyphs: Int, path: String) -> String {
-    name.padding(to: 24) + format.padding(to: 12) + "\(height)px".padding(to: 7)
-      + "\(glyphs) glyphs".padding(to: 15) + path
+  static func row(name: String, format: String, height: String, glyphs: String, path: String) -> String {
+    name.padding(to: 24) + format.padding(to: 12) + height.padding(to: 7) + glyphs.padding(to: 8) + path
   }
 }

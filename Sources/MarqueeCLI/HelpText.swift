@@ -20,8 +20,8 @@ public enum HelpText {
       SUBCOMMANDS:
         effects                 List the transition effects, one per line with what it does.
         gallery <folder>        Render a GIF of every effect and mode, with captions.
-        fonts                   List the fonts found, with their format, height and glyph count.
-        boards                  List the board files (in ./Boards and $MARQUEE_BOARDS).
+        fonts [<pattern>]       List the fonts (whose names contain the pattern), with format, height and glyphs.
+        boards                  List the board names --board takes, with their size and file.
         identify --board <file> Light each module in chain order, one a second, with its number.
 
       ARGUMENTS:

@@ -37,8 +37,8 @@ public enum MarqueeCommand {
       case .boards:
         try printOutput(BoardFiles.listing())
         return ExitCode.success
-      case .fonts:
-        try printOutput(FontListing.listing())
+      case .fonts(let pattern):
+        try FontListing.write(matching: pattern) { try printOutput($0 + "\n") }
         return ExitCode.success
       case .gallery(let folder):
         try Recording.gallery(into: folder)
@@ -156,6 +156,8 @@ public enum MarqueeCommand {
       let loaded: FontFile.Loaded
       do {
         loaded = try FontLocator.font(named: name)
+      } catch let unknown as FontLocator.UnknownFont {
+        throw UsageError(unknown.description)
       } catch {
         throw RuntimeError("\(error)")
       }
@@ -180,8 +182,8 @@ public enum MarqueeCommand {
   static func run(_ options: RunOptions, stop: StopFlag) throws {
     var options = options
     var board: Board?
-    if let path = options.boardPath {
-      let loaded = try BoardFiles.load(path)
+    if let value = options.boardPath {
+      let loaded = try BoardFiles.load(try BoardFiles.resolve(value))
       if options.sizeGiven && (options.width != loaded.width || options.height != loaded.height) {
         throw UsageError(
           "--width/--height (\(options.width)x\(options.height)) do not match the board's \(loaded.width)x\(loaded.height); leave them out with --board.")

@@ -79,8 +79,8 @@ extension Option {
     help: "Fill {time} and {date} placeholders as if the sign started at this time (for tests and recordings).")
   static let layout = optional("layout", \.layoutPath, .text("<file>"),
                                help: "Split the sign into zones described in a JSON file (see Docs/zones.md).")
-  static let board = optional("board", \.boardPath, .text("<file>"),
-                              help: "Drive the MAX7219 sign this board file describes; see 'marquee boards'.")
+  static let board = optional("board", \.boardPath, .text("<name|file>"),
+                              help: "Drive the sign a board file describes: a board's name or a path; see 'marquee boards'.")
   static let simulate = flag("simulate", \.simulate, needs: .board,
                              help: "With --board: show the sign's exact geometry here instead of driving it.")
   static let spiDump = optional("spi-dump", \.spiDump, .text("<file>"), needs: .board,

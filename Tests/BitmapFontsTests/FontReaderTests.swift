@@ -429,7 +429,10 @@ typealias SplitRandom = SeededRandom
     #expect(throws: FontLoadError(path: "/nonexistent/font.bdf", reason: "No such file or directory")) {
       try FontFile.load(path: "/nonexistent/font.bdf")
     }
-    #expect(throws: FontLoadError.self) { try FontLocator.font(named: "no-such-font-anywhere") }
+    #expect(throws: FontLocator.UnknownFont(name: "no-such-font-anywhere", suggestion: nil)) {
+      try FontLocator.font(named: "no-such-font-anywhere")
+    }
+    #expect(throws: FontLocator.UnknownFont(name: "bolt", suggestion: "bold")) { try FontLocator.font(named: "bolt") }
   }
 
   @Test(.enabled(if: DebianFonts.exists(DebianFonts.unifontHex), "needs the Debian package unifont"))

@@ -83,14 +83,40 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     #expect(frame.count == 16 && frame[0].count == 32)
   }
 
-  @Test func boardsListsTheBoardFiles() throws {
+  @Test func boardsListsTheNamesBoardTakes() throws {
     let result = try BinaryRunner.run(["boards"])
     #expect(result.status == 0)
-    for name in ["max7219-fc16-32x8.json", "max7219-fc16-64x8.json", "max7219-fc16-32x16.json",
-                 "max7219-generic-8x8.json", "max7219-icstation-32x8.json"] {
-      #expect(result.stdout.contains(name))
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("NAME") == true)
+    for name in ["max7219-fc16-32x8", "max7219-fc16-64x8", "max7219-fc16-32x16", "max7219-generic-8x8",
+                 "max7219-icstation-32x8", "max7219-fc16-luma-32x8", "max7219-fc16-luma-64x8"] {
+      #expect(lines.contains { $0.hasPrefix(name + " ") }, "\(name) listed")
     }
     #expect(!result.stdout.contains("unusable"))
+  }
+
+  @Test func aBoardNameWorksInAnyCaseFromAnyFolderAndAnUnknownOneIsAUsageError() throws {
+    // From another folder, the package's own Boards/ still has the name.
+    let elsewhere = try ChildProcess.shell(
+      "cd / && '\(BinaryRunner.path)' --board MAX7219-FC16-32x8 --simulate --frames 1 --output ascii Hi")
+    #expect(elsewhere.status == 0, "\(elsewhere.stderr)")
+    #expect(asciiFrames(elsewhere.stdout).first?.count == 8)
+    let typo = try BinaryRunner.run(["--board", "max7219-fc16-32x9", "--simulate", "X"])
+    #expect(typo.status == 64)
+    #expect(typo.stderr.contains("No board named 'max7219-fc16-32x9'. Did you mean 'max7219-fc16-32x8'?"))
+  }
+
+  @Test func aFolderInMarqueeBoardsAddsItsBoards() throws {
+    let folder = temporaryPath("boards-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try #"{"name": "Shop window", "driver": "max7219", "module": "fc16", "grid": {"columns": 2}}"#
+      .write(toFile: folder + "/shop-window.json", atomically: false, encoding: .utf8)
+    let listing = try BinaryRunner.run(["boards"], environment: ["MARQUEE_BOARDS": folder])
+    #expect(listing.stdout.contains("shop-window"))
+    let run = try BinaryRunner.run(["--board", "shop-window", "--simulate", "--frames", "1", "--output", "ascii", "X"],
+                                   environment: ["MARQUEE_BOARDS": folder])
+    #expect(run.status == 0 && asciiFrames(run.stdout).first?.first?.count == 16, "\(run.stderr)")
   }
 
   func board(_ json: String) throws -> String {

@@ -30,22 +30,43 @@ import Testing
     #expect(result.stderr == "Error: the text is 16 pixels tall but the sign is 8 pixels tall; use a smaller font or a taller sign\n")
   }
 
-  @Test func fontsListsTheBuiltInsAndWhatIsInstalled() throws {
+  @Test func fontsListsTheBuiltInsAndWhatIsInstalledUnderAHeader() throws {
     let result = try BinaryRunner.run(["fonts"])
     #expect(result.status == 0)
-    #expect(result.stdout.hasPrefix("5x7 "))
-    #expect(result.stdout.contains("3x5 "))
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.first?.hasPrefix("NAME ") == true)
+    #expect(lines.dropFirst().first?.hasPrefix("5x7 ") == true)
+    #expect(result.stdout.contains("\n3x5 "))
     if FileManager.default.fileExists(atPath: FontBinaryTests.unifont) {
-      #expect(result.stdout.contains("unifont "))
-      #expect(result.stdout.contains("57086 glyphs"))
+      #expect(result.stdout.contains("\nunifont "))
+      #expect(result.stdout.contains(" 57086 "))
     }
     #expect(!result.stdout.contains("unreadable"))
   }
 
-  @Test func unknownFontsAndBrokenFilesAreRuntimeErrors() throws {
-    let missing = try BinaryRunner.run(["--font", "nosuchfont", "--frames", "1", "X"])
-    #expect(missing.status == 1)
-    #expect(missing.stderr.hasPrefix("Error: nosuchfont: no such font"))
+  @Test func aPatternKeepsTheFontsWhoseNamesContainIt() throws {
+    let result = try BinaryRunner.run(["fonts", "X7"])
+    let names = result.stdout.split(separator: "\n").dropFirst().map { $0.split(separator: " ").first.map(String.init) ?? "" }
+    #expect(names.contains("5x7"))
+    #expect(names.allSatisfy { $0.lowercased().contains("x7") }, "\(names)")
+    let none = try BinaryRunner.run(["fonts", "no-such-font-name"])
+    #expect(none.status == 0 && none.stdout.contains("No font name contains 'no-such-font-name'."))
+    #expect(try BinaryRunner.run(["fonts", "a", "b"]).status == 64)
+  }
+
+  @Test func namesAreMatchedWithoutRegardToCase() throws {
+    let bold = try BinaryRunner.run(["--font", "BOLD", "--frames", "1", "--output", "ascii", "--width", "16", "Hi"])
+    #expect(bold.status == 0)
+    let lower = try BinaryRunner.run(["--font", "bold", "--frames", "1", "--output", "ascii", "--width", "16", "Hi"])
+    #expect(bold.stdout == lower.stdout)
+    let effect = try BinaryRunner.run(["--mode", "cycle", "--in", "Scroll-Up", "--frames", "1", "--output", "ascii", "A", "B"])
+    #expect(effect.status == 0, "\(effect.stderr)")
+  }
+
+  @Test func anUnknownFontIsAUsageErrorWithTheClosestNameAndABrokenFileARuntimeError() throws {
+    let missing = try BinaryRunner.run(["--font", "8x9", "--frames", "1", "X"])
+    #expect(missing.status == 64)
+    #expect(missing.stderr.hasPrefix("Error: No font named '8x9'. Did you mean '8x8'?"))
     let path = NSTemporaryDirectory() + "marquee-broken-\(getpid()).bdf"
     try "STARTFONT 2.1\nFONTBOUNDINGBOX 8 x\n".write(toFile: path, atomically: false, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }

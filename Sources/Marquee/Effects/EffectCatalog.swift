@@ -1,3 +1,5 @@
+import MatrixCore
+
 /// Every built-in transition effect, by name.
 public enum EffectCatalog {
   /// All effects, in the order `marquee effects` lists them.
@@ -26,6 +28,7 @@ public enum EffectCatalog {
 
   /// The effect with this name (or alias), or `nil`.
   public static func effect(named name: String) -> (any TransitionEffect)? {
+    let name = name.lowercased()
     let canonical = aliases[name] ?? name
     return all.first { $0.name == canonical }
   }
@@ -57,32 +60,8 @@ public enum EffectCatalog {
   }
 
   static func closest(to name: String) -> String? {
-    var best: (String, Int)?
-    for effect in all {
-      let distance = editDistance(effect.name, name)
-      if distance <= max(2, name.count / 3), distance < (best?.1 ?? .max) { best = (effect.name, distance) }
-    }
-    return best?.0
+    closestName(to: name, among: all.map(\.name))
   }
-}
-
-/// The number of single-character insertions, deletions and substitutions that turn `a`
-/// into `b` (for "did you mean" suggestions).
-public func editDistance(_ a: String, _ b: String) -> Int {
-  let a = Array(a), b = Array(b)
-  if a.isEmpty { return b.count }
-  if b.isEmpty { return a.count }
-  var row = Array(0...b.count)
-  for i in 1...a.count {
-    var previousDiagonal = row[0]
-    row[0] = i
-    for j in 1...b.count {
-      let above = row[j]
-      row[j] = min(row[j] + 1, row[j - 1] + 1, previousDiagonal + (a[i - 1] == b[j - 1] ? 0 : 1))
-      previousDiagonal = above
-    }
-  }
-  return row[b.count]
 }
 
 extension Substring {
