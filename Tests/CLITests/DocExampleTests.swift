@@ -44,6 +44,7 @@ import Testing
   /// Blocks that are not Swift programs or tests, and what checks them instead.
   static let notPrograms: [String: String] = [
     ".testTarget(name: \"MySignTests\"": "a fragment of the reader's Package.swift; the products it names are checked below",
+    "dependencies: [.package(": "a fragment of the reader's Package.swift; the products it names are checked below",
   ]
 
   /// The text of every Swift file under Tests/.
@@ -63,12 +64,16 @@ import Testing
     }
   }
 
-  @Test func theManifestFragmentNamesThisPackagesProducts() throws {
+  @Test func theManifestFragmentsNameThisPackagesProducts() throws {
     let manifest = try String(contentsOfFile: "Package.swift", encoding: .utf8)
-    let fragment = try #require(DocExampleTests.blocks().first { $0.text.hasPrefix(".testTarget(name: \"MySignTests\"") })
-    for product in ["MarqueeTesting", "Marquee"] {
-      #expect(fragment.text.contains("\"\(product)\""))
-      #expect(manifest.contains(".library(name: \"\(product)\""))
+    let fragments = DocExampleTests.blocks().filter { block in DocExampleTests.notPrograms.keys.contains(where: block.text.hasPrefix) }
+    #expect(fragments.count == DocExampleTests.notPrograms.count)
+    for fragment in fragments {
+      let products = fragment.text.components(separatedBy: ".product(name: \"").dropFirst().map { $0.prefix { $0 != "\"" } }
+      #expect(!products.isEmpty, "\(fragment)")
+      for product in products {
+        #expect(manifest.contains(".library(name: \"\(product)\""), "\(fragment): no library product \(product)")
+      }
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Marquee
 import Testing
 
 @Suite struct LayoutBinaryTests {
@@ -57,6 +58,13 @@ import Testing
   @Test func theExampleLayoutsRun() throws {
     let two = try BinaryRunner.run(["--layout", "Docs/examples/two-zones.json", "--frames", "3", "--no-wait", "--output", "ascii"])
     #expect(two.status == 0 && asciiFrames(two.stdout).count == 3)
+    // The clock zone shows the time: 1700000000 is 22:13 UTC.
+    let clocked = try BinaryRunner.run(
+      ["--layout", "Docs/examples/two-zones.json", "--clock-start", "1700000000", "--frames", "1", "--no-wait", "--output", "ascii"],
+      environment: ["TZ": "UTC"])
+    let clock = try Sign(width: 26, height: 8, content: ZoneContent(messages: ["22:13"], marquee: MarqueeSettings(alignment: .center)))
+    let expected = clock.frame(at: 0).pixels.text.split(separator: "\n").map(String.init)
+    #expect(asciiFrames(clocked.stdout).first?.map { String($0.prefix(26)) } == expected)
     let lines = try BinaryRunner.run(["--layout", "Docs/examples/two-lines.json", "--width", "32", "--height", "16", "--frames", "3", "--no-wait", "--output", "ascii"])
     #expect(lines.status == 0 && asciiFrames(lines.stdout).first?.count == 16)
   }
