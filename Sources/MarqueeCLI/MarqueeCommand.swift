@@ -190,7 +190,9 @@ public enum MarqueeCommand {
       }
       options.width = loaded.width
       options.height = loaded.height
-      board = loaded
+      board = try options.brightness.map { brightness in
+        do { return try loaded.with(brightness: brightness) } catch { throw UsageError("'--brightness': \(error)") }
+      } ?? loaded
     }
     if options.stdin && StandardDescriptors.closed.contains(0) {
       throw RuntimeError("standard input is closed, and '--stdin' reads from it")

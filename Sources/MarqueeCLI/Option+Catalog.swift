@@ -88,6 +88,9 @@ extension Option {
   static let retry = flag(
     "retry", \.retry, needs: .board,
     help: "With --board: when the SPI device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
+  static let brightness = optional(
+    "brightness", \.brightness, .integer("<0-15>", in: 0...15), needs: .board, default: "the board's",
+    help: "With --board: the LED intensity at full brightness (fades dim below it).")
   static let keep = flag("keep", \.keepLastFrame, needs: .board,
                          help: "With --board: leave the last frame lit on exit instead of blanking the sign.")
   static let frames = optional("frames", \.frames, .integer("<count>", in: 1...Int(Int32.max)),
@@ -110,7 +113,7 @@ extension Option {
   static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, layout,
-    board, simulate, spiDump, retry, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, retry, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

@@ -68,6 +68,8 @@ public struct RunOptions: Sendable, Equatable {
   public var retry = false
   /// With a board: leave the last frame lit on exit instead of blanking.
   public var keepLastFrame = false
+  /// With a board: the intensity at full brightness, 0-15, instead of the board file's.
+  public var brightness: Int?
   /// Light each module of the board in chain order instead of showing messages.
   public var identify = false
   /// Whether `--width` or `--height` were given (a board sets its own size).

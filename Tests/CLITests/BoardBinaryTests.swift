@@ -219,3 +219,28 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     }
   }
 }
+
+/// `--brightness` sets the board's full intensity, the ceiling of every fade.
+@Suite struct BrightnessBinaryTests {
+  /// The intensity register values written, in order, from a dump of 4-chip transactions.
+  func intensities(_ arguments: [String]) throws -> [UInt8] {
+    let dump = NSTemporaryDirectory() + "marquee-brightness-\(getpid())-\(UUID().uuidString).bin"
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let result = try BinaryRunner.run(["--board", "max7219-fc16-32x8", "--spi-dump", dump] + arguments)
+    #expect(result.status == 0, "\(result.stderr)")
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: dump)))
+    return stride(from: 0, to: bytes.count - 1, by: 2).compactMap { bytes[$0] == 0x0A ? bytes[$0 + 1] : nil }
+  }
+
+  @Test func theStartUpAndEveryFadeStayUnderTheBrightnessGiven() throws {
+    let fade = ["--mode", "cycle", "--in", "fade", "--dwell", "0.1", "--duration", "0.5", "--fps", "50", "--frames", "60",
+                "--no-wait", "ONE", "TWO"]
+    let board = try intensities(fade)
+    #expect(board.first == 7, "the board file's brightness")
+    let dimmed = try intensities(["--brightness", "3"] + fade)
+    #expect(dimmed.first == 3)
+    #expect(dimmed.allSatisfy { $0 <= 3 } && Set(dimmed).count > 1, "a fade under the ceiling: \(Set(dimmed).sorted())")
+    #expect(try BinaryRunner.run(["--brightness", "3", "X"]).status == 64)
+    #expect(try BinaryRunner.run(["--board", "max7219-fc16-32x8", "--simulate", "--brightness", "16", "X"]).status == 64)
+  }
+}

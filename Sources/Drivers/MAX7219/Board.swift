@@ -105,6 +105,15 @@ public struct Board: Sendable, Equatable {
     self.brightness = brightness
   }
 
+  /// This board at another full brightness (the intensity fades scale below).
+  ///
+  /// - Throws: ``InvalidValue`` for a brightness outside ``brightnessRange``.
+  public func with(brightness: Int) throws(InvalidValue) -> Board {
+    try Board(
+      name: name, wiring: wiring, columns: columns, rows: rows, rotation: rotation, chainStart: chainStart,
+      chainDirection: chainDirection, serpentine: serpentine, device: device, speedHz: speedHz, brightness: brightness)
+  }
+
   /// The sign's width in pixels.
   public var width: Int { columns * 8 }
   /// The sign's height in pixels.
