@@ -23,9 +23,14 @@ public enum Invocation: Sendable, Equatable {
 /// `--name value`, `--name=value`, flags, `--` to end options, positional messages. Every
 /// option comes from ``Option/all``.
 public struct CommandLineParser {
-  /// Parses the arguments.
+  /// Parses the arguments over `base` (a config file's options), whose `baseGiven` options
+  /// are checked with the command line's for what they need.
   public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
-    var options = RunOptions()
+    try parse(arguments, base: RunOptions(), baseGiven: [])
+  }
+
+  static func parse(_ arguments: [String], base: RunOptions, baseGiven: [Option]) throws(UsageError) -> Invocation {
+    var options = base
     var index = 0
     var onlyMessages = false
     var given: [Option] = []
@@ -90,6 +95,7 @@ public struct CommandLineParser {
       try option.applyText(value, &options)
       given.append(option)
     }
+    try checkNeeds(baseGiven, options, file: options.configPath)
     try checkNeeds(given, options)
     let ends = given.filter { [Option.frames.name, Option.loops.name, Option.once.name].contains($0.name) }
     if ends.count > 1 {
@@ -107,27 +113,28 @@ public struct CommandLineParser {
       guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
       return .run(options)
     }
-    guard !options.messages.isEmpty || options.layoutPath != nil || options.stdin else {
+    guard !options.messages.isEmpty || options.hasZones || options.stdin else {
       throw UsageError("Missing expected argument '<message> ...'")
     }
     return .run(options)
   }
 
   /// Refuses an option whose meaning depends on another that was not given: it would be
-  /// silently ignored.
-  static func checkNeeds(_ given: [Option], _ options: RunOptions) throws(UsageError) {
+  /// silently ignored. `file` names the config file the options came from, if any.
+  static func checkNeeds(_ given: [Option], _ options: RunOptions, file: String? = nil) throws(UsageError) {
     for option in given {
+      let name = file.map { "\($0): '\(option.key)'" } ?? "'--\(option.name)'"
+      func needs(_ other: Option) -> UsageError {
+        UsageError("\(name) needs \(file == nil ? "'\(other.label)'" : "'\(other.key)' (here or on the command line)").")
+      }
       switch option.needs {
       case nil: continue
-      case .board where options.boardPath == nil:
-        throw UsageError("'--\(option.name)' needs '--board <file>'.")
-      case .stdin where !options.stdin:
-        throw UsageError("'--\(option.name)' needs '--stdin'.")
-      case .gif where options.gifPath == nil:
-        throw UsageError("'--\(option.name)' needs '--gif <file>'.")
-      case .cycleMode where options.mode != .cycle && options.layoutPath == nil && !options.stdin:
+      case .board where options.boardPath == nil: throw needs(.board)
+      case .stdin where !options.stdin: throw needs(.stdin)
+      case .gif where options.gifPath == nil: throw needs(.gif)
+      case .cycleMode where options.mode != .cycle && !options.hasZones && !options.stdin:
         // A layout or a feed may put a zone in cycle mode, where the option then applies.
-        throw UsageError("'--\(option.name)' applies in cycle mode only: add '--mode cycle'.")
+        throw UsageError("\(name) applies in cycle mode only: add \(file == nil ? "'--mode cycle'" : "\"mode\": \"cycle\"").")
       default: continue
       }
     }

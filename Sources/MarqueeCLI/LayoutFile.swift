@@ -30,28 +30,33 @@ enum LayoutFile {
     do {
       let fields = try JSONFields(document)
       try fields.rejectUnknownKeys(["zones"])
-      guard case .array(let zones)? = fields.optional("zones"), !zones.isEmpty else {
-        throw JSONFieldError(field: "zones", reason: "expected a non-empty array of zones")
-      }
-      var specs: [ZoneSpec] = []
-      for (index, value) in zones.enumerated() {
-        let zone = try JSONFields(value, path: "zones[\(index)]")
-        try zone.rejectUnknownKeys(zoneKeys)
-        var options = base
-        options.messages = try zone.strings("messages") ?? []
-        try apply(zone, to: &options)
-        specs.append(ZoneSpec(
-          name: try zone.string("name") ?? "zone\(index + 1)",
-          x: try zone.requiredInteger("x", in: 0...RunOptions.maximumWidth),
-          y: try zone.requiredInteger("y", in: 0...RunOptions.maximumHeight),
-          width: try zone.requiredInteger("width", in: 1...RunOptions.maximumWidth),
-          height: try zone.requiredInteger("height", in: 1...RunOptions.maximumHeight),
-          options: options))
-      }
-      return specs
-    } catch let error as JSONFieldError {
+      return try zones(fields.optional("zones"), base: base)
+    } catch {
       throw RuntimeError("\(path): \(error)")
     }
+  }
+
+  /// The zones of a `zones` array (a layout file's or a config file's).
+  static func zones(_ value: JSONValue?, base: RunOptions) throws(JSONFieldError) -> [ZoneSpec] {
+    guard case .array(let zones)? = value, !zones.isEmpty else {
+      throw JSONFieldError(field: "zones", reason: "expected a non-empty array of zones")
+    }
+    var specs: [ZoneSpec] = []
+    for (index, value) in zones.enumerated() {
+      let zone = try JSONFields(value, path: "zones[\(index)]")
+      try zone.rejectUnknownKeys(zoneKeys)
+      var options = base
+      options.messages = try zone.strings("messages") ?? []
+      try apply(zone, to: &options)
+      specs.append(ZoneSpec(
+        name: try zone.string("name") ?? "zone\(index + 1)",
+        x: try zone.requiredInteger("x", in: 0...RunOptions.maximumWidth),
+        y: try zone.requiredInteger("y", in: 0...RunOptions.maximumHeight),
+        width: try zone.requiredInteger("width", in: 1...RunOptions.maximumWidth),
+        height: try zone.requiredInteger("height", in: 1...RunOptions.maximumHeight),
+        options: options))
+    }
+    return specs
   }
 
   /// Applies a zone's option fields (the options that zones take, by their JSON keys).

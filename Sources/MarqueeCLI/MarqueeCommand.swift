@@ -24,7 +24,9 @@ public enum MarqueeCommand {
     let stop = StopFlag()
     _ = SignalTrap(stop: stop)
     do {
-      switch try CommandLineParser.parse(arguments) {
+      // A config file's options first; the command line's override them.
+      let base = try ConfigFile.path(in: arguments).map(ConfigFile.load) ?? (options: RunOptions(), given: [])
+      switch try CommandLineParser.parse(arguments, base: base.options, baseGiven: base.given) {
       case .help:
         try printOutput(HelpText.full)
         return ExitCode.success
@@ -85,7 +87,7 @@ public enum MarqueeCommand {
     let feed = Feed(zones: zones, stop: stop, onEnd: options.onEndOfInput)
     feed.start()
     // With nothing to show yet, the sign starts with the first line.
-    if options.messages.isEmpty && options.layoutPath == nil { feed.waitForFirstLine() }
+    if options.messages.isEmpty && !options.hasZones { feed.waitForFirstLine() }
     return FedSign(controller: controller, feed: feed)
   }
 
@@ -101,8 +103,17 @@ public enum MarqueeCommand {
     var zones: [Zone] = []
     var zoneOptions: [(name: String, options: RunOptions)] = []
     do {
-      if let path = options.layoutPath {
-        let specs = try LayoutFile.parse(try TextFile.read(path), path: path, base: options)
+      if options.hasZones {
+        let specs: [ZoneSpec]
+        if let path = options.layoutPath {
+          specs = try LayoutFile.parse(try TextFile.read(path), path: path, base: options)
+        } else {
+          do {
+            specs = try LayoutFile.zones(options.configZones, base: options)
+          } catch {
+            throw RuntimeError("\(options.configPath ?? "config"): \(error)")
+          }
+        }
         for (index, var spec) in specs.enumerated() {
           if index == 0 && !options.messages.isEmpty { spec.options.messages = options.messages }
           zoneOptions.append((spec.name, spec.options))
@@ -119,7 +130,7 @@ public enum MarqueeCommand {
     } catch let error as UsageError {
       throw error
     } catch let error as Sign.LayoutError {
-      throw RuntimeError("\(options.layoutPath ?? "layout"): \(error)")
+      throw RuntimeError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
     } catch {
       throw RuntimeError("\(error)")
     }

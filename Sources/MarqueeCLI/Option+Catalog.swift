@@ -77,6 +77,9 @@ extension Option {
   static let clockStart = optional(
     "clock-start", \.clockStart, .number("<unix-seconds>", in: 0...1e11),
     help: "Fill {time} and {date} placeholders as if the sign started at this time (for tests and recordings).")
+  static let config = optional(
+    "config", \.configPath, .text("<file>"), places: [.commandLine],
+    help: "Read the sign's options from a JSON file (the options' names in camelCase, messages, zones; see Docs/cli.md); options given here override it.")
   static let layout = optional("layout", \.layoutPath, .text("<file>"),
                                help: "Split the sign into zones described in a JSON file (see Docs/zones.md).")
   static let board = optional("board", \.boardPath, .text("<name|file>"),
@@ -100,7 +103,10 @@ extension Option {
   static let once = Option(
     name: "once", key: "once", placeholder: nil, help: "Stop after one full pass or round (--loops 1).",
     defaultText: nil, places: [.commandLine], needs: nil,
-    applyText: { _, options in options.loops = 1 }, applyJSON: { _, _, _ in })
+    applyText: { _, options in options.loops = 1 },
+    applyJSON: { fields, key, options throws(JSONFieldError) in
+      if try fields.bool(key) == true { options.loops = 1 }
+    })
   static let noWait = flag("no-wait", \.noWait, help: "Render frames as fast as possible instead of in real time.")
   static let output = optional("output", \.output, .choice("<output>"), default: "leds on a terminal, else ascii",
                                help: "leds (simulated sign) or ascii (text frames).")
@@ -112,7 +118,7 @@ extension Option {
   /// Every option, in `--help` order.
   static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
-    invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, layout,
+    invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
     board, simulate, spiDump, retry, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
@@ -136,6 +142,11 @@ extension Option {
     option.applyText = { text, options throws(UsageError) in
       try apply(text, &options)
       options[keyPath: path] = true
+    }
+    let applyJSON = self.applyJSON
+    option.applyJSON = { fields, key, options throws(JSONFieldError) in
+      try applyJSON(fields, key, &options)
+      if fields.value[key] != nil { options[keyPath: path] = true }
     }
     return option
   }

@@ -44,7 +44,7 @@ struct Option: Sendable {
   /// Applies a command-line value (`nil` for a flag).
   var applyText: @Sendable (String?, inout RunOptions) throws(UsageError) -> Void
   /// Applies the JSON field `key` when present.
-  let applyJSON: @Sendable (JSONFields, String, inout RunOptions) throws(JSONFieldError) -> Void
+  var applyJSON: @Sendable (JSONFields, String, inout RunOptions) throws(JSONFieldError) -> Void
 
   /// The option as usage text shows it: `--width <pixels>`.
   var label: String {

@@ -1,4 +1,5 @@
 import Marquee
+import SimpleJSON
 
 /// Everything the command line says about one run of the sign.
 public struct RunOptions: Sendable, Equatable {
@@ -58,6 +59,13 @@ public struct RunOptions: Sendable, Equatable {
   public var clockStart: Double?
   /// A layout file: zones, each with its own messages and options.
   public var layoutPath: String?
+  /// A config file (`--config`): its options come first, the command line's override them.
+  public var configPath: String?
+  /// The `zones` array of the config file, read when the sign is built (the command line's
+  /// options are the zones' defaults, as for a layout file).
+  public var configZones: JSONValue?
+  /// Whether the sign is split into zones (a layout file, or zones in the config file).
+  public var hasZones: Bool { layoutPath != nil || configZones != nil }
   /// A board file: drive that sign (or simulate it).
   public var boardPath: String?
   /// With a board: show the emulated sign instead of driving the device.

@@ -109,7 +109,7 @@ import Testing
     (["--sprite", "s.txt", "X"], "'--sprite' applies in cycle mode only: add '--mode cycle'."),
     (["--seconds", "3", "X"], "'--seconds' needs '--gif <file>'."),
     (["--gif-scale", "2", "X"], "'--gif-scale' needs '--gif <file>'."),
-    (["--keep", "X"], "'--keep' needs '--board <file>'."),
+    (["--keep", "X"], "'--keep' needs '--board <name|file>'."),
     (["--on-eof", "exit", "X"], "'--on-eof' needs '--stdin'."),
   ])
   func anOptionThatWouldBeIgnoredIsAUsageError(arguments: [String], message: String) {

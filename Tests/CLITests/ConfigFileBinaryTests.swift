@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// `--config FILE`: a sign's options in one JSON file, the command line overriding them.
+@Suite struct ConfigFileBinaryTests {
+  func write(_ json: String) throws -> String {
+    let path = NSTemporaryDirectory() + "marquee-config-\(getpid())-\(UUID().uuidString).json"
+    try json.write(toFile: path, atomically: false, encoding: .utf8)
+    return path
+  }
+
+  @Test func aServiceIsOneLineAndTheFileMeansWhatTheOptionsMean() throws {
+    // The same sign from a config file and from the command line: the same frames.
+    let config = try write(#"""
+      {"board": "max7219-fc16-64x8", "simulate": true, "output": "ascii", "noWait": true, "frames": 20,
+       "mode": "cycle", "in": "scroll-left", "dwell": 0.2, "duration": 0.3, "messages": ["OPEN", "WELCOME"]}
+      """#)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let fromFile = try BinaryRunner.run(["--config", config])
+    let fromOptions = try BinaryRunner.run(
+      ["--board", "max7219-fc16-64x8", "--simulate", "--output", "ascii", "--no-wait", "--frames", "20", "--mode", "cycle",
+       "--in", "scroll-left", "--dwell", "0.2", "--duration", "0.3", "OPEN", "WELCOME"])
+    #expect(fromFile.status == 0, "\(fromFile.stderr)")
+    #expect(asciiFrames(fromFile.stdout).count == 20)
+    #expect(fromFile.stdout == fromOptions.stdout)
+  }
+
+  @Test func theCommandLineOverridesTheFileAndZonesWork() throws {
+    let config = try write(#"""
+      {"width": 64, "output": "ascii", "noWait": true, "frames": 1, "zones": [
+        {"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
+        {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["R"], "align": "right"}]}
+      """#)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let result = try BinaryRunner.run(["--config", config, "--frames", "2"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = asciiFrames(result.stdout)
+    #expect(frames.count == 2, "--frames on the command line wins")
+    #expect(frames.first?.first?.count == 64)
+  }
+
+  @Test(arguments: [
+    (#"{"speeed": 3, "messages": ["A"]}"#, 1, "field 'speeed': unknown field"),
+    (#"{"speed": "fast", "messages": ["A"]}"#, 1, "field 'speed': expected a number"),
+    (#"{"zones": []}"#, 1, "field 'zones': expected a non-empty array of zones"),
+    (#"{"seconds": 3, "messages": ["A"]}"#, 64, "'seconds' needs 'gif' (here or on the command line)."),
+    (#"{"messages": ["A"], "#, 1, "line 1"),
+  ])
+  func aBadConfigFileNamesTheFileAndTheField(json: String, status: Int32, message: String) throws {
+    let config = try write(json)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let result = try BinaryRunner.run(["--config", config, "--frames", "1", "--output", "ascii"])
+    #expect(result.status == status)
+    #expect(result.stderr.hasPrefix("Error: \(config): \(message)"), "\(result.stderr)")
+  }
+
+  @Test func aMissingConfigFileIsARuntimeError() throws {
+    let result = try BinaryRunner.run(["--config", "/nonexistent/sign.json"])
+    #expect(result.status == 1 && result.stderr.hasPrefix("Error: /nonexistent/sign.json: No such file or directory"))
+  }
+}
