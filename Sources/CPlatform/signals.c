@@ -50,3 +50,28 @@ int marquee_install_stop_handler(const int *signals, int count) {
 }
 
 int marquee_stop_signal(void) { return stop_signal; }
+
+static volatile sig_atomic_t resizes = 0;
+
+static void on_resize(int number) {
+  int saved = errno;
+  resizes = resizes + 1;
+  if (wake_pipe[1] >= 0) {
+    char byte = (char)number;
+    ssize_t ignored = write(wake_pipe[1], &byte, 1);
+    (void)ignored;
+  }
+  errno = saved;
+}
+
+void marquee_install_resize_handler(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_resize;
+  sigemptyset(&action.sa_mask);
+  // Restarted: a resize is not a reason for a write or an open to fail.
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGWINCH, &action, NULL);
+}
+
+unsigned long marquee_resize_count(void) { return (unsigned long)resizes; }

@@ -13,6 +13,18 @@ public enum Terminal {
     isatty(descriptor) == 1
   }
 
+  /// Whether the terminal can show the simulated sign: not `TERM=dumb` (no cursor
+  /// movement), and a UTF-8 locale (`LC_ALL`, else `LC_CTYPE`, else `LANG`) for the dots.
+  public static var drawsTheSimulator: Bool {
+    func variable(_ name: String) -> String? {
+      guard let value = getenv(name), value.pointee != 0 else { return nil }
+      return String(cString: value)
+    }
+    if variable("TERM") == "dumb" { return false }
+    let locale = (variable("LC_ALL") ?? variable("LC_CTYPE") ?? variable("LANG") ?? "").lowercased()
+    return locale.contains("utf-8") || locale.contains("utf8")
+  }
+
   /// The terminal's size in character cells, or `nil` if it is not a terminal.
   public static func size(of descriptor: Int32) -> (columns: Int, rows: Int)? {
     var size = winsize()

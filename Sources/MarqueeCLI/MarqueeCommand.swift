@@ -236,7 +236,9 @@ public enum MarqueeCommand {
     if StandardDescriptors.closed.contains(1) {
       throw RuntimeError("standard output is closed, so the frames have nowhere to go (use --board, --gif or --pbm, or give marquee an output)")
     }
-    let output = options.output ?? (Terminal.isTerminal(1) ? .leds : .ascii)
+    var output = options.output ?? (Terminal.isTerminal(1) ? .leds : .ascii)
+    // A dumb terminal or a non-UTF-8 locale gets plain '#'/'.' frames, no escape sequences.
+    if output == .leds && !Terminal.drawsTheSimulator { output = .ascii }
     switch output {
     case .ascii:
       let screen = AsciiDisplay(width: options.width, height: options.height)

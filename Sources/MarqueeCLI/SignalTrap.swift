@@ -26,6 +26,7 @@ public final class SignalTrap: Sendable {
     signal(SIGPIPE, SIG_IGN)
     signal(SIGXFSZ, SIG_IGN)
     let wake = StopSignal.install(signals)
+    TerminalResize.install()
     if StopSignal.pending != 0 { stop.set(signal: StopSignal.pending) }
     guard wake >= 0 else { return }
     DispatchQueue.global().async {
@@ -34,7 +35,8 @@ public final class SignalTrap: Sendable {
         let count = read(wake, &byte, 1)
         if count < 0 && errno == EINTR { continue }
         if count <= 0 { return }
-        stop.set(signal: StopSignal.pending)
+        // A resize wakes the player to redraw; a stop signal stops it.
+        if StopSignal.pending != 0 { stop.set(signal: StopSignal.pending) }
         stop.wake()
       }
     }

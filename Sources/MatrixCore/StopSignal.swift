@@ -38,3 +38,13 @@ public enum StopSignal {
     return poll(&entry, 1, milliseconds) == 1
   }
 }
+
+/// Terminal resizes (SIGWINCH), counted by the command line's handler: a display that lays
+/// itself out for the terminal's size compares the count with the one it last saw.
+public enum TerminalResize {
+  /// How many resizes have been caught (0 when nothing installed the handler).
+  public static var count: UInt { UInt(marquee_resize_count()) }
+
+  /// Catches SIGWINCH from now on; each resize also wakes the stop handler's pipe.
+  public static func install() { marquee_install_resize_handler() }
+}

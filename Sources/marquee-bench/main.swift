@@ -45,7 +45,7 @@ while let first = arguments.first {
       USAGE: marquee-bench [--width W] [--height H] [--frames N] [--message TEXT] [--scenario NAME]
                            [--luma PYTHON] [--luma-script PATH]
 
-      SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, first-frame,
+      SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, terminal-bytes, first-frame,
                  idle, pacing, rss, allocs (the real program in every display mode), all (default). Sizes default to 32x8, 128x16 and 512x32.
       --luma PYTHON runs ../shared/bench/luma_bench.py with that Python for the scroll sizes.
       """)
@@ -72,6 +72,7 @@ do {
     }
     if wants("cycle") { try bench.cycle() }
     if wants("zones") { try bench.zones() }
+    if wants("terminal-bytes") && w <= 128 { try TerminalBytes(width: w, height: h).run() }
     if scenario == "all" || scenario == "transitions" {
       for effect in EffectCatalog.all where w <= 128 { try bench.transition(effect.name) }
     } else if scenario.hasPrefix("transition:") {

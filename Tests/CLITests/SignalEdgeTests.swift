@@ -91,3 +91,21 @@ import Testing
     #expect(!result.stderr.contains("device removed"))
   }
 }
+
+/// Terminals that cannot draw the simulator get the plain frames.
+@Suite struct PlainTerminalTests {
+  @Test(arguments: [["TERM": "dumb", "LANG": "C.UTF-8"], ["TERM": "xterm", "LANG": "C", "LC_ALL": "", "LC_CTYPE": ""]])
+  func aDumbTerminalOrANonUTF8LocaleGetsPlainASCII(environment: [String: String]) throws {
+    let leds = try BinaryRunner.run(["--output", "leds", "--frames", "3", "--no-wait", "--width", "16", "HI"], environment: environment)
+    let ascii = try BinaryRunner.run(["--output", "ascii", "--frames", "3", "--no-wait", "--width", "16", "HI"])
+    #expect(leds.status == 0)
+    #expect(!leds.stdoutData.contains(0x1B), "no escape sequence")
+    #expect(leds.stdout == ascii.stdout)
+  }
+
+  @Test func aUTF8TerminalGetsTheSimulator() throws {
+    let leds = try BinaryRunner.run(["--output", "leds", "--frames", "1", "--width", "16", "HI"],
+                                    environment: ["TERM": "xterm", "LANG": "C.UTF-8", "LC_ALL": "", "LC_CTYPE": ""])
+    #expect(leds.stdoutData.contains(0x1B))
+  }
+}

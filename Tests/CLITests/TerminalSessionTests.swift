@@ -58,4 +58,43 @@ struct TerminalSessionTests {
     let after = try shell("\(tmux) capture-pane -p -t \(session)")
     #expect(!after.contains("^C"), "echo should be off while the sign runs")
   }
+
+  @Test func afterResizesTheScreenShowsExactlyOneSignAndALargeSignIsScaled() throws {
+    let session = "marquee-resize-\(getpid())"
+    let tmux = "tmux -u -L \(session)"
+    defer { _ = try? shell("\(tmux) kill-server") }
+    // A 64x16 sign: two columns a dot need 128, so at 100x24 it takes one column a dot.
+    try shell(
+      "\(tmux) new-session -d -s \(session) -x 100 -y 24 "
+        + "\"env -u NO_COLOR LANG=C.UTF-8 '\(BinaryRunner.path)' --width 64 --height 16 --fps 30 --speed 30 'Resizing a real terminal'; sleep 30\"")
+    func screen() throws -> [Substring] { try shell("\(tmux) capture-pane -p -t \(session)").split(separator: "\n") }
+    /// Waits (bounded) until the screen shows `rows` rows of dots, `dots` each, and nothing
+    /// else but an optional note; returns whether it did.
+    func settles(rows: Int, dots: Int, braille: Bool = false) throws -> Bool {
+      for _ in 0..<100 {
+        let lines = try screen()
+        let signRows = lines.filter { line in
+          braille ? line.unicodeScalars.contains { (0x2800...0x28FF).contains($0.value) } : line.contains("●")
+        }
+        let others = lines.filter { !$0.isEmpty && !signRows.contains($0) && !$0.hasPrefix("(scaled") }
+        if signRows.count == rows && others.isEmpty
+          && signRows.allSatisfy({ braille || $0.filter { $0 == "●" }.count == dots }) { return true }
+        Thread.sleep(forTimeInterval: 0.1)
+      }
+      return false
+    }
+    #expect(try settles(rows: 16, dots: 64), "one column a dot at 100x24")
+    // Quick resizes, then a pause: whatever the terminal did meanwhile, one sign.
+    for size in ["60x30", "140x40", "90x20", "140x40"] {
+      let parts = size.split(separator: "x")
+      try shell("\(tmux) resize-window -t \(session) -x \(parts[0]) -y \(parts[1])")
+    }
+    #expect(try settles(rows: 16, dots: 64), "after resizes: one sign, 2 columns a dot at 140x40")
+    // Too narrow for a dot a column: Braille cells, 32 columns by 4 rows, with a note.
+    try shell("\(tmux) resize-window -t \(session) -x 50 -y 20")
+    let scaled = try settles(rows: 4, dots: 0, braille: true)
+    let lines = try screen()
+    #expect(scaled, "scaled to Braille: \(lines)")
+    #expect(lines.contains { $0.hasPrefix("(scaled: 2x4 LEDs per character)") })
+  }
 }

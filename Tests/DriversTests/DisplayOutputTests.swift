@@ -38,26 +38,6 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
     #expect(output == "#..\n.#.\n\n#..\n.#.\n\n")
   }
 
-  @Test func terminalDrawsInPlaceAndRestoresTheCursor() throws {
-    let frame = try sample()
-    let output = try capture { fd in
-      var display = TerminalDisplay(
-        width: 3, height: 2, descriptor: fd, style: .init(color: false, cellWidth: 1))
-      try display.show(frame, changed: true)
-      try display.show(frame, changed: false)  // nothing new: nothing written
-      var moved = frame
-      moved.pixels[2, 1] = true
-      try display.show(moved, changed: true)
-      try display.shutdown()
-    }
-    let escape = "\u{1B}"
-    #expect(output.hasPrefix("\(escape)[?25l#··\(escape)[K\n·#·\(escape)[K\n"))
-    // The second drawing starts by moving back up over the sign.
-    #expect(output.contains("\(escape)[2A\r#··\(escape)[K\n·##\(escape)[K\n"))
-    // Shutdown blanks the sign and shows the cursor again.
-    #expect(output.hasSuffix("\(escape)[2A\r···\(escape)[K\n···\(escape)[K\n\(escape)[0m\(escape)[?25h"))
-  }
-
   @Test func colourDotsAreRedWhenLitAndGreyWhenDark() throws {
     let frame = try sample()
     let output = try capture { fd in
@@ -109,16 +89,5 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
     #expect(decoded == indices)
   }
 
-  @Test func halfBlocksDrawTwoRowsPerLine() throws {
-    var pixels = Framebuffer(width: 2, height: 3)
-    pixels[0, 0] = true
-    pixels[1, 1] = true
-    let output = try capture { fd in
-      var display = TerminalDisplay(width: 2, height: 3, descriptor: fd, style: .init(color: true, cellWidth: 1, halfBlocks: true))
-      try display.show(Frame(pixels: pixels), changed: true)
-    }
-    // Two lines for three rows; the first dot lit on top, the second lit below.
-    #expect(output.components(separatedBy: "\n").count == 3)
-    #expect(output.contains("\u{1B}[38;5;196m\u{1B}[48;5;236m▀\u{1B}[38;5;236m\u{1B}[48;5;196m▀"))
-  }
+
 }

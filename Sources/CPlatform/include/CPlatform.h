@@ -11,4 +11,11 @@ int marquee_install_stop_handler(const int *signals, int count);
 /// The first stop signal caught, or 0.
 int marquee_stop_signal(void);
 
+/// Catches SIGWINCH (the terminal was resized): each one adds to marquee_resize_count()
+/// and writes one byte to the stop handler's wake-up pipe, so a sleeping player redraws.
+void marquee_install_resize_handler(void);
+
+/// How many SIGWINCH have been caught.
+unsigned long marquee_resize_count(void);
+
 #endif
