@@ -12,7 +12,7 @@ var frames = 20_000
 var message = Scenarios.lumaMessage
 var scenario = "all"
 var lumaPython: String?
-var lumaScript = "../shared/bench/luma_bench.py"
+var lumaScript = "Sources/marquee-bench/Luma/luma_compare.py"
 
 nonisolated(unsafe) var arguments = Array(CommandLine.arguments.dropFirst())
 func value() -> String {
@@ -47,7 +47,7 @@ while let first = arguments.first {
 
       SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, terminal-bytes, first-frame,
                  idle, pacing, rss, allocs (the real program in every display mode), all (default). Sizes default to 32x8, 128x16 and 512x32.
-      --luma PYTHON runs ../shared/bench/luma_bench.py with that Python for the scroll sizes.
+      --luma PYTHON runs Sources/marquee-bench/Luma/luma_compare.py with that Python for the scroll sizes.
       """)
     exit(0)
   default:
