@@ -23,7 +23,9 @@ let package = Package(
     .target(name: "SimpleJSON"),
     .target(name: "BitmapFonts", dependencies: ["MatrixCore"]),
     .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"]),
-    .target(name: "Drivers", dependencies: ["MatrixCore", "SimpleJSON"]),
+    // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.
+    .target(name: "CKernel"),
+    .target(name: "Drivers", dependencies: ["MatrixCore", "SimpleJSON", "CKernel"]),
     .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
     .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers"]),
     .executableTarget(
@@ -55,7 +57,7 @@ let package = Package(
     .testTarget(
       name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),
-    .testTarget(name: "DriversTests", dependencies: ["Drivers", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
+    .testTarget(name: "DriversTests", dependencies: ["Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
     .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "SimpleJSON", "TestSupport"]),
   ],

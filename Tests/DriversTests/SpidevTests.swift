@@ -1,3 +1,4 @@
+import CKernel
 import Glibc
 import Testing
 
@@ -12,10 +13,12 @@ import Testing
 
   @Test func transferRecordsHaveTheKernelLayout() {
     let transactions = SPITransactions(bytes: [1, 2, 3, 4, 5, 6], ends: [4, 6])
-    var records: [UInt8] = []
+    var structs: [spi_ioc_transfer] = []
     SpidevTransport.packTransfers(
-      into: &records, bufferAddress: 0x1122_3344_5566_7788, transactions: transactions,
+      into: &structs, bufferAddress: 0x1122_3344_5566_7788, transactions: transactions,
       from: 0, to: 2, speedHz: 8_000_000)
+    // The header's struct, read back as the bytes the kernel gets (its documented offsets).
+    let records = structs.withUnsafeBytes { Array($0) }
     #expect(records.count == 64)
     func u64(_ at: Int) -> UInt64 { records[at..<(at + 8)].reversed().reduce(0) { $0 << 8 | UInt64($1) } }
     func u32(_ at: Int) -> UInt32 { records[at..<(at + 4)].reversed().reduce(0) { $0 << 8 | UInt32($1) } }

@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import CKernel
 import MatrixCore
 
 /// The Linux spidev driver: `/dev/spidevB.C`, opened once and kept open.
@@ -22,24 +23,24 @@ public final class SpidevTransport: SPITransport {
   public let bufferSize: Int
   var descriptor: Int32
   let requestedSpeed: Int
-  /// 32-byte `spi_ioc_transfer` records, reused.
-  var records: [UInt8] = []
+  /// The `struct spi_ioc_transfer` records of a message, reused.
+  var records: [spi_ioc_transfer] = []
 
-  // ioctl requests from <linux/spi/spidev.h> (asm-generic encoding, the same on arm, arm64 and x86).
-  static let writeMode: UInt = 0x4001_6B01
-  static let readMode: UInt = 0x8001_6B01
-  static let writeBitsPerWord: UInt = 0x4001_6B03
-  static let readBitsPerWord: UInt = 0x8001_6B03
-  static let writeMaxSpeed: UInt = 0x4004_6B04
-  static let readMaxSpeed: UInt = 0x8004_6B04
-  /// The size of `struct spi_ioc_transfer` on every architecture.
-  static let transferSize = 32
+  // ioctl requests, from <linux/spi/spidev.h> through the CKernel target.
+  static let writeMode = UInt(marquee_spi_wr_mode())
+  static let readMode = UInt(marquee_spi_rd_mode())
+  static let writeBitsPerWord = UInt(marquee_spi_wr_bits_per_word())
+  static let readBitsPerWord = UInt(marquee_spi_rd_bits_per_word())
+  static let writeMaxSpeed = UInt(marquee_spi_wr_max_speed_hz())
+  static let readMaxSpeed = UInt(marquee_spi_rd_max_speed_hz())
+  /// The size of `struct spi_ioc_transfer` (the header's; 32 bytes on every architecture).
+  static let transferSize = MemoryLayout<spi_ioc_transfer>.size
   /// The largest transfer alignment the driver may apply (ARCH_DMA_MINALIGN on arm64).
   static let transferAlignment = 128
 
   /// `SPI_IOC_MESSAGE(count)`.
   static func messageRequest(count: Int) -> UInt {
-    0x4000_6B00 | (UInt(count * transferSize) << 16)
+    UInt(marquee_spi_ioc_message(UInt32(count)))
   }
 
   /// Opens and configures the device.
@@ -136,31 +137,25 @@ public final class SpidevTransport: SPITransport {
     }
   }
 
-  /// Fills `records` with one zeroed 32-byte `struct spi_ioc_transfer` per transaction.
-  ///
-  /// Layout (the same on 32- and 64-bit ARM and x86): tx_buf u64 @0 (the pointer as a
-  /// 64-bit integer), rx_buf u64 @8, len u32 @16, speed_hz u32 @20, delay_usecs u16 @24,
-  /// bits_per_word u8 @26, cs_change u8 @27, the rest zero. `cs_change` is set on every
-  /// transfer but the last: chip select rises between transactions and after the message.
+  /// Fills `records` with one `struct spi_ioc_transfer` per transaction: its bytes, the
+  /// clock, 8 bits per word, and `cs_change` on every transfer but the last, so chip select
+  /// rises between transactions (latching the chain) and after the message.
   static func packTransfers(
-    into records: inout [UInt8], bufferAddress: UInt64, transactions: SPITransactions,
+    into records: inout [spi_ioc_transfer], bufferAddress: UInt64, transactions: SPITransactions,
     from first: Int, to last: Int, speedHz: UInt32
   ) {
     let count = last - first
     records.removeAll(keepingCapacity: true)
-    records.append(contentsOf: repeatElement(0, count: count * transferSize))
-    records.withUnsafeMutableBytes { raw in
-      for index in 0..<count {
-        let transaction = first + index
-        let start = transaction == 0 ? 0 : transactions.ends[transaction - 1]
-        let length = transactions.ends[transaction] - start
-        let offset = index * transferSize
-        raw.storeBytes(of: bufferAddress + UInt64(start), toByteOffset: offset, as: UInt64.self)
-        raw.storeBytes(of: UInt32(length), toByteOffset: offset + 16, as: UInt32.self)
-        raw.storeBytes(of: speedHz, toByteOffset: offset + 20, as: UInt32.self)
-        raw.storeBytes(of: UInt8(8), toByteOffset: offset + 26, as: UInt8.self)
-        raw.storeBytes(of: UInt8(index < count - 1 ? 1 : 0), toByteOffset: offset + 27, as: UInt8.self)
-      }
+    for index in 0..<count {
+      let transaction = first + index
+      let start = transaction == 0 ? 0 : transactions.ends[transaction - 1]
+      var record = spi_ioc_transfer()
+      record.tx_buf = bufferAddress + UInt64(start)
+      record.len = UInt32(transactions.ends[transaction] - start)
+      record.speed_hz = speedHz
+      record.bits_per_word = 8
+      record.cs_change = index < count - 1 ? 1 : 0
+      records.append(record)
     }
   }
 

@@ -1,0 +1,1 @@
+// The headers in include/ are the target; this file gives SwiftPM something to build.
