@@ -15,6 +15,8 @@ let package = Package(
     .executable(name: "marquee-bench", targets: ["marquee-bench"]),
     // Preloaded into the real marquee by marquee-bench to count its allocations per frame.
     .library(name: "MarqueeAllocationCounter", type: .dynamic, targets: ["AllocationCounter"]),
+    // Preloaded into the real marquee by tests: spidev at the kernel's door, recorded.
+    .library(name: "MarqueeFakeKernel", type: .dynamic, targets: ["FakeKernel"]),
   ],
   targets: [
     // Async-signal-safe signal handling against the system headers.
@@ -34,6 +36,7 @@ let package = Package(
       // of the toolchain needed there, and about 2 MB less memory than the shared libraries.
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
     .target(name: "AllocationCounter"),
+    .target(name: "FakeKernel", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(
       name: "marquee-bench",
       dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "AllocationCounter"],
@@ -59,7 +62,8 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
-    .testTarget(name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "SimpleJSON", "TestSupport"]),
+    .testTarget(
+      name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

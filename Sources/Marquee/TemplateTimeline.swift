@@ -15,6 +15,9 @@ public final class TemplateTimeline: ZoneTimeline, Sendable {
   let templates: [TextTemplate]
   let content: ZoneContent
   let cache = Mutex<[(texts: [String], timeline: any ZoneTimeline)]>([])
+  /// The timeline of the text standing now and the interval it stands in: a frame inside it
+  /// formats nothing (a clock's text changes once a minute, its frames come 40 a second).
+  let standing = Mutex<(from: Double, until: Double, timeline: any ZoneTimeline)?>(nil)
 
   /// Creates the zone timeline; `content.messages` are templates.
   public init(content: ZoneContent, width: Int, height: Int, epoch: Double) throws(MarqueeError) {
@@ -32,16 +35,37 @@ public final class TemplateTimeline: ZoneTimeline, Sendable {
   }
 
   func timeline(at t: Double) throws(MarqueeError) -> any ZoneTimeline {
-    let texts = texts(at: t)
-    if let found = cache.withLock({ entries in entries.first { $0.texts == texts }?.timeline }) { return found }
-    var expanded = content
-    expanded.messages = texts
-    let made = try expanded.makeTimeline(width: width, height: height)
-    cache.withLock { entries in
-      entries.append((texts, made))
-      if entries.count > 4 { entries.removeFirst() }
+    if let hit = standing.withLock({ standing -> (any ZoneTimeline)? in
+      guard let standing, t >= standing.from, t < standing.until else { return nil }
+      return standing.timeline
+    }) {
+      return hit
     }
+    let texts = texts(at: t)
+    let made: any ZoneTimeline
+    if let found = cache.withLock({ entries in entries.first { $0.texts == texts }?.timeline }) {
+      made = found
+    } else {
+      var expanded = content
+      expanded.messages = texts
+      made = try expanded.makeTimeline(width: width, height: height)
+      cache.withLock { entries in
+        entries.append((texts, made))
+        if entries.count > 4 { entries.removeFirst() }
+      }
+    }
+    let until = textChange(after: t) ?? .infinity
+    standing.withLock { $0 = (t, until, made) }
     return made
+  }
+
+  /// The next instant after `t` at which any message's text changes.
+  func textChange(after t: Double) -> Double? {
+    var soonest: Double?
+    for template in templates {
+      if let change = template.nextChange(after: epoch + t), change - epoch < soonest ?? .infinity { soonest = change - epoch }
+    }
+    return soonest
   }
 
   /// The timeline for `t`; a text that cannot be laid out keeps the previous one.
@@ -58,7 +82,7 @@ public final class TemplateTimeline: ZoneTimeline, Sendable {
   }
 
   public func nextChange(after t: Double) -> Double? {
-    let textChange = templates.compactMap { $0.nextChange(after: epoch + t) }.min().map { $0 - epoch }
+    let textChange = textChange(after: t)
     let inner = current(t)?.nextChange(after: t)
     switch (textChange, inner) {
     case (let a?, let b?): return min(a, b)

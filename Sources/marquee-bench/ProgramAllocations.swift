@@ -16,15 +16,20 @@ struct ProgramAllocations {
     var arguments: [String]
     var openInput = false
     var width = 64, height = 8
+    /// Extra environment (the fake kernel for the spidev mode).
+    var environment: [String: String] = [:]
   }
 
-  static func modes(board: String) -> [Mode] {
+  static func modes(board: String, fakeKernel: String) -> [Mode] {
     let moving = ["--fps", "1000", "--speed", "1000"]
     let message = "Allocation-free frames in every display"
     return [
       Mode(name: "terminal", arguments: ["--output", "leds"] + moving + [message]),
       Mode(name: "ascii", arguments: ["--output", "ascii"] + moving + [message]),
       Mode(name: "board-simulate", arguments: ["--board", board, "--simulate", "--output", "leds"] + moving + [message], width: 32),
+      // The spidev transport, its ioctls answered by the fake kernel the tests use.
+      Mode(name: "board-spidev", arguments: ["--board", board] + moving + [message], width: 32,
+           environment: ["LD_PRELOAD": fakeKernel, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0"]),
       Mode(name: "board-spi-dump", arguments: ["--board", board, "--spi-dump", "/dev/null"] + moving + [message], width: 32),
       Mode(name: "layout-zones", arguments: ["--layout", "Docs/examples/two-zones.json", "--output", "ascii"] + moving),
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
@@ -37,7 +42,9 @@ struct ProgramAllocations {
   func count(_ mode: Mode, frames: Int) -> (allocations: Int, cpuNs: Int64)? {
     let report = "/tmp/marquee-bench-allocations-\(getpid())"
     defer { unlink(report) }
-    let environment = ["LD_PRELOAD": counter, "MARQUEE_ALLOCATION_REPORT": report]
+    var environment = mode.environment
+    environment["LD_PRELOAD"] = ([counter] + (mode.environment["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " ")
+    environment["MARQUEE_ALLOCATION_REPORT"] = report
     guard let run = ChildProcess.run([marquee] + mode.arguments + ["--frames", "\(frames)"], environment: environment,
                                      openInput: mode.openInput),
       run.status == 0, let file = fopen(report, "r")
@@ -54,7 +61,8 @@ struct ProgramAllocations {
     fputs(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4, "rows": 1}}"#, file)
     fclose(file)
     defer { unlink(board) }
-    for mode in ProgramAllocations.modes(board: board) {
+    let fakeKernel = ChildProcess.ownFolder + "/libMarqueeFakeKernel.so"
+    for mode in ProgramAllocations.modes(board: board, fakeKernel: fakeKernel) {
       guard let before = count(mode, frames: short), let after = count(mode, frames: long) else {
         print("marquee-bench scenario=allocs-\(mode.name) error=marquee-did-not-run")
         continue
