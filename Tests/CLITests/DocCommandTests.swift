@@ -5,6 +5,13 @@ import Testing
 /// The shell commands the README and Docs show, run as written (with the built binary as
 /// `marquee` and `swift run marquee`): each either finishes with status 0 or, if it drives
 /// a sign until stopped, draws frames and ends cleanly on SIGTERM.
+/// README.md and Docs/*.md, with their text, in a fixed order.
+func markdownDocuments() -> [(file: String, text: String)] {
+  let docs = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: "Docs")) ?? [])
+    .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
+  return docs.compactMap { file in (try? String(contentsOfFile: file, encoding: .utf8)).map { (file, $0) } }
+}
+
 @Suite struct DocCommandTests {
   /// A command found in a ```sh block: where it is and what it says.
   struct DocCommand: CustomStringConvertible, Sendable {
@@ -16,11 +23,8 @@ import Testing
 
   /// Every line of an `sh` block in README.md and Docs/*.md that runs marquee, comments cut.
   static func commands() -> [DocCommand] {
-    let docs = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: "Docs")) ?? [])
-      .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
     var found: [DocCommand] = []
-    for file in docs {
-      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+    for (file, text) in markdownDocuments() {
       var inShell = false
       for (index, line) in text.components(separatedBy: "\n").enumerated() {
         if line.hasPrefix("```") {

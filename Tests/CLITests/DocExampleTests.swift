@@ -17,11 +17,8 @@ import Testing
   }
 
   static func blocks() -> [Block] {
-    let docs = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: "Docs")) ?? [])
-      .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
     var found: [Block] = []
-    for file in docs {
-      guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { continue }
+    for (file, text) in markdownDocuments() {
       var current: (line: Int, indent: Int, lines: [String])?
       for (index, line) in text.components(separatedBy: "\n").enumerated() {
         let trimmed = line.drop { $0 == " " }
