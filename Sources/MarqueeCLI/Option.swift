@@ -57,17 +57,24 @@ struct Option: Sendable {
   /// The help line with its default.
   var helpLine: String { defaultText.map { "\(help) (default: \($0))" } ?? help }
 
-  /// The sentence that starts every value error of this option.
+}
+
+/// What a value error names: `--name <placeholder>`.
+struct OptionLabel: Sendable {
+  let name: String
+  let placeholder: String
+
+  /// The error for a value the option cannot take.
   func invalid(_ text: String, _ reason: String) -> UsageError {
-    UsageError("The value '\(text)' is invalid for '\(label)': \(reason)")
+    UsageError("The value '\(text)' is invalid for '--\(name) \(placeholder)': \(reason)")
   }
 }
 
 /// How a value of type `Value` is read from text and from JSON, and shown as a default.
 struct OptionKind<Value>: Sendable {
   let placeholder: String
-  /// Reads the text of `option`'s value.
-  let text: @Sendable (String, Option) throws(UsageError) -> Value
+  /// Reads the text of a value of the option `label` names.
+  let text: @Sendable (String, OptionLabel) throws(UsageError) -> Value
   /// Reads field `key`, or `nil` when absent.
   let json: @Sendable (JSONFields, String) throws(JSONFieldError) -> Value?
   /// The value as help shows a default.
@@ -84,7 +91,7 @@ extension Option {
       name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
       defaultText: shown ?? kind.show(RunOptions()[keyPath: path]), places: places, needs: needs,
       applyText: { text, options throws(UsageError) in
-        options[keyPath: path] = try kind.text(text ?? "", Option.placeholderOnly(name, kind.placeholder))
+        options[keyPath: path] = try kind.text(text ?? "", OptionLabel(name: name, placeholder: kind.placeholder))
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in
         if let value = try kind.json(fields, key) { options[keyPath: path] = value }
@@ -100,7 +107,7 @@ extension Option {
       name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
       defaultText: shown, places: places, needs: needs,
       applyText: { text, options throws(UsageError) in
-        options[keyPath: path] = try kind.text(text ?? "", Option.placeholderOnly(name, kind.placeholder))
+        options[keyPath: path] = try kind.text(text ?? "", OptionLabel(name: name, placeholder: kind.placeholder))
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in
         if let value = try kind.json(fields, key) { options[keyPath: path] = value }
@@ -126,13 +133,6 @@ extension Option {
     Option(
       name: name, key: camelCase(name), short: short, placeholder: nil, help: help, defaultText: nil,
       places: [.commandLine], needs: nil, applyText: { _, _ in }, applyJSON: { _, _, _ in })
-  }
-
-  /// A stand-in carrying only what value errors name: `--name <placeholder>`.
-  static func placeholderOnly(_ name: String, _ placeholder: String) -> Option {
-    Option(
-      name: name, key: name, placeholder: placeholder, help: "", defaultText: nil, places: [], needs: nil,
-      applyText: { _, _ in }, applyJSON: { _, _, _ in })
   }
 
   /// `letter-spacing` → `letterSpacing`.
