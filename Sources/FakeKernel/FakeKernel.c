@@ -188,6 +188,17 @@ static int spi_message(struct device *device, unsigned long request, struct spi_
   return (int)total;
 }
 
+// A one-byte setting (mode, bits per word): written and logged, or read back.
+static int byte_setting(struct device *device, uint8_t *field, const char *name, int write, void *argument) {
+  if (write) {
+    *field = *(uint8_t *)argument;
+    log_line("%s %s %u", name, device->path, *field);
+  } else {
+    *(uint8_t *)argument = *field;
+  }
+  return 0;
+}
+
 int ioctl(int fd, unsigned long request, ...) {
   resolve();
   va_list arguments;
@@ -196,24 +207,10 @@ int ioctl(int fd, unsigned long request, ...) {
   va_end(arguments);
   struct device *device = device_of(fd);
   if (!device) return real_ioctl(fd, request, argument);
-  if (request == SPI_IOC_WR_MODE) {
-    device->mode = *(uint8_t *)argument;
-    log_line("mode %s %u", device->path, device->mode);
-    return 0;
-  }
-  if (request == SPI_IOC_RD_MODE) {
-    *(uint8_t *)argument = device->mode;
-    return 0;
-  }
-  if (request == SPI_IOC_WR_BITS_PER_WORD) {
-    device->bits = *(uint8_t *)argument;
-    log_line("bits %s %u", device->path, device->bits);
-    return 0;
-  }
-  if (request == SPI_IOC_RD_BITS_PER_WORD) {
-    *(uint8_t *)argument = device->bits;
-    return 0;
-  }
+  if (request == SPI_IOC_WR_MODE || request == SPI_IOC_RD_MODE)
+    return byte_setting(device, &device->mode, "mode", request == SPI_IOC_WR_MODE, argument);
+  if (request == SPI_IOC_WR_BITS_PER_WORD || request == SPI_IOC_RD_BITS_PER_WORD)
+    return byte_setting(device, &device->bits, "bits", request == SPI_IOC_WR_BITS_PER_WORD, argument);
   if (request == SPI_IOC_WR_MAX_SPEED_HZ) {
     uint32_t wanted = *(uint32_t *)argument;
     long fastest = number("MARQUEE_FAKE_MAX_SPEED", 125000000);
