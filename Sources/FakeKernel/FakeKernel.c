@@ -41,13 +41,11 @@ struct device {
 static struct device devices[MAX_FDS];
 static int messages;
 
-static int (*real_open)(const char *, int, ...);
 static int (*real_openat)(int, const char *, int, ...);
 static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
 
 static void resolve(void) {
-  if (!real_open) real_open = dlsym(RTLD_NEXT, "open");
   if (!real_openat) real_openat = dlsym(RTLD_NEXT, "openat");
   if (!real_ioctl) real_ioctl = dlsym(RTLD_NEXT, "ioctl");
   if (!real_close) real_close = dlsym(RTLD_NEXT, "close");
@@ -70,7 +68,7 @@ static void log_line(const char *format, ...) {
   if (length < 0) return;
   if (length > (int)sizeof line - 2) length = sizeof line - 2;
   line[length++] = '\n';
-  int fd = real_open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+  int fd = real_openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return;
   ssize_t ignored = write(fd, line, (size_t)length);
   (void)ignored;
@@ -103,7 +101,7 @@ static int open_fake(const char *path) {
     errno = (int)failure;
     return -1;
   }
-  int fd = real_open("/dev/null", O_RDWR | O_CLOEXEC);
+  int fd = real_openat(AT_FDCWD, "/dev/null", O_RDWR | O_CLOEXEC);
   if (fd < 0) return -1;
   for (int i = 0; i < MAX_FDS; i++) {
     if (!devices[i].path[0]) {
@@ -121,32 +119,32 @@ static int open_fake(const char *path) {
   return -1;
 }
 
-int open(const char *path, int flags, ...) {
+// open() and openat() alike: a spidev node of ours, or the real call.
+static int answer_open(int directory, const char *path, int flags, mode_t mode) {
   resolve();
-  mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode = va_arg(arguments, mode_t);
-    va_end(arguments);
-  }
   if (is_fake(path)) return open_fake(path);
-  return real_open(path, flags, mode);
+  return real_openat(directory, path, flags, mode);
+}
+
+// Both take a mode only with O_CREAT or O_TMPFILE.
+#define MODE_ARGUMENT(arguments, flags) ((flags) & (O_CREAT | O_TMPFILE) ? va_arg(arguments, mode_t) : 0)
+
+int open(const char *path, int flags, ...) {
+  va_list arguments;
+  va_start(arguments, flags);
+  mode_t mode = MODE_ARGUMENT(arguments, flags);
+  va_end(arguments);
+  return answer_open(AT_FDCWD, path, flags, mode);
 }
 
 int open64(const char *path, int flags, ...) __attribute__((alias("open")));
 
 int openat(int directory, const char *path, int flags, ...) {
-  resolve();
-  mode_t mode = 0;
-  if (flags & (O_CREAT | O_TMPFILE)) {
-    va_list arguments;
-    va_start(arguments, flags);
-    mode = va_arg(arguments, mode_t);
-    va_end(arguments);
-  }
-  if (is_fake(path)) return open_fake(path);
-  return real_openat(directory, path, flags, mode);
+  va_list arguments;
+  va_start(arguments, flags);
+  mode_t mode = MODE_ARGUMENT(arguments, flags);
+  va_end(arguments);
+  return answer_open(directory, path, flags, mode);
 }
 
 int openat64(int directory, const char *path, int flags, ...) __attribute__((alias("openat")));
