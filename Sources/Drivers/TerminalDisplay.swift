@@ -76,8 +76,6 @@ public struct TerminalDisplay: Display {
   let descriptor: Int32
   /// Whether the style follows the terminal's size (false when given explicitly).
   let fitsTerminal: Bool
-  let color: Bool
-  let litPalette: [Int]
   var buffer: [UInt8] = []
   var drawn = false
   var savedSettings: termios?
@@ -139,8 +137,6 @@ public struct TerminalDisplay: Display {
     self.descriptor = descriptor
     self.style = style
     self.fitsTerminal = fitsTerminal
-    color = style.color
-    litPalette = style.litPalette
     resizesSeen = TerminalResize.count
     layOut()
   }
@@ -384,7 +380,7 @@ public struct TerminalDisplay: Display {
       if fitsTerminal {
         let size = Terminal.size(of: descriptor)
         if let fitting = TerminalDisplay.fittingStyle(
-          width: width, height: height, size: size, color: color, litPalette: litPalette)
+          width: width, height: height, size: size, color: style.color, litPalette: style.litPalette)
         {
           style = fitting
           layOut()
