@@ -68,10 +68,10 @@ enum BoardFiles {
   }
 
   /// Reads a board file; errors name the file and the field.
-  static func load(_ path: String) throws -> Board {
+  static func load(_ path: String) throws -> SignBoard {
     let text = try TextFile.read(path)
     do {
-      return try Board(json: text, path: path)
+      return try SignBoard(json: text, path: path)
     } catch {
       throw RuntimeError(error.description)
     }
@@ -82,21 +82,24 @@ enum BoardFiles {
     FileBytes.entries(of: folder).filter { $0.hasSuffix(".json") }.map { folder + "/" + $0 }
   }
 
-  /// A header, then one line per board: the name `--board` takes, its size, module variant,
+  /// A header, then one line per board: the name `--board` takes, its size, chip family and variant,
   /// description, and the file (or why it cannot be used).
   static func listing() -> String {
     let boards = entries()
     if boards.isEmpty { return "No board files found in \(searchFolders.joined(separator: ", ")).\n" }
-    var lines = ["NAME".padding(to: 26) + "SIZE".padding(to: 8) + "MODULE".padding(to: 10) + "DESCRIPTION"]
-    for entry in boards {
-      do {
-        let board = try load(entry.path)
-        let module = ModuleWiring.named.first { $0.1 == board.wiring }?.0 ?? "custom"
+    let loaded = boards.map { entry in Result { try load(entry.path) } }
+    // Columns as wide as their longest entry, so every line lines up.
+    let nameWidth = boards.map(\.name.count).max()! + 2
+    let kindWidth = max(6, loaded.compactMap { try? $0.get().kind.count }.max() ?? 0) + 2
+    var lines = ["NAME".padding(to: nameWidth) + "SIZE".padding(to: 8) + "KIND".padding(to: kindWidth) + "DESCRIPTION"]
+    for (entry, result) in zip(boards, loaded) {
+      switch result {
+      case .success(let board):
         lines.append(
-          entry.name.padding(to: 26) + "\(board.width)x\(board.height)".padding(to: 8)
-            + module.padding(to: 10) + board.name + " (" + entry.path + ")")
-      } catch {
-        lines.append(entry.name.padding(to: 26) + "unusable: \(error)")
+          entry.name.padding(to: nameWidth) + "\(board.width)x\(board.height)".padding(to: 8)
+            + board.kind.padding(to: kindWidth) + board.name + " (" + entry.path + ")")
+      case .failure(let error):
+        lines.append(entry.name.padding(to: nameWidth) + "unusable: \(error)")
       }
     }
     return lines.joined(separator: "\n") + "\n"

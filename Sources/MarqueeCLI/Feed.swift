@@ -146,7 +146,13 @@ final class Feed: Sendable {
       }
       options.messages = messages
     }
-    if let fields { try LayoutFile.apply(fields, to: &options) }
+    if let fields {
+      // The colours of an RGB board's zones are set up with the display, before any line.
+      if fields.optional("color") != nil {
+        throw RuntimeError("field 'color': a zone's colour is set when the sign starts (in the layout or config file); a feed line cannot change it")
+      }
+      try LayoutFile.apply(fields, to: &options)
+    }
     let changesContent = messages != nil || (fields.map { f in LayoutFile.contentKeys.contains { f.optional($0) != nil } } ?? false)
     var content: ZoneContent?
     if changesContent {

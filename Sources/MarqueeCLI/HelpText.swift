@@ -22,7 +22,7 @@ public enum HelpText {
         gallery <folder>        Render a GIF of every effect and mode, with captions.
         fonts [<pattern>]       List the fonts (whose names contain the pattern), with format, height and glyphs.
         boards                  List the board names --board takes, with their size and file.
-        identify --board <file> Light each module in chain order, one a second, with its number.
+        identify --board <file> Light each module, backpack or panel in data order, one a second, with its number.
 
       ARGUMENTS:
         <message>               The text to show (use -- before a message that starts with -).

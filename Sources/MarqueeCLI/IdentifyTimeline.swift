@@ -3,24 +3,26 @@ import Drivers
 import Marquee
 import MatrixCore
 
-/// `marquee identify`: lights each module of a board in chain order, one a second, to check
-/// a board file against the real sign.
+/// `marquee identify`: lights each unit of a board in data order (MAX7219 modules from the
+/// host, HT16K33 backpacks as listed, LED panels from the host), one a second, to check a
+/// board file against the real sign.
 ///
-/// Module `k` (the k-th chip from the host) shows its top-left pixel and the digit `k % 10`.
-/// If the lit module, the corner or the digit's orientation is not what the board file says,
-/// the module variant, rotation or chain order is wrong.
+/// Unit `k` shows the digit `k % 10` and one marker pixel: a module's or backpack's
+/// top-left pixel, a panel's first LED (its start corner). If the lit unit, the marker or
+/// the digit's orientation is not what the board file says, the variant, rotation or chain
+/// order is wrong.
 struct IdentifyTimeline: Timeline {
   let width: Int
   let height: Int
-  let board: Board
+  let units: [SignBoard.Unit]
   let digits: [Framebuffer]
-  /// Seconds each module stays lit.
+  /// Seconds each unit stays lit.
   let step = 1.0
 
-  init(board: Board) {
-    self.board = board
+  init(board: SignBoard) {
     width = board.width
     height = board.height
+    units = board.units
     let renderer = TextRenderer()
     digits = (0..<10).map { renderer.render(String($0)) }
   }
@@ -28,15 +30,18 @@ struct IdentifyTimeline: Timeline {
   func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     frame.brightness = 1
     frame.pixels.clear()
-    let chip = Int((max(0, t) / step).rounded(.down)) % board.chipCount
-    let module = board.chain[chip]
-    let x = module.column * 8, y = module.row * 8
-    frame.pixels[x, y] = true
+    let index = Int((max(0, t) / step).rounded(.down)) % units.count
+    let unit = units[index]
+    let marker = unit.firstLED ?? (unit.x, unit.y)
+    frame.pixels[marker.x, marker.y] = true
+    // The digit in the middle of the unit, clipped to it.
+    let digitX = unit.x + max(0, (unit.width - 4) / 2), digitY = unit.y + max(0, (unit.height - 6) / 2)
     frame.pixels.draw(
-      digits[chip % 10], sourceX: 0, sourceY: 0, width: 5, height: 7, atX: x + 2, y: y + 1, mode: .or)
+      digits[index % 10], sourceX: 0, sourceY: 0, width: min(5, unit.width), height: min(7, unit.height),
+      atX: digitX, y: digitY, mode: .or)
   }
 
   func nextChange(after t: Double) -> Double? {
-    board.chipCount > 1 ? ((max(0, t) / step).rounded(.down) + 1) * step : nil
+    units.count > 1 ? ((max(0, t) / step).rounded(.down) + 1) * step : nil
   }
 }

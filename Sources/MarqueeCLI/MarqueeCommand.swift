@@ -78,6 +78,11 @@ public enum MarqueeCommand {
     // The sign's t = 0 in Unix time, fixed once: every zone and every feed update share it.
     options.clockStart = options.clockStart ?? now()
     let (controller, zones) = try makeSign(options, stop: stop)
+    // RGB boards light a zone of another colour in its own.
+    options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
+      spec.options.ledColor == options.ledColor ? nil
+        : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: LEDColor.rgb(spec.options.ledColor))
+    }
     if let loops = options.loops {
       // Nothing moves: one frame shows it all.
       let loop = controller.sign.loopDuration ?? 0
@@ -192,12 +197,18 @@ public enum MarqueeCommand {
   /// Builds the sign from `options` and plays it until the frame limit or a signal.
   static func run(_ options: RunOptions, stop: StopFlag) throws {
     var options = options
-    var board: Board?
+    var board: SignBoard?
     if let value = options.boardPath {
       let loaded = try BoardFiles.load(try BoardFiles.resolve(value))
       if options.sizeGiven && (options.width != loaded.width || options.height != loaded.height) {
         throw UsageError(
           "--width/--height (\(options.width)x\(options.height)) do not match the board's \(loaded.width)x\(loaded.height); leave them out with --board.")
+      }
+      if loaded.isI2C && options.spiDump != nil {
+        throw UsageError("'\(loaded.name)' is on an I2C bus: write its bytes with '--i2c-dump <file>', not '--spi-dump'.")
+      }
+      if !loaded.isI2C && options.i2cDump != nil {
+        throw UsageError("'\(loaded.name)' is on an SPI bus: write its bytes with '--spi-dump <file>', not '--i2c-dump'.")
       }
       options.width = loaded.width
       options.height = loaded.height
@@ -219,18 +230,7 @@ public enum MarqueeCommand {
       return
     }
     if let board, !options.simulate {
-      // The real sign, or its byte stream in a file.
-      if let dump = options.spiDump {
-        var display = try MAX7219Display(
-          board: board, transport: try DumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
-        try play(timeline, on: &display, options: options, stop: stop)
-      } else {
-        var display = try MAX7219Display(
-          board: board, transport: try SpidevTransport(path: board.device, speedHz: board.speedHz),
-          keepLastFrame: options.keepLastFrame)
-        if options.retry { display.retry = retryPolicy(stop: stop) }
-        try play(timeline, on: &display, options: options, stop: stop)
-      }
+      try BoardDisplays.play(timeline, on: board, options: options, stop: stop)
       return
     }
     if StandardDescriptors.closed.contains(1) {
@@ -249,7 +249,7 @@ public enum MarqueeCommand {
       do {
         screen = try TerminalDisplay(
           width: options.width, height: options.height, color: color,
-          litPalette: LEDColor.named[options.ledColor]!.terminal)
+          litPalette: LEDColor.terminalPalette(options.ledColor))
       } catch {
         throw RuntimeError("\(error)")
       }
@@ -273,15 +273,28 @@ public enum MarqueeCommand {
 
   /// Plays on a screen directly, or through an emulated board shown on that screen.
   static func play<S: Display>(
-    _ timeline: any Timeline, on screen: S, board: Board?, options: RunOptions, stop: StopFlag
+    _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag
   ) throws {
-    if let board {
-      var display = try EmulatedBoardDisplay(board: board, screen: screen)
-      try play(timeline, on: &display, options: options, stop: stop)
-    } else {
+    switch board {
+    case .max7219(let board)?:
+      try play(timeline, emulating: MAX7219Emulation(board: board), on: screen, options: options, stop: stop)
+    case .ht16k33(let board)?:
+      try play(timeline, emulating: HT16K33Emulation(board: board), on: screen, options: options, stop: stop)
+    case .pixels(let board)?:
+      let emulation = PixelEmulation(
+        board: board, color: LEDColor.rgb(options.ledColor), regions: options.colorRegions)
+      try play(timeline, emulating: emulation, on: screen, options: options, stop: stop)
+    case nil:
       var display = screen
       try play(timeline, on: &display, options: options, stop: stop)
     }
+  }
+
+  static func play<E: SignEmulation, S: Display>(
+    _ timeline: any Timeline, emulating emulation: E, on screen: S, options: RunOptions, stop: StopFlag
+  ) throws {
+    var display = try EmulatedDisplay(emulation, screen: screen)
+    try play(timeline, on: &display, options: options, stop: stop)
   }
 
   /// Plays a timeline and shuts the display down on every path, errors included.

@@ -66,8 +66,8 @@ extension Option {
                                 default: "10", help: "With --gif: how long to record.")
   static let gifScale = value("gif-scale", \.gifScale, .integer("<pixels>", in: 1...32), places: [.commandLine],
                               needs: .gif, help: "With --gif: image pixels per LED.")
-  static let color = value("color", \.ledColor, .word("<color>", from: LEDColor.names), places: [.commandLine],
-                           help: "LED color: red, green, amber, blue, white.")
+  static let color = value("color", \.ledColor, .color,
+                           help: "LED color: red, green, amber, blue, white, or #rrggbb (RGB boards light each zone in its own).")
   static let stdin = flag(
     "stdin", \.stdin,
     help: "Read lines from standard input while running: a line replaces the message; a JSON object updates a zone (see Docs/feeds.md).")
@@ -88,12 +88,14 @@ extension Option {
                              help: "With --board: show the sign's exact geometry here instead of driving it.")
   static let spiDump = optional("spi-dump", \.spiDump, .text("<file>"), needs: .board,
                                 help: "With --board: write every latched SPI transaction to a file instead of the device.")
+  static let i2cDump = optional("i2c-dump", \.i2cDump, .text("<file>"), needs: .board,
+                                help: "With an I2C board: write each I2C message to a text file instead of the bus.")
   static let retry = flag(
     "retry", \.retry, needs: .board,
-    help: "With --board: when the SPI device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
+    help: "With a MAX7219 board: when the SPI device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
   static let brightness = optional(
     "brightness", \.brightness, .integer("<0-15>", in: 0...15), needs: .board, default: "the board's",
-    help: "With --board: the LED intensity at full brightness (fades dim below it).")
+    help: "With --board: the brightness step at full brightness, of 16 on every board (fades dim below it).")
   static let keep = flag("keep", \.keepLastFrame, needs: .board,
                          help: "With --board: leave the last frame lit on exit instead of blanking the sign.")
   static let frames = optional("frames", \.frames, .integer("<count>", in: 1...Int(Int32.max)),
@@ -119,7 +121,7 @@ extension Option {
   static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
-    board, simulate, spiDump, retry, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, i2cDump, retry, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

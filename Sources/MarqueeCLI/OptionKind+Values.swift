@@ -80,6 +80,22 @@ extension OptionKind where Value == String {
       json: { fields, key throws(JSONFieldError) in try fields.choice(key, names) }, show: { $0 })
   }
 
+  /// An LED colour: one of ``LEDColor/names`` or `#rrggbb`.
+  static let color = OptionKind(
+    placeholder: "<color>",
+    text: { text, option throws(UsageError) in
+      guard LEDColor.isColor(text) else { throw option.invalid(text, "use one of \(list(LEDColor.names)), or #rrggbb.") }
+      return text.lowercased()
+    },
+    json: { fields, key throws(JSONFieldError) in
+      guard let text = try fields.string(key) else { return nil }
+      guard LEDColor.isColor(text) else {
+        throw JSONFieldError(field: fields.name(key), reason: "'\(text)' is not one of \(list(LEDColor.names)), or #rrggbb")
+      }
+      return text.lowercased()
+    },
+    show: { $0 })
+
   /// Transition effects, `name[+name...]`, checked against the catalog.
   static let effects = OptionKind(
     placeholder: "<effect[+effect...]>",

@@ -1,3 +1,4 @@
+import Drivers
 import Marquee
 import SimpleJSON
 
@@ -72,14 +73,19 @@ public struct RunOptions: Sendable, Equatable {
   public var simulate = false
   /// With a board: write the SPI bytes to this file instead of the device.
   public var spiDump: String?
+  /// With an I2C board: write each I2C message, as text, to this file instead of the bus.
+  public var i2cDump: String?
   /// With a board: reopen a failing device with growing pauses instead of stopping.
   public var retry = false
   /// With a board: leave the last frame lit on exit instead of blanking.
   public var keepLastFrame = false
-  /// With a board: the intensity at full brightness, 0-15, instead of the board file's.
+  /// With a board: the brightness step at full brightness, 0-15, instead of the board file's.
   public var brightness: Int?
   /// Light each module of the board in chain order instead of showing messages.
   public var identify = false
+  /// The zones whose colour is not the sign's, for boards of RGB LEDs (set when the sign
+  /// is built).
+  public var colorRegions: [ColorRegion] = []
   /// Whether `--width` or `--height` were given (a board sets its own size).
   public var sizeGiven = false
 

@@ -133,6 +133,19 @@ public struct JSONFields {
     return result
   }
 
+  /// An array of objects, each wrapped with its path (`key[i]`), or `nil` when absent.
+  public func objects(_ key: String) throws(JSONFieldError) -> [JSONFields]? {
+    guard let field = optional(key) else { return nil }
+    guard case .array(let elements) = field else {
+      throw JSONFieldError(field: name(key), reason: "expected an array of objects, got \(describe(field))")
+    }
+    var result: [JSONFields] = []
+    for (index, element) in elements.enumerated() {
+      result.append(try JSONFields(element, path: "\(name(key))[\(index)]"))
+    }
+    return result
+  }
+
   /// The error for a required field that is absent.
   public func missing(_ key: String) -> JSONFieldError {
     JSONFieldError(field: name(key), reason: "missing (it is required)")

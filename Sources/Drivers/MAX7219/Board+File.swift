@@ -35,10 +35,15 @@ extension Board {
   }
 
   static func decode(_ document: JSONValue) throws(JSONFieldError) -> Board {
-    let fields = try JSONFields(document)
+    try decode(try JSONFields(document))
+  }
+
+  static func decode(_ fields: JSONFields) throws(JSONFieldError) -> Board {
     try fields.rejectUnknownKeys(knownFields)
-    let driver = try fields.choice("driver", ["max7219"])
-    guard driver != nil else { throw fields.missing("driver") }
+    guard let driver = try fields.string("driver") else { throw fields.missing("driver") }
+    guard driver == "max7219" else {
+      throw JSONFieldError(field: "driver", reason: "'\(driver)' is not a MAX7219 board (read it as a SignBoard)")
+    }
     let moduleName = try fields.requiredString("module")
     guard let wiring = ModuleWiring.named(moduleName) else {
       throw JSONFieldError(

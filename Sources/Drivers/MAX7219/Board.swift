@@ -4,15 +4,10 @@ import SimpleJSON
 /// host reaches them.
 public struct Board: Sendable, Equatable {
   /// The corner of the grid where the chain starts (the module nearest the host).
-  public enum Corner: String, Sendable, CaseIterable {
-    case topLeft = "top-left", topRight = "top-right"
-    case bottomLeft = "bottom-left", bottomRight = "bottom-right"
-  }
+  public typealias Corner = Drivers.Corner
 
   /// Whether the chain runs along rows or down columns of modules.
-  public enum ChainDirection: String, Sendable, CaseIterable {
-    case rows, columns
-  }
+  public typealias ChainDirection = Drivers.ChainDirection
 
   /// A module's place in the grid, in modules from the top-left.
   public struct ModulePosition: Sendable, Hashable {
@@ -44,20 +39,7 @@ public struct Board: Sendable, Equatable {
   public let brightness: Int
 
   /// A value a MAX7219 sign cannot take.
-  public struct InvalidValue: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The parameter (and board-file field) at fault.
-    public var field: String
-    /// What is wrong with it.
-    public var reason: String
-
-    public var description: String { "\(field): \(reason)" }
-
-    /// Creates the error.
-    public init(field: String, reason: String) {
-      self.field = field
-      self.reason = reason
-    }
-  }
+  public typealias InvalidValue = InvalidBoardValue
 
   /// Modules across a board may have.
   public static let columnRange = 1...256
@@ -79,11 +61,7 @@ public struct Board: Sendable, Equatable {
     chainDirection: ChainDirection = .rows, serpentine: Bool = false,
     device: String = "/dev/spidev0.0", speedHz: Int = 8_000_000, brightness: Int = 7
   ) throws(InvalidValue) {
-    func check(_ value: Int, _ range: ClosedRange<Int>, _ field: String) throws(InvalidValue) {
-      guard range.contains(value) else {
-        throw InvalidValue(field: field, reason: "\(value) is outside \(range.lowerBound)...\(range.upperBound)")
-      }
-    }
+    let check = InvalidBoardValue.check
     try check(columns, Board.columnRange, "columns")
     try check(rows, Board.rowRange, "rows")
     guard columns * rows <= Board.maximumChips else {
@@ -124,24 +102,11 @@ public struct Board: Sendable, Equatable {
   /// Every module in chain order: element 0 is the chip wired to the host, whose word is
   /// clocked in last in each transaction.
   public var chain: [ModulePosition] {
-    let fromRight = chainStart == .topRight || chainStart == .bottomRight
-    let fromBottom = chainStart == .bottomLeft || chainStart == .bottomRight
-    var order: [ModulePosition] = []
-    switch chainDirection {
-    case .rows:
-      for step in 0..<rows {
-        let row = fromBottom ? rows - 1 - step : step
-        let reversed = fromRight != (serpentine && step % 2 == 1)
-        for i in 0..<columns { order.append(ModulePosition(column: reversed ? columns - 1 - i : i, row: row)) }
-      }
-    case .columns:
-      for step in 0..<columns {
-        let column = fromRight ? columns - 1 - step : step
-        let reversed = fromBottom != (serpentine && step % 2 == 1)
-        for i in 0..<rows { order.append(ModulePosition(column: column, row: reversed ? rows - 1 - i : i)) }
-      }
+    let order = ChainOrder(start: chainStart, direction: chainDirection, serpentine: serpentine)
+    return (0..<chipCount).map { index in
+      let place = order.place(index, columns: columns, rows: rows)
+      return ModulePosition(column: place.column, row: place.row)
     }
-    return order
   }
 
   /// The sign pixel lit by bit `bit` of digit register `digit + 1` of the chip at `chainIndex`.

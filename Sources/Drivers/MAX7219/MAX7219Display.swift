@@ -83,56 +83,47 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
   }
 }
 
-/// Shows what a MAX7219 sign would show: frames go through the encoder and the chip
-/// emulator, and what the emulated chips light is shown on another display (the terminal).
-///
-/// `marquee --board FILE --simulate` uses it, so the preview has the board's exact geometry
-/// and proves the bytes right.
-public struct EmulatedBoardDisplay<Screen: Display>: Display {
-  public var width: Int { screen.width }
-  public var height: Int { screen.height }
-  public var wantsEveryFrame: Bool { screen.wantsEveryFrame }
+/// A MAX7219 sign's encoder feeding its chain emulator (``EmulatedDisplay``).
+public struct MAX7219Emulation: SignEmulation {
   /// The chips as the bytes left them.
   public private(set) var emulator: MAX7219ChainEmulator
   var encoder: MAX7219Encoder
-  var screen: Screen
   var pending = SPITransactions()
-  var seen: Frame
   let board: Board
   /// The board's chain order, computed once.
   let chain: [Board.ModulePosition]
 
   /// Starts the emulated chain with the start-up sequence.
-  ///
-  /// - Throws: ``Board/InvalidValue`` when the screen is not the board's size.
-  public init(board: Board, screen: Screen) throws(Board.InvalidValue) {
-    guard screen.width == board.width && screen.height == board.height else {
-      throw Board.InvalidValue(
-        field: "screen", reason: "\(screen.width)x\(screen.height) is not the board's \(board.width)x\(board.height)")
-    }
+  public init(board: Board) {
     self.board = board
-    self.screen = screen
     chain = board.chain
     encoder = MAX7219Encoder(board: board)
     emulator = MAX7219ChainEmulator(chips: board.chipCount)
-    seen = Frame(width: board.width, height: board.height)
     encoder.startUp(into: &pending)
     emulator.receive(pending)
     pending.removeAll()
   }
 
-  public mutating func show(_ frame: Frame, changed: Bool) throws {
-    if changed {
-      encoder.encode(frame, into: &pending)
-      emulator.receive(pending)
-      pending.removeAll()
-      emulator.drawVisiblePixels(on: board, chain: chain, into: &seen.pixels)
-      seen.brightness = emulator.visibleBrightness(on: board)
-    }
-    try screen.show(seen, changed: changed)
-  }
+  public var width: Int { board.width }
+  public var height: Int { board.height }
 
-  public mutating func shutdown() throws {
-    try screen.shutdown()
+  public mutating func show(_ frame: Frame, into seen: inout Frame) {
+    encoder.encode(frame, into: &pending)
+    emulator.receive(pending)
+    pending.removeAll()
+    emulator.drawVisiblePixels(on: board, chain: chain, into: &seen.pixels)
+    seen.brightness = emulator.visibleBrightness(on: board)
+  }
+}
+
+/// A MAX7219 board shown through its chain emulator on another display.
+public typealias EmulatedBoardDisplay<Screen: Display> = EmulatedDisplay<MAX7219Emulation, Screen>
+
+extension EmulatedDisplay where Emulation == MAX7219Emulation {
+  /// Starts the emulated chain of `board` and shows it on `screen`.
+  ///
+  /// - Throws: ``InvalidBoardValue`` when the screen is not the board's size.
+  public init(board: Board, screen: Screen) throws(InvalidBoardValue) {
+    try self.init(MAX7219Emulation(board: board), screen: screen)
   }
 }

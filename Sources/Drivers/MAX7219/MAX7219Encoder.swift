@@ -119,9 +119,7 @@ public struct MAX7219Encoder: Sendable {
 
   /// The intensity register value for a frame brightness, or `nil` for dark.
   public func intensity(for brightness: Double) -> Int? {
-    guard brightness > 0 else { return nil }
-    let steps = Double(board.brightness + 1)
-    return max(0, min(board.brightness, Int((brightness * steps).rounded(.up)) - 1))
+    dimmingStep(for: brightness, fullStep: board.brightness)
   }
 
   /// Appends the transactions that make the chain show `frame` (nothing if it already does).

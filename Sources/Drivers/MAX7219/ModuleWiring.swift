@@ -69,11 +69,22 @@ public enum ModuleRotation: Int, Sendable, CaseIterable {
   /// Where a pixel of the module in its reference orientation appears on the sign, within
   /// the module's 8x8 cell.
   public func apply(x: Int, y: Int) -> (x: Int, y: Int) {
+    apply(x: x, y: y, width: 8, height: 8)
+  }
+
+  /// Where a pixel of a `width` x `height` module in its reference orientation appears
+  /// within the cell the turned module covers (``turned(width:height:)``).
+  public func apply(x: Int, y: Int, width: Int, height: Int) -> (x: Int, y: Int) {
     switch self {
     case .none: (x, y)
-    case .quarter: (7 - y, x)
-    case .half: (7 - x, 7 - y)
-    case .threeQuarters: (y, 7 - x)
+    case .quarter: (height - 1 - y, x)
+    case .half: (width - 1 - x, height - 1 - y)
+    case .threeQuarters: (y, width - 1 - x)
     }
+  }
+
+  /// The size a `width` x `height` module covers once turned.
+  public func turned(width: Int, height: Int) -> (width: Int, height: Int) {
+    self == .quarter || self == .threeQuarters ? (height, width) : (width, height)
   }
 }

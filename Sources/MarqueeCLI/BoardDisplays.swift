@@ -1,0 +1,68 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Drivers
+import Marquee
+import MatrixCore
+
+/// The real sign a board file describes, or its byte stream in a file: each chip family's
+/// display on its transport.
+enum BoardDisplays {
+  /// Plays `timeline` on the board's hardware (or `--spi-dump`/`--i2c-dump` file) until the
+  /// frame limit or a signal, leaving it blank (or lit with `--keep`).
+  static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag) throws {
+    if options.retry, case .max7219 = board {} else if options.retry {
+      throw UsageError("'--retry' works with MAX7219 boards only; '\(board.name)' is \(board.kind).")
+    }
+    switch board {
+    case .max7219(let board):
+      if let dump = options.spiDump {
+        var display = try MAX7219Display(
+          board: board, transport: try DumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      } else {
+        var display = try MAX7219Display(
+          board: board, transport: try SpidevTransport(path: board.device, speedHz: board.speedHz),
+          keepLastFrame: options.keepLastFrame)
+        if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      }
+    case .ht16k33(let board):
+      if let dump = options.i2cDump {
+        var display = try HT16K33Display(
+          board: board, transport: try I2CDumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      } else {
+        var display = try HT16K33Display(
+          board: board, transport: try I2CDevTransport(path: board.bus), keepLastFrame: options.keepLastFrame)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      }
+    case .pixels(let board):
+      let color = LEDColor.rgb(options.ledColor)
+      if let dump = options.spiDump {
+        var display = try PixelDisplay(
+          board: board, color: color, regions: options.colorRegions, transport: try DumpTransport(path: dump),
+          keepLastFrame: options.keepLastFrame)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      } else {
+        let transport = try SpidevTransport(path: board.device, speedHz: board.speedHz)
+        try check(transport, drives: board)
+        var display = try PixelDisplay(
+          board: board, color: color, regions: options.colorRegions, transport: transport,
+          keepLastFrame: options.keepLastFrame)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      }
+    }
+  }
+
+  /// A WS2812's bits are timed by the SPI clock: a driver that lowered it would send pulses
+  /// the LEDs misread, so that is an error before anything is sent.
+  static func check(_ transport: SpidevTransport, drives board: PixelBoard) throws {
+    guard !board.chip.isClocked, Int(transport.speedHz) != board.speedHz else { return }
+    throw RuntimeError(
+      "\(transport.path): the SPI driver set the clock to \(transport.speedHz) Hz, not the board's \(board.speedHz) Hz, "
+        + "and WS2812 pulses are timed by it; set 'spi.speedHz' to a clock this controller gives")
+  }
+}
