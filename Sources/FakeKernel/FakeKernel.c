@@ -1,25 +1,39 @@
-// A fake kernel for tests: spidev at the kernel's door, preloaded into the real binary.
+// A fake kernel for tests: spidev and i2c-dev at the kernel's door, preloaded into the real
+// binary.
 //
 // Environment:
 //   MARQUEE_FAKE_SPIDEV       colon-separated device paths this library answers for
+//   MARQUEE_FAKE_I2C          an I2C bus this library answers for, and the 7-bit addresses
+//                             (hex) of the devices on it that acknowledge:
+//                             /dev/i2c-1=70,71,72
+//   MARQUEE_FAKE_I2C_NAK      errno of a write nobody acknowledges (default EREMOTEIO, as
+//                             i2c-bcm2835; some adapters give ENXIO)
+//   MARQUEE_FAKE_I2C_FUNCS    the adapter's I2C_FUNCS mask (default: plain I2C and SMBus)
 //   MARQUEE_FAKE_LOG          file that gets one line per system call answered (appended)
 //   MARQUEE_FAKE_MAX_SPEED    the fastest clock the "controller" takes (default 125000000);
 //                             a faster request is lowered to it, as real controllers do
 //   MARQUEE_FAKE_BUFSIZ       spidev's bufsiz (default 4096): a message whose transfers
-//                             together exceed it fails with EMSGSIZE
+//                             together exceed it fails with EMSGSIZE; with spidev faked,
+//                             /sys/module/spidev/parameters/bufsiz reads it
 //   MARQUEE_FAKE_OPEN_ERRNO   errno that open() fails with (ENOENT, EACCES, ENXIO as numbers)
-//   MARQUEE_FAKE_FAIL_AFTER   messages that succeed before every later one fails with EIO
+//   MARQUEE_FAKE_FAIL_AFTER   messages (SPI messages or I2C writes) that succeed before every
+//                             later one fails with EIO
 //
 // Log lines (all numbers decimal, data in hex):
 //   open <path>
 //   mode <path> <mode>            bits <path> <bits>          speed <path> <hz>
 //   message <path> <transfers>
 //   xfer <path> len=<n> speed=<hz> bits=<b> cs_change=<0|1> data=<hex>
+//   address <path> <hex address>                               (I2C_SLAVE)
+//   i2c <path> addr=<hex address> data=<hex>                   (a write acknowledged)
+//   nak <path> addr=<hex address>                              (a write nobody answered)
 //   close <path>
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/i2c-dev.h>
+#include <linux/i2c.h>
 #include <linux/spi/spidev.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #define MAX_FDS 64
@@ -34,8 +49,10 @@
 struct device {
   int fd;
   char path[128];
+  int i2c;
   uint8_t mode, bits;
   uint32_t speed;
+  long address;
 };
 
 static struct device devices[MAX_FDS];
@@ -44,11 +61,13 @@ static int messages;
 static int (*real_openat)(int, const char *, int, ...);
 static int (*real_ioctl)(int, unsigned long, ...);
 static int (*real_close)(int);
+static ssize_t (*real_write)(int, const void *, size_t);
 
 static void resolve(void) {
   if (!real_openat) real_openat = dlsym(RTLD_NEXT, "openat");
   if (!real_ioctl) real_ioctl = dlsym(RTLD_NEXT, "ioctl");
   if (!real_close) real_close = dlsym(RTLD_NEXT, "close");
+  if (!real_write) real_write = dlsym(RTLD_NEXT, "write");
 }
 
 static long number(const char *name, long fallback) {
@@ -60,7 +79,7 @@ static long number(const char *name, long fallback) {
 static void log_line(const char *format, ...) {
   const char *path = getenv("MARQUEE_FAKE_LOG");
   if (!path || !*path) return;
-  static char line[16384];
+  static char line[2 * 65536 + 256];
   va_list arguments;
   va_start(arguments, format);
   int length = vsnprintf(line, sizeof line - 1, format, arguments);
@@ -70,21 +89,42 @@ static void log_line(const char *format, ...) {
   line[length++] = '\n';
   int fd = real_openat(AT_FDCWD, path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
   if (fd < 0) return;
-  ssize_t ignored = write(fd, line, (size_t)length);
+  ssize_t ignored = real_write(fd, line, (size_t)length);
   (void)ignored;
   real_close(fd);
 }
 
-static int is_fake(const char *path) {
-  const char *list = getenv("MARQUEE_FAKE_SPIDEV");
+// Whether `path` is one of the colon-separated entries of `list` (an entry may go on with
+// `=` and more, as MARQUEE_FAKE_I2C's addresses do).
+static int listed(const char *list, const char *path) {
   if (!list || !path) return 0;
   size_t length = strlen(path);
   for (const char *start = list; *start;) {
     const char *end = strchr(start, ':');
     size_t part = end ? (size_t)(end - start) : strlen(start);
-    if (part == length && strncmp(start, path, length) == 0) return 1;
+    const char *equals = memchr(start, '=', part);
+    size_t name = equals ? (size_t)(equals - start) : part;
+    if (name == length && strncmp(start, path, length) == 0) return 1;
     if (!end) break;
     start = end + 1;
+  }
+  return 0;
+}
+
+static int is_spi(const char *path) { return listed(getenv("MARQUEE_FAKE_SPIDEV"), path); }
+static int is_i2c(const char *path) { return listed(getenv("MARQUEE_FAKE_I2C"), path); }
+
+// Whether a device at `address` acknowledges on the fake bus.
+static int acknowledges(long address) {
+  const char *list = getenv("MARQUEE_FAKE_I2C");
+  const char *equals = list ? strchr(list, '=') : NULL;
+  if (!equals) return 0;
+  for (const char *at = equals + 1; *at && *at != ':';) {
+    char *end;
+    long value = strtol(at, &end, 16);
+    if (end == at) break;
+    if (value == address) return 1;
+    at = *end == ',' ? end + 1 : end;
   }
   return 0;
 }
@@ -95,7 +135,7 @@ static struct device *device_of(int fd) {
   return NULL;
 }
 
-static int open_fake(const char *path) {
+static int open_fake(const char *path, int i2c) {
   long failure = number("MARQUEE_FAKE_OPEN_ERRNO", 0);
   if (failure) {
     errno = (int)failure;
@@ -107,9 +147,11 @@ static int open_fake(const char *path) {
     if (!devices[i].path[0]) {
       devices[i].fd = fd;
       snprintf(devices[i].path, sizeof devices[i].path, "%s", path);
+      devices[i].i2c = i2c;
       devices[i].mode = 0;
       devices[i].bits = 8;
       devices[i].speed = 500000;
+      devices[i].address = -1;
       log_line("open %s", path);
       return fd;
     }
@@ -119,10 +161,23 @@ static int open_fake(const char *path) {
   return -1;
 }
 
-// open() and openat() alike: a spidev node of ours, or the real call.
+// open() and openat() alike: a spidev or i2c-dev node of ours, or the real call.
 static int answer_open(int directory, const char *path, int flags, mode_t mode) {
   resolve();
-  if (is_fake(path)) return open_fake(path);
+  if (is_spi(path)) return open_fake(path, 0);
+  if (path && getenv("MARQUEE_FAKE_SPIDEV") && strcmp(path, "/sys/module/spidev/parameters/bufsiz") == 0) {
+    // The module parameter, as sysfs shows it: the number and a newline.
+    int fd = memfd_create("bufsiz", MFD_CLOEXEC);
+    if (fd < 0) return -1;
+    char text[32];
+    int length = snprintf(text, sizeof text, "%ld\n", number("MARQUEE_FAKE_BUFSIZ", 4096));
+    if (real_write(fd, text, (size_t)length) != length || lseek(fd, 0, SEEK_SET) != 0) {
+      real_close(fd);
+      return -1;
+    }
+    return fd;
+  }
+  if (is_i2c(path)) return open_fake(path, 1);
   return real_openat(directory, path, flags, mode);
 }
 
@@ -171,7 +226,7 @@ static int spi_message(struct device *device, unsigned long request, struct spi_
   }
   messages++;
   log_line("message %s %u", device->path, count);
-  static char hex[8192];
+  static char hex[2 * 65536 + 1];
   for (unsigned i = 0; i < count; i++) {
     const uint8_t *bytes = (const uint8_t *)(uintptr_t)transfers[i].tx_buf;
     unsigned length = transfers[i].len;
@@ -197,6 +252,57 @@ static int byte_setting(struct device *device, uint8_t *field, const char *name,
   return 0;
 }
 
+// i2c-dev's ioctls: I2C_SLAVE takes the address as the argument itself.
+static int i2c_control(struct device *device, unsigned long request, void *argument) {
+  if (request == I2C_SLAVE) {
+    long address = (long)(uintptr_t)argument;
+    if (address < 0 || address > 0x7f) {
+      errno = EINVAL;
+      return -1;
+    }
+    device->address = address;
+    log_line("address %s %02lx", device->path, address);
+    return 0;
+  }
+  if (request == I2C_FUNCS) {
+    long functions = number("MARQUEE_FAKE_I2C_FUNCS", I2C_FUNC_I2C | I2C_FUNC_SMBUS_EMUL);
+    *(unsigned long *)argument = (unsigned long)functions;
+    return 0;
+  }
+  errno = ENOTTY;
+  return -1;
+}
+
+// A write to an i2c-dev descriptor: one message to the address I2C_SLAVE chose.
+static ssize_t i2c_write(struct device *device, const void *buffer, size_t count) {
+  long failAfter = number("MARQUEE_FAKE_FAIL_AFTER", -1);
+  if (failAfter >= 0 && messages >= failAfter) {
+    errno = EIO;
+    return -1;
+  }
+  // i2c-dev sends at most 8192 bytes a write.
+  if (count > 8192) count = 8192;
+  if (device->address < 0 || !acknowledges(device->address)) {
+    log_line("nak %s addr=%02lx", device->path, device->address < 0 ? 0 : device->address);
+    errno = (int)number("MARQUEE_FAKE_I2C_NAK", EREMOTEIO);
+    return -1;
+  }
+  messages++;
+  static char hex[2 * 8192 + 1];
+  const uint8_t *bytes = buffer;
+  for (size_t j = 0; j < count; j++) snprintf(hex + 2 * j, 3, "%02x", bytes[j]);
+  hex[2 * count] = 0;
+  log_line("i2c %s addr=%02lx data=%s", device->path, device->address, hex);
+  return (ssize_t)count;
+}
+
+ssize_t write(int fd, const void *buffer, size_t count) {
+  resolve();
+  struct device *device = device_of(fd);
+  if (device && device->i2c) return i2c_write(device, buffer, count);
+  return real_write(fd, buffer, count);
+}
+
 int ioctl(int fd, unsigned long request, ...) {
   resolve();
   va_list arguments;
@@ -205,6 +311,7 @@ int ioctl(int fd, unsigned long request, ...) {
   va_end(arguments);
   struct device *device = device_of(fd);
   if (!device) return real_ioctl(fd, request, argument);
+  if (device->i2c) return i2c_control(device, request, argument);
   if (request == SPI_IOC_WR_MODE || request == SPI_IOC_RD_MODE)
     return byte_setting(device, &device->mode, "mode", request == SPI_IOC_WR_MODE, argument);
   if (request == SPI_IOC_WR_BITS_PER_WORD || request == SPI_IOC_RD_BITS_PER_WORD)

@@ -100,13 +100,13 @@ public final class SpidevTransport: SPITransport {
 
   /// The driver's `bufsiz` parameter, or its default of 4096.
   static func readBufferSize() -> Int {
-    guard let file = fopen("/sys/module/spidev/parameters/bufsiz", "r") else { return 4096 }
-    defer { fclose(file) }
-    var value: Int = 0
-    var buffer = [CChar](repeating: 0, count: 32)
-    if fgets(&buffer, 32, file) != nil, let parsed = Int(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).filter(\.isNumber)) {
-      value = parsed
-    }
+    let fd = StopSignal.open("/sys/module/spidev/parameters/bufsiz", O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return 4096 }
+    defer { close(fd) }
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 31) }
+    let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    let value = Int(text.filter(\.isNumber)) ?? 0
     return value > 0 ? value : 4096
   }
 
@@ -124,7 +124,10 @@ public final class SpidevTransport: SPITransport {
             * SpidevTransport.transferAlignment
           if budget + aligned > bufferSize {
             if last == first {
-              throw SPIError(path: path, code: EMSGSIZE, operation: "send a \(length)-byte transaction (the driver's buffer is \(bufferSize) bytes)")
+              throw SPIError(
+                path: path, code: EMSGSIZE,
+                operation: "send a \(length)-byte transaction (spidev's buffer is \(bufferSize) bytes; raise it with "
+                  + "spidev.bufsiz=65536 on the kernel command line, cmdline.txt on a Raspberry Pi)")
             }
             break
           }
