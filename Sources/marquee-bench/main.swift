@@ -46,7 +46,8 @@ while let first = arguments.first {
                            [--luma PYTHON] [--luma-script PATH]
 
       SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, terminal-bytes, first-frame,
-                 idle, pacing, rss, allocs (the real program in every display mode), all (default). Sizes default to 32x8, 128x16 and 512x32.
+                 idle, pacing, rss, allocs (the real program in every display mode), devices (encoding for the
+                 WS2812, APA102 and HT16K33 boards against their wire time), all (default). Sizes default to 32x8, 128x16 and 512x32.
       --luma PYTHON runs Sources/marquee-bench/Luma/luma_compare.py with that Python for the scroll sizes.
       """)
     exit(0)
@@ -98,6 +99,7 @@ do {
     }
   }
   if wants("pacing") { try base.pacing() }
+  if wants("devices") { try DeviceEncoding(frames: frames, message: Scenarios.lumaMessage).run() }
 } catch {
   fputs("Error: \(error)\n", Glibc.stderr)
   exit(1)
