@@ -147,4 +147,37 @@ import Testing
     emulator.receive(messages[messages.count - 1][0].bytes)
     #expect(emulator.leds.allSatisfy { $0.global == 0 && $0.bytes == (0, 0, 0) }, "dark on exit")
   }
+
+  /// Runs a sign until the log shows it lit, stops it with SIGTERM, and returns the log.
+  func stopped(_ arguments: [String], _ environment: [String: String]) throws -> (status: Int32, log: [String]) {
+    let log = NSTemporaryDirectory() + "marquee-kernel-stop-\(getpid())-\(UUID().uuidString).log"
+    defer { try? FileManager.default.removeItem(atPath: log) }
+    let child = try BinaryRunner.start(arguments, environment: [
+      "LD_PRELOAD": KernelDoorTests.library, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0", "MARQUEE_FAKE_LOG": log,
+    ].merging(environment) { $1 })
+    func lines() -> [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+    var waited = 0
+    while lines().filter({ $0.hasPrefix("i2c ") || $0.hasPrefix("message ") }).count < 12 && waited < 1000 {
+      usleep(10_000)
+      waited += 1
+    }
+    child.send(SIGTERM)
+    let result = child.wait(timeout: 20)
+    return (result.status, lines())
+  }
+
+  @Test func aStopSignalLeavesBackpacksInStandbyAndPanelsDarkUnlessKept() throws {
+    let moving = ["--fps", "100", "--speed", "100", "STOPPED BY A SIGNAL"]
+    let backpacks = try stopped(["--board", "ht16k33-adafruit-32x8"] + moving, KernelDoorDeviceTests.bus)
+    #expect(backpacks.status == 128 + SIGTERM)
+    #expect(writes(backpacks.log).suffix(8).map(\.bytes) == [[0x80], [0x20], [0x80], [0x20], [0x80], [0x20], [0x80], [0x20]])
+    let kept = try stopped(["--board", "ht16k33-adafruit-32x8", "--keep"] + moving, KernelDoorDeviceTests.bus)
+    #expect(kept.status == 128 + SIGTERM)
+    #expect(!writes(kept.log).contains { $0.bytes == [0x20] }, "--keep leaves the backpacks lit")
+    let panel = try stopped(["--board", "ws2812-8x32"] + moving, [:])
+    #expect(panel.status == 128 + SIGTERM)
+    var emulator = WS2812Emulator(ledCount: 256)
+    for message in door.messages(panel.log) { emulator.receive(message[0].bytes, speedHz: 2_400_000) }
+    #expect(emulator.latches > 2 && emulator.shown.allSatisfy { $0 == 0 }, "dark after the signal")
+  }
 }
