@@ -57,12 +57,16 @@ enum BoardDisplays {
     }
   }
 
-  /// A WS2812's bits are timed by the SPI clock: a driver that lowered it would send pulses
-  /// the LEDs misread, so that is an error before anything is sent.
+  /// A WS2812's bits are timed by the SPI clock: a driver that gave another clock than the
+  /// board's must still keep the pulses inside the windows, or nothing is sent.
   static func check(_ transport: SpidevTransport, drives board: PixelBoard) throws {
-    guard !board.chip.isClocked, Int(transport.speedHz) != board.speedHz else { return }
+    guard !board.chip.isClocked, let timing = WS2812Timing(speedHz: board.speedHz),
+      !timing.holds(atSpeedHz: Int(transport.speedHz))
+    else { return }
+    let speeds = timing.workingSpeeds
     throw RuntimeError(
-      "\(transport.path): the SPI driver set the clock to \(transport.speedHz) Hz, not the board's \(board.speedHz) Hz, "
-        + "and WS2812 pulses are timed by it; set 'spi.speedHz' to a clock this controller gives")
+      "\(transport.path): the SPI driver set the clock to \(transport.speedHz) Hz, and the board's coding "
+        + "(\(timing.bitsPerBit) SPI bits per LED bit, for \(board.speedHz) Hz) works from \(speeds.lowerBound) to "
+        + "\(speeds.upperBound) Hz only; set 'spi.speedHz' to a clock this controller gives")
   }
 }

@@ -197,6 +197,30 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
       #expect(litColumns.allSatisfy { $0 / 8 == module }, "only module \(module) lights")
     }
   }
+
+  /// Backpacks light in the order listed, panels from the host with their first LED marked.
+  @Test func identifyLightsBackpacksAndPanelsInDataOrder() throws {
+    let backpacks = try BinaryRunner.run([
+      "identify", "--board", "ht16k33-adafruit-32x8", "--simulate", "--output", "ascii", "--fps", "1", "--frames", "4", "--no-wait",
+    ])
+    #expect(backpacks.status == 0, "\(backpacks.stderr)")
+    for (index, frame) in asciiFrames(backpacks.stdout).enumerated() {
+      let litColumns = (0..<32).filter { x in frame.contains { Array($0)[x] == "#" } }
+      #expect(!litColumns.isEmpty && litColumns.allSatisfy { $0 / 8 == index }, "backpack \(index) at 0x7\(index)")
+      #expect(Array(frame[0])[index * 8] == "#", "its top-left pixel")
+    }
+    let panels = try BinaryRunner.run([
+      "identify", "--board", "ws2812-64x8-two-panels", "--simulate", "--output", "ascii", "--fps", "1", "--frames", "2", "--no-wait",
+    ])
+    #expect(panels.status == 0, "\(panels.stderr)")
+    let frames = asciiFrames(panels.stdout)
+    try #require(frames.count == 2)
+    for (index, frame) in frames.enumerated() {
+      let litColumns = (0..<64).filter { x in frame.contains { Array($0)[x] == "#" } }
+      #expect(!litColumns.isEmpty && litColumns.allSatisfy { $0 / 32 == index }, "panel \(index)")
+      #expect(Array(frame[0])[index * 32] == "#", "the panel's first LED, top-left")
+    }
+  }
 }
 
 @Suite struct SignalDumpTests {

@@ -105,12 +105,14 @@ func markdownDocuments() -> [(file: String, text: String)] {
       .replacingOccurrences(of: " /tmp/", with: " \(folder)/")
     let path = binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     let child = try ChildProcess("/bin/bash", ["-c", "cd '\(folder)' && " + script], environment: ["PATH": path])
-    let endsByItself = ["--frames", "--gif", "gallery", "effects", "fonts", "--help", "--spi-dump"].contains { script.contains($0) }
-    let drivesRealChain = script.contains("--board") && !script.contains("--simulate") && !script.contains("--spi-dump")
-    if drivesRealChain && !FileManager.default.fileExists(atPath: "/dev/spidev0.0") {
-      // No SPI bus on this machine: a clear runtime error, not a crash or a hang.
+    let endsByItself = ["--frames", "--gif", "gallery", "effects", "fonts", "--help", "--spi-dump", "--i2c-dump"]
+      .contains { script.contains($0) }
+    let drivesRealSign = script.contains("--board") && !["--simulate", "--spi-dump", "--i2c-dump"].contains { script.contains($0) }
+    let device = script.contains("ht16k33") ? "/dev/i2c-1" : "/dev/spidev0.0"
+    if drivesRealSign && !FileManager.default.fileExists(atPath: device) {
+      // No such bus on this machine: a clear runtime error, not a crash or a hang.
       let result = child.wait(timeout: 60)
-      #expect(result.status == 1 && result.stderr.contains("/dev/spidev0.0"), "\(command): \(result.stderr)")
+      #expect(result.status == 1 && result.stderr.contains(device), "\(command): \(result.stderr)")
       return
     }
     if endsByItself {

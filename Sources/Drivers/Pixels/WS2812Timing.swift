@@ -41,6 +41,22 @@ public struct WS2812Timing: Sendable, Equatable {
     return nil
   }
 
+  /// Whether this coding's pulses stay inside the windows when the clock is really
+  /// `speedHz` (a driver or a clock divider that gave another rate than asked).
+  public func holds(atSpeedHz speedHz: Int) -> Bool {
+    let bit = 1e6 / Double(speedHz)
+    return WS2812Timing.zeroHigh.contains(bit * Double(highBits0)) && WS2812Timing.oneHigh.contains(bit * Double(highBits1))
+      && WS2812Timing.period.contains(bit * Double(bitsPerBit))
+  }
+
+  /// The clocks this coding works at: its pulses inside the windows, in hertz.
+  public var workingSpeeds: ClosedRange<Int> {
+    var low = speedHz, high = speedHz
+    while low > 1_000 && holds(atSpeedHz: low - 1_000) { low -= 1_000 }
+    while holds(atSpeedHz: high + 1_000) { high += 1_000 }
+    return low...high
+  }
+
   /// Why no coding works at `speedHz`, or `nil` when one does.
   public static func problem(speedHz: Int) -> String? {
     guard WS2812Timing(speedHz: speedHz) == nil else { return nil }
