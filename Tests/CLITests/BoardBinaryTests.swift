@@ -1,3 +1,4 @@
+import Drivers
 import Foundation
 import TestSupport
 import Testing
@@ -196,6 +197,42 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
       let litColumns = (0..<64).filter { x in frame.contains { Array($0)[x] == "#" } }
       #expect(litColumns.allSatisfy { $0 / 8 == module }, "only module \(module) lights")
     }
+  }
+
+  /// Each zone of a layout lights in its own colour on an RGB panel: the SPI bytes, decoded
+  /// by the WS2812B emulator.
+  @Test func zonesOfALayoutLightInTheirColoursOnAnRGBPanel() throws {
+    let dump = NSTemporaryDirectory() + "marquee-rgb-zones-\(getpid()).bin"
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let result = try BinaryRunner.run([
+      "--board", "ws2812-16x16", "--layout", "Docs/examples/rgb-zones.json", "--spi-dump", dump, "--frames", "1", "--no-wait",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dump)))
+    try #require(bytes.count == 3 * 2490, "dark, one frame, dark")
+    var emulator = WS2812Emulator(ledCount: 256)
+    emulator.receive(bytes[2490..<4980], speedHz: 2_400_000)
+    let board = try SignBoard(json: try String(contentsOfFile: "Boards/ws2812-16x16.json", encoding: .utf8), path: "b")
+    guard case .pixels(let panel) = board else { return }
+    // The panel's 500 mA limit dims the frame as a whole, so check each zone's hue and that
+    // both share one scale: the full channel (blue above, red below) is the same everywhere.
+    var top = 0, bottom = 0
+    var full = Set<UInt8>()
+    for (index, pixel) in panel.ledPixels.enumerated() {
+      let led = Array(emulator.led(index)).map(Int.init)  // g, r, b
+      guard led != [0, 0, 0] else { continue }
+      if pixel.y < 8 {
+        top += 1
+        #expect(led[1] == 0 && abs(led[0] * 255 - led[2] * 160) <= 255, "#00a0ff, LED \(index): \(led)")
+        full.insert(UInt8(led[2]))
+      } else {
+        bottom += 1
+        #expect(led[2] == 0 && abs(led[0] * 255 - led[1] * 170) <= 255, "amber (255, 170, 0), LED \(index): \(led)")
+        full.insert(UInt8(led[1]))
+      }
+    }
+    #expect(full.count == 1 && full.first! > 0 && full.first! <= 64, "one scale for both zones, at most a quarter")
+    #expect(top > 0 && bottom > 0)
   }
 
   /// Backpacks light in the order listed, panels from the host with their first LED marked.

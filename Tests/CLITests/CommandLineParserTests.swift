@@ -99,6 +99,9 @@ import Testing
     // Feed lines take the same keys.
     // (A sprite file must exist; a zone's colour is fixed when the display is set up.)
     #expect(FeedLineCheck.process(#"{"message": "x", "\#(option.key)": \#(sample.json)}"#) == nil || name == "sprite" || name == "color")
+    if name == "color" {
+      #expect(FeedLineCheck.process(#"{"message": "x", "color": "green"}"#)?.contains("a feed line cannot change it") == true)
+    }
   }
 
   @Test(arguments: [
