@@ -4,7 +4,7 @@ import PackageDescription
 
 let targets = [
   ("FuzzBDF", ["BitmapFonts"]), ("FuzzHex", ["BitmapFonts"]), ("FuzzPSF", ["BitmapFonts"]),
-  ("FuzzPCF", ["BitmapFonts"]), ("FuzzGzip", ["BitmapFonts"]), ("FuzzBoard", ["Drivers"]),
+  ("FuzzPCF", ["BitmapFonts"]), ("FuzzGzip", ["BitmapFonts"]), ("FuzzBoard", ["Drivers", "MatrixCore"]),
   ("FuzzFeedLine", ["MarqueeCLI"]), ("FuzzLayout", ["BitmapFonts"]),
 ]
 

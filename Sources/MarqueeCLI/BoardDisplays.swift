@@ -13,9 +13,6 @@ enum BoardDisplays {
   /// Plays `timeline` on the board's hardware (or `--spi-dump`/`--i2c-dump` file) until the
   /// frame limit or a signal, leaving it blank (or lit with `--keep`).
   static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag) throws {
-    if options.retry, case .max7219 = board {} else if options.retry {
-      throw UsageError("'--retry' works with MAX7219 boards only; '\(board.name)' is \(board.kind).")
-    }
     switch board {
     case .max7219(let board):
       if let dump = options.spiDump {
@@ -37,6 +34,7 @@ enum BoardDisplays {
       } else {
         var display = try HT16K33Display(
           board: board, transport: try I2CDevTransport(path: board.bus), keepLastFrame: options.keepLastFrame)
+        if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
         try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
       }
     case .pixels(let board):
@@ -52,6 +50,7 @@ enum BoardDisplays {
         var display = try PixelDisplay(
           board: board, color: color, regions: options.colorRegions, transport: transport,
           keepLastFrame: options.keepLastFrame)
+        if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
         try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
       }
     }

@@ -101,11 +101,15 @@ public struct CommandLineParser {
     if ends.count > 1 {
       throw UsageError("Use one of '--frames', '--loops' and '--once', not '--\(ends[0].name)' and '--\(ends[1].name)'.")
     }
-    if options.simulate && options.spiDump != nil {
-      throw UsageError("Use '--simulate' or '--spi-dump', not both.")
+    let dump = options.spiDump != nil ? "--spi-dump" : options.i2cDump != nil ? "--i2c-dump" : nil
+    if options.simulate, let dump {
+      throw UsageError("Use '--simulate' or '\(dump)', not both.")
     }
-    if options.retry && (options.spiDump != nil || options.simulate) {
-      throw UsageError("'--retry' reopens a failing SPI device; it does not apply to '\(options.simulate ? "--simulate" : "--spi-dump")'.")
+    if options.spiDump != nil && options.i2cDump != nil {
+      throw UsageError("Use '--spi-dump' or '--i2c-dump' (the one of the board's bus), not both.")
+    }
+    if options.retry, let other = options.simulate ? "--simulate" : dump {
+      throw UsageError("'--retry' reopens a failing device; it does not apply to '\(other)'.")
     }
     try checkMessages(options.messages)
     if options.identify {

@@ -92,7 +92,7 @@ extension Option {
                                 help: "With an I2C board: write each I2C message to a text file instead of the bus.")
   static let retry = flag(
     "retry", \.retry, needs: .board,
-    help: "With a MAX7219 board: when the SPI device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
+    help: "With --board: when the SPI or I2C device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
   static let brightness = optional(
     "brightness", \.brightness, .integer("<0-15>", in: 0...15), needs: .board, default: "the board's",
     help: "With --board: the brightness step at full brightness, of 16 on every board (fades dim below it).")

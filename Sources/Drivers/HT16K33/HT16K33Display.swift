@@ -15,11 +15,16 @@ public struct HT16K33Display<Transport: I2CTransport>: Display {
   public private(set) var transport: Transport
   /// Whether ``shutdown()`` leaves the last frame lit.
   public var keepLastFrame: Bool
+  /// When set, a failing bus is reopened with growing pauses instead of ending the run.
+  public var retry: RetryPolicy?
   var pending = I2CWrites()
+  /// A copy of the last frame shown, sent whole after a recovery.
+  var lastFrame: Frame
 
   /// Prepares the backpacks and sends their start-up sequence.
   public init(board: HT16K33Board, transport: Transport, keepLastFrame: Bool = false) throws {
     encoder = HT16K33Encoder(board: board)
+    lastFrame = Frame(width: board.width, height: board.height)
     self.transport = transport
     self.keepLastFrame = keepLastFrame
     encoder.startUp(into: &pending)
@@ -33,8 +38,22 @@ public struct HT16K33Display<Transport: I2CTransport>: Display {
 
   public mutating func show(_ frame: Frame, changed: Bool) throws {
     guard changed else { return }
+    lastFrame.pixels.assign(frame.pixels)
+    lastFrame.brightness = frame.brightness
     encoder.encode(frame, into: &pending)
-    try flush()
+    do {
+      try flush()
+    } catch {
+      guard let retry else { throw error }
+      // Backpacks that lost power forget everything: start them up and send the frame whole.
+      try retry.recover(from: error) {
+        pending.removeAll()
+        try transport.reopen()
+        encoder.startUp(into: &pending)
+        encoder.encode(lastFrame, into: &pending)
+        try flush()
+      }
+    }
   }
 
   public mutating func shutdown() throws {

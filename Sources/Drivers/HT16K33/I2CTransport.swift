@@ -10,6 +10,14 @@ import MatrixCore
 public protocol I2CTransport {
   /// Sends the messages in order; each is one START, address, bytes, STOP.
   mutating func send(_ writes: I2CWrites) throws
+  /// Closes and opens the bus again after a failure. Transports that cannot reopen throw.
+  mutating func reopen() throws
+}
+
+extension I2CTransport {
+  public mutating func reopen() throws {
+    throw I2CError(path: "transport", code: ENOTSUP, operation: "reopen")
+  }
 }
 
 /// A failure on an I2C bus, keeping the `errno` and saying what to do about it.
@@ -66,7 +74,7 @@ public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
 public final class I2CDevTransport: I2CTransport {
   /// The bus's device node.
   public let path: String
-  let descriptor: Int32
+  var descriptor: Int32 = -1
   var currentAddress: Int = -1
 
   static let functions = UInt(marquee_i2c_funcs())
@@ -76,21 +84,34 @@ public final class I2CDevTransport: I2CTransport {
   /// - Throws: ``I2CError`` naming the bus, with advice for the usual causes.
   public init(path: String) throws(I2CError) {
     self.path = path
-    descriptor = StopSignal.open(path, O_RDWR | O_CLOEXEC)
-    guard descriptor >= 0 else { throw I2CError(path: path, code: errno, operation: "open") }
+    try open()
+  }
+
+  /// Opens the bus (again) and checks its functions.
+  func open() throws(I2CError) {
+    let fd = StopSignal.open(path, O_RDWR | O_CLOEXEC)
+    guard fd >= 0 else { throw I2CError(path: path, code: errno, operation: "open") }
     var mask: UInt = 0
-    guard ioctl(descriptor, I2CDevTransport.functions, &mask) == 0 else {
+    guard ioctl(fd, I2CDevTransport.functions, &mask) == 0 else {
       let code = errno
-      close(descriptor)
+      close(fd)
       throw I2CError(path: path, code: code, operation: "read the adapter's functions")
     }
     guard mask & UInt(marquee_i2c_func_i2c()) != 0 else {
-      close(descriptor)
+      close(fd)
       throw I2CError(path: path, code: EOPNOTSUPP, operation: "plain I2C writes (this adapter only does SMBus)")
     }
+    descriptor = fd
+    currentAddress = -1
   }
 
-  deinit { close(descriptor) }
+  public func reopen() throws {
+    if descriptor >= 0 { close(descriptor) }
+    descriptor = -1
+    try open()
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
 
   public func send(_ writes: I2CWrites) throws {
     for index in 0..<writes.count {

@@ -55,23 +55,12 @@ public struct MAX7219Display<Transport: SPITransport>: Display {
   /// Reopens the device until it works again, then sends the start-up sequence and the
   /// whole last frame (the chips may have lost power).
   mutating func recover(from failure: any Error, _ retry: RetryPolicy) throws {
-    var delay = retry.initialDelay
-    var error = failure
-    while true {
-      retry.report("\(error); trying again in \(delay) s")
-      guard retry.sleep(delay) else { throw error }
-      do {
-        try transport.reopen()
-        encoder.startUp(into: &pending)
-        if hasLastFrame { encoder.encode(lastFrame, into: &pending) }
-        try flush()
-        retry.report("the device works again")
-        return
-      } catch let next {
-        pending.removeAll()
-        error = next
-        delay = min(retry.maximumDelay, delay * 2)
-      }
+    try retry.recover(from: failure) {
+      pending.removeAll()
+      try transport.reopen()
+      encoder.startUp(into: &pending)
+      if hasLastFrame { encoder.encode(lastFrame, into: &pending) }
+      try flush()
     }
   }
 

@@ -42,6 +42,28 @@ public struct RetryPolicy: Sendable {
     self.sleep = sleep
     self.report = report
   }
+
+  /// After `failure`, runs `attempt` (reopen, start up, resend) after pauses of
+  /// ``initialDelay``, then twice as long each time up to ``maximumDelay``, until it
+  /// succeeds; each failure and the recovery are reported.
+  ///
+  /// - Throws: the last error, when ``sleep`` says the run should stop.
+  public func recover(from failure: any Error, _ attempt: () throws -> Void) throws {
+    var delay = initialDelay
+    var error = failure
+    while true {
+      report("\(error); trying again in \(delay) s")
+      guard sleep(delay) else { throw error }
+      do {
+        try attempt()
+        report("the device works again")
+        return
+      } catch let next {
+        error = next
+        delay = min(maximumDelay, delay * 2)
+      }
+    }
+  }
 }
 
 /// A failure of the SPI device, keeping the `errno` and saying what to do about it.

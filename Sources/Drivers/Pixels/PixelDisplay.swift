@@ -15,13 +15,18 @@ public struct PixelDisplay<Transport: SPITransport>: Display {
   public private(set) var transport: Transport
   /// Whether ``shutdown()`` leaves the last frame lit.
   public var keepLastFrame: Bool
+  /// When set, a failing device is reopened with growing pauses instead of ending the run.
+  public var retry: RetryPolicy?
   var pending = SPITransactions()
+  /// A copy of the last frame shown, sent again after a recovery.
+  var lastFrame: Frame
 
   /// Prepares the chain, lit pixels in `color` (or their region's), and darkens it.
   public init(
     board: PixelBoard, color: RGBColor, regions: [ColorRegion] = [], transport: Transport, keepLastFrame: Bool = false
   ) throws {
     encoder = PixelEncoder(board: board, color: color, regions: regions)
+    lastFrame = Frame(width: board.width, height: board.height)
     self.transport = transport
     self.keepLastFrame = keepLastFrame
     encoder.encodeDark(into: &pending)
@@ -35,8 +40,21 @@ public struct PixelDisplay<Transport: SPITransport>: Display {
 
   public mutating func show(_ frame: Frame, changed: Bool) throws {
     guard changed else { return }
+    lastFrame.pixels.assign(frame.pixels)
+    lastFrame.brightness = frame.brightness
     encoder.encode(frame, into: &pending)
-    try flush()
+    do {
+      try flush()
+    } catch {
+      guard let retry else { throw error }
+      // Every frame holds the whole chain: the frame again, once the device is back.
+      try retry.recover(from: error) {
+        pending.removeAll()
+        try transport.reopen()
+        encoder.encode(lastFrame, into: &pending)
+        try flush()
+      }
+    }
   }
 
   public mutating func shutdown() throws {
