@@ -11,6 +11,50 @@ public protocol SignEmulation {
   mutating func show(_ frame: Frame, into seen: inout Frame)
 }
 
+/// Chips modelled from their datasheet, on the board they light: they take the bytes an
+/// encoder writes and draw what a person would see.
+public protocol BoardEmulator {
+  /// What they take: SPI transactions or I2C writes.
+  associatedtype Batch: ByteBatch
+  /// The sign's width in pixels.
+  var width: Int { get }
+  /// The sign's height in pixels.
+  var height: Int { get }
+  /// Takes the bytes, as the chips would.
+  mutating func receive(_ batch: Batch)
+  /// Draws what the chips light into `seen` (the sign's size), with their brightness.
+  func draw(into seen: inout Frame)
+}
+
+/// A chip family's encoder feeding its emulator: the encoder's start-up sequence at once,
+/// then each frame's bytes.
+public struct ChipEmulation<Encoder: FrameEncoder, Emulator: BoardEmulator>: SignEmulation
+where Encoder.Batch == Emulator.Batch {
+  /// The chips as the bytes left them.
+  public private(set) var emulator: Emulator
+  var encoder: Encoder
+  var pending = Encoder.Batch()
+
+  /// Starts the emulated chips with the encoder's start-up sequence.
+  public init(encoder: Encoder, emulator: Emulator) {
+    self.encoder = encoder
+    self.emulator = emulator
+    self.encoder.startUp(into: &pending)
+    self.emulator.receive(pending)
+    pending.removeAll()
+  }
+
+  public var width: Int { emulator.width }
+  public var height: Int { emulator.height }
+
+  public mutating func show(_ frame: Frame, into seen: inout Frame) {
+    encoder.encode(frame, into: &pending)
+    emulator.receive(pending)
+    pending.removeAll()
+    emulator.draw(into: &seen)
+  }
+}
+
 /// Shows what a sign would show: frames go through the board's encoder and chip emulator,
 /// and what the emulated chips light is shown on another display (the terminal).
 ///

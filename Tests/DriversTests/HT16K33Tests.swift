@@ -122,7 +122,7 @@ import Testing
     var seen = Frame(width: 8, height: 8)
     frame.brightness = 0.5
     emulation.show(frame, into: &seen)
-    #expect(emulation.emulator.chips[0x70]!.dimming == 7)
+    #expect(emulation.emulator.bus.chips[0x70]!.dimming == 7)
     #expect(seen.brightness == 0.5 && seen.pixels == frame.pixels)
     frame.brightness = 0
     emulation.show(frame, into: &seen)
@@ -149,8 +149,8 @@ import Testing
           emulation.show(frame, into: &seen)
           #expect(seen.pixels == frame.pixels, "\(module) at \(rotation)")
         }
-        #expect(emulation.emulator.unacknowledged == 0)
-        #expect(emulation.emulator.chips.values.allSatisfy { $0.unknownCommands == 0 })
+        #expect(emulation.emulator.bus.unacknowledged == 0)
+        #expect(emulation.emulator.bus.chips.values.allSatisfy { $0.unknownCommands == 0 })
       }
     }
   }

@@ -24,7 +24,7 @@ public enum HT16K33Command {
 /// once from the backpack's wiring and turn; only the bytes that changed are sent, as one
 /// write from the first changed byte to the last. A brightness change is one dimming
 /// command per backpack; brightness zero sends dark RAM.
-public struct HT16K33Encoder: Sendable {
+public struct HT16K33Encoder: FrameEncoder, Sendable {
   /// The board being driven.
   public let board: HT16K33Board
   /// For each backpack's 128 LEDs (RAM byte × 8 + bit): the framebuffer bit that lights
@@ -35,7 +35,7 @@ public struct HT16K33Encoder: Sendable {
   /// RAM as built for the current frame, and as last sent: 16 bytes per backpack.
   var ram: [UInt8]
   var sentRAM: [UInt8]
-  let width: Int, height: Int
+  public let width: Int, height: Int
   var sentLevel = -1
   var lastBrightness = -1.0
   var lastLevel: Int?
@@ -76,7 +76,7 @@ public struct HT16K33Encoder: Sendable {
   }
 
   /// The resting state on exit: RAM cleared, display off, oscillator off (standby).
-  public mutating func blankAndStandBy(into output: inout I2CWrites) {
+  public mutating func shutDown(into output: inout I2CWrites) {
     writeDarkRAM(into: &output)
     for address in addresses {
       output.append(address: address, CollectionOfOne(HT16K33Command.displayOff))

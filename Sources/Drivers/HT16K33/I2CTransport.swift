@@ -7,11 +7,9 @@ import CKernel
 import MatrixCore
 
 /// Sends I2C write messages to the devices on a bus.
-public protocol I2CTransport {
+public protocol I2CTransport: BatchTransport where Batch == I2CWrites {
   /// Sends the messages in order; each is one START, address, bytes, STOP.
   mutating func send(_ writes: I2CWrites) throws
-  /// Closes and opens the bus again after a failure. Transports that cannot reopen throw.
-  mutating func reopen() throws
 }
 
 extension I2CTransport {

@@ -11,7 +11,7 @@ import MatrixCore
 /// transpose it. Only digit rows that changed are sent, one transaction each carrying every
 /// chip's row (a no-op word would cost the same two bytes, and resending repairs a register
 /// that noise on the line corrupted); a frame equal to the last sends nothing.
-public struct MAX7219Encoder: Sendable {
+public struct MAX7219Encoder: FrameEncoder, Sendable {
   /// The board being driven.
   public let board: Board
   /// Words per row of the board's frames.
@@ -20,7 +20,8 @@ public struct MAX7219Encoder: Sendable {
   let segments: [Segment]
   /// The board's size in pixels and its number of chips, kept as plain values so the frame
   /// path does not go through `board` (whose computed properties copy it).
-  let width: Int, height: Int, chipCount: Int
+  public let width: Int, height: Int
+  let chipCount: Int
   /// The block path's state (unused with segments).
   var blocks: BlockPlan
   /// The pixels last sent (the segment path compares with them).
@@ -90,6 +91,11 @@ public struct MAX7219Encoder: Sendable {
   }
 
   /// The resting state on exit: all digits dark, then shutdown on every chip.
+  public mutating func shutDown(into output: inout SPITransactions) {
+    blankAndShutDown(into: &output)
+  }
+
+  /// All digits dark, then shutdown on every chip.
   public mutating func blankAndShutDown(into output: inout SPITransactions) {
     for digit in 0..<8 { writeAll(.digit0, 0, digitOffset: digit, into: &output) }
     writeAll(.shutdown, 0, into: &output)

@@ -3,7 +3,7 @@
 ///
 /// The storage is kept between frames (``removeAll()`` keeps it), so encoding a frame
 /// writes into memory that is already there.
-public struct SPITransactions: Sendable, Equatable {
+public struct SPITransactions: ByteBatch, Sendable, Equatable {
   /// Byte storage; only the first ``byteCount`` bytes are meaningful.
   var storage: [UInt8] = []
   /// The number of bytes written.

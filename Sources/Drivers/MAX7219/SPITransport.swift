@@ -7,12 +7,9 @@ import MatrixCore
 
 /// Sends latched SPI transactions to a device: each transaction with chip select held for
 /// all of its bytes, then released (which latches a MAX7219 chain).
-public protocol SPITransport {
+public protocol SPITransport: BatchTransport where Batch == SPITransactions {
   /// Sends the transactions in order.
   mutating func send(_ transactions: SPITransactions) throws
-  /// Closes and opens the device again after a failure (a device that went away and came
-  /// back). Transports that cannot reopen throw.
-  mutating func reopen() throws
 }
 
 extension SPITransport {

@@ -7,7 +7,7 @@ import MatrixCore
 /// partial update could rely on). Lit pixels take their colour (the sign's, or their zone's),
 /// scaled by the board's brightness and the frame's, and dimmed together when the chain
 /// would draw more than the board's current limit.
-public struct PixelEncoder: Sendable {
+public struct PixelEncoder: FrameEncoder, Sendable {
   /// The board being driven.
   public let board: PixelBoard
   var levels: PixelLevels
@@ -16,7 +16,7 @@ public struct PixelEncoder: Sendable {
   /// WS2812: the coding, and each byte value's SPI bytes.
   let timing: WS2812Timing?
   let table: [UInt8]
-  let width: Int, height: Int
+  public let width: Int, height: Int
   /// The estimated current of the last frame encoded, in milliamps.
   public private(set) var lastMilliamps = 0.0
   /// Whether the last frame was dimmed to stay within the current limit.
@@ -53,6 +53,16 @@ public struct PixelEncoder: Sendable {
   /// Appends the transaction that darkens every LED.
   public mutating func encodeDark(into output: inout SPITransactions) {
     encode([UInt64](), fade: 0, into: &output)
+  }
+
+  /// The LEDs power up showing whatever they like: the start is a dark frame.
+  public mutating func startUp(into output: inout SPITransactions) {
+    encodeDark(into: &output)
+  }
+
+  /// The resting state on exit: every LED dark.
+  public mutating func shutDown(into output: inout SPITransactions) {
+    encodeDark(into: &output)
   }
 
   mutating func encode(_ words: [UInt64], fade: Double, into output: inout SPITransactions) {

@@ -1,0 +1,108 @@
+import MatrixCore
+
+/// Bytes for a bus, built a frame at a time into storage that is kept between frames.
+public protocol ByteBatch {
+  /// Creates an empty batch.
+  init()
+  /// Empties the batch, keeping its storage.
+  mutating func removeAll()
+}
+
+/// Where a chip family's bytes go: a kernel driver, a dump file, a recorder.
+public protocol BatchTransport {
+  /// What it sends: SPI transactions or I2C writes.
+  associatedtype Batch: ByteBatch
+  /// Sends a batch, in order.
+  mutating func send(_ batch: Batch) throws
+  /// Closes and opens the device again after a failure (a device that went away and came
+  /// back). Transports that cannot reopen throw.
+  mutating func reopen() throws
+}
+
+/// A chip family's encoder as a display drives it: a pure function of the frame and of
+/// what was sent before.
+public protocol FrameEncoder {
+  /// What it writes: SPI transactions or I2C writes.
+  associatedtype Batch: ByteBatch
+  /// The sign's width in pixels.
+  var width: Int { get }
+  /// The sign's height in pixels.
+  var height: Int { get }
+  /// The start-up sequence; afterwards the chips show nothing and the next frame is sent
+  /// whole.
+  mutating func startUp(into output: inout Batch)
+  /// The bytes that make the chips show `frame`.
+  mutating func encode(_ frame: Frame, into output: inout Batch)
+  /// The resting state on exit: dark, and asleep where the chip can sleep.
+  mutating func shutDown(into output: inout Batch)
+}
+
+/// A sign of one chip family as a ``Display``: frames are encoded for the board and sent
+/// through a transport. `MAX7219Display`, `HT16K33Display` and `PixelDisplay` are its
+/// kinds.
+///
+/// The start-up sequence is sent when the display is created; ``shutdown()`` leaves the
+/// sign dark (and the chips asleep), unless the last frame is to be kept. With ``retry``
+/// set, a device that fails is reopened with growing pauses, and the chips (which may have
+/// lost power) are started up and sent the whole last frame.
+public struct EncodedDisplay<Encoder: FrameEncoder, Transport: BatchTransport>: Display
+where Transport.Batch == Encoder.Batch {
+  public var width: Int { encoder.width }
+  public var height: Int { encoder.height }
+  public var wantsEveryFrame: Bool { false }
+  /// The encoder, with what was sent so far.
+  public private(set) var encoder: Encoder
+  /// Where the bytes go.
+  public private(set) var transport: Transport
+  /// Whether ``shutdown()`` leaves the last frame lit.
+  public var keepLastFrame: Bool
+  /// When set, a failing device is reopened with growing pauses instead of ending the run.
+  public var retry: RetryPolicy?
+  var pending = Encoder.Batch()
+  /// A copy of the last frame shown (not a reference to the player's buffer: sharing it
+  /// would make the player's next frame copy its storage).
+  var lastFrame: Frame
+  var hasLastFrame = false
+
+  /// Sends the encoder's start-up sequence through the transport.
+  public init(encoder: Encoder, transport: Transport, keepLastFrame: Bool = false) throws {
+    self.encoder = encoder
+    self.transport = transport
+    self.keepLastFrame = keepLastFrame
+    lastFrame = Frame(width: encoder.width, height: encoder.height)
+    self.encoder.startUp(into: &pending)
+    try flush()
+  }
+
+  mutating func flush() throws {
+    defer { pending.removeAll() }
+    try transport.send(pending)
+  }
+
+  public mutating func show(_ frame: Frame, changed: Bool) throws {
+    guard changed else { return }
+    lastFrame.pixels.assign(frame.pixels)
+    lastFrame.brightness = frame.brightness
+    hasLastFrame = true
+    encoder.encode(frame, into: &pending)
+    do {
+      try flush()
+    } catch {
+      guard let retry else { throw error }
+      try retry.recover(from: error) {
+        pending.removeAll()
+        try transport.reopen()
+        encoder.startUp(into: &pending)
+        if hasLastFrame { encoder.encode(lastFrame, into: &pending) }
+        try flush()
+      }
+    }
+  }
+
+  public mutating func shutdown() throws {
+    pending.removeAll()
+    guard !keepLastFrame else { return }
+    encoder.shutDown(into: &pending)
+    try flush()
+  }
+}
