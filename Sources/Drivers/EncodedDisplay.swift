@@ -17,6 +17,15 @@ public protocol BatchTransport {
   /// Closes and opens the device again after a failure (a device that went away and came
   /// back). Transports that cannot reopen throw.
   mutating func reopen() throws
+  /// Throws a failure the transport met on its own (a scanning thread's), if any.
+  mutating func check() throws
+  /// Ends the transport's own work (a scanning thread) after the last batch; called once.
+  mutating func finish() throws
+}
+
+extension BatchTransport {
+  public mutating func check() throws {}
+  public mutating func finish() throws {}
 }
 
 /// A chip family's encoder as a display drives it: a pure function of the frame and of
@@ -80,6 +89,7 @@ where Transport.Batch == Encoder.Batch {
   }
 
   public mutating func show(_ frame: Frame, changed: Bool) throws {
+    try transport.check()
     guard changed else { return }
     lastFrame.pixels.assign(frame.pixels)
     lastFrame.brightness = frame.brightness
@@ -101,8 +111,15 @@ where Transport.Batch == Encoder.Batch {
 
   public mutating func shutdown() throws {
     pending.removeAll()
-    guard !keepLastFrame else { return }
-    encoder.shutDown(into: &pending)
-    try flush()
+    if !keepLastFrame {
+      encoder.shutDown(into: &pending)
+      do {
+        try flush()
+      } catch {
+        try? transport.finish()
+        throw error
+      }
+    }
+    try transport.finish()
   }
 }

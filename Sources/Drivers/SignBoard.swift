@@ -9,9 +9,11 @@ public enum SignBoard: Sendable, Equatable {
   case ht16k33(HT16K33Board)
   /// Addressable RGB LEDs over SPI (`"driver"`: `ws2812`, `sk6812-rgbw`, `apa102`, `sk9822`).
   case pixels(PixelBoard)
+  /// Single-colour HUB12 panels over SPI and GPIO, scanned continuously (`"driver": "hub12"`).
+  case hub12(HUB12Board)
 
   /// The drivers a board file may name.
-  public static let drivers = ["max7219", "ht16k33"] + PixelBoard.Chip.allCases.map(\.rawValue)
+  public static let drivers = ["max7219", "ht16k33", "hub12"] + PixelBoard.Chip.allCases.map(\.rawValue)
 
   /// Reads a board file's JSON text; `path` names the file in errors.
   ///
@@ -24,6 +26,7 @@ public enum SignBoard: Sendable, Equatable {
       switch driver {
       case "max7219": self = .max7219(try Board.decode(fields))
       case "ht16k33": self = .ht16k33(try HT16K33Board.decode(fields))
+      case "hub12": self = .hub12(try HUB12Board.decode(fields))
       default: self = .pixels(try PixelBoard.decode(fields, chip: PixelBoard.Chip(rawValue: driver)!))
       }
     } catch {
@@ -37,6 +40,7 @@ public enum SignBoard: Sendable, Equatable {
     case .max7219(let board): board.name
     case .ht16k33(let board): board.name
     case .pixels(let board): board.name
+    case .hub12(let board): board.name
     }
   }
 
@@ -46,6 +50,7 @@ public enum SignBoard: Sendable, Equatable {
     case .max7219(let board): board.width
     case .ht16k33(let board): board.width
     case .pixels(let board): board.width
+    case .hub12(let board): board.width
     }
   }
 
@@ -55,6 +60,7 @@ public enum SignBoard: Sendable, Equatable {
     case .max7219(let board): board.height
     case .ht16k33(let board): board.height
     case .pixels(let board): board.height
+    case .hub12(let board): board.height
     }
   }
 
@@ -65,6 +71,7 @@ public enum SignBoard: Sendable, Equatable {
     case .max7219(let board): "max7219/" + (ModuleWiring.named.first { $0.1 == board.wiring }?.0 ?? "custom")
     case .ht16k33(let board): "ht16k33/" + board.backpacks[0].module.rawValue
     case .pixels(let board): board.chip.rawValue
+    case .hub12(let board): "hub12/1:\(board.scan)-\(board.order.rawValue)"
     }
   }
 
@@ -74,6 +81,7 @@ public enum SignBoard: Sendable, Equatable {
     case .max7219(let board): board.device
     case .ht16k33(let board): board.bus
     case .pixels(let board): board.device
+    case .hub12(let board): board.device
     }
   }
 
@@ -94,6 +102,7 @@ public enum SignBoard: Sendable, Equatable {
     case .max7219(let board): .max7219(try board.with(brightness: brightness))
     case .ht16k33(let board): .ht16k33(try board.with(brightness: brightness))
     case .pixels(let board): .pixels(try board.with(brightness: brightness))
+    case .hub12(let board): .hub12(try board.with(brightness: brightness))
     }
   }
 
@@ -111,7 +120,7 @@ public enum SignBoard: Sendable, Equatable {
   }
 
   /// The units in data order: the chain's modules from the host, the backpacks as listed
-  /// (by address), the panels from the host.
+  /// (by address), the LED and HUB12 panels from the host.
   public var units: [Unit] {
     switch self {
     case .max7219(let board):
@@ -120,6 +129,8 @@ public enum SignBoard: Sendable, Equatable {
       board.backpacks.map { Unit(x: $0.x, y: $0.y, width: $0.size.width, height: $0.size.height) }
     case .pixels(let board):
       board.panels.map { Unit(x: $0.x, y: $0.y, width: $0.width, height: $0.height, firstLED: $0.pixel(0)) }
+    case .hub12(let board):
+      board.chain.map { Unit(x: $0.x, y: $0.y, width: board.panelWidth, height: board.panelHeight) }
     }
   }
 }

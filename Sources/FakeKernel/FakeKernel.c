@@ -1,5 +1,5 @@
-// A fake kernel for tests: spidev and i2c-dev at the kernel's door, preloaded into the real
-// binary.
+// A fake kernel for tests: spidev, i2c-dev and the GPIO character device at the kernel's
+// door, preloaded into the real binary.
 //
 // Environment:
 //   MARQUEE_FAKE_SPIDEV       colon-separated device paths this library answers for
@@ -9,6 +9,11 @@
 //   MARQUEE_FAKE_I2C_NAK      errno of a write nobody acknowledges (default EREMOTEIO, as
 //                             i2c-bcm2835; some adapters give ENXIO)
 //   MARQUEE_FAKE_I2C_FUNCS    the adapter's I2C_FUNCS mask (default: plain I2C and SMBus)
+//   MARQUEE_FAKE_GPIOCHIP     colon-separated GPIO chips this library answers for, each with
+//                             its number of lines: /dev/gpiochip0=54
+//   MARQUEE_FAKE_GPIO_BUSY    a line offset another program holds (its request fails, EBUSY)
+//   MARQUEE_FAKE_WIRE_TIME    1: an SPI message takes as long as its bits at its clock, as
+//                             on real hardware (spidev blocks until the transfer is done)
 //   MARQUEE_FAKE_LOG          file that gets one line per system call answered (appended)
 //   MARQUEE_FAKE_MAX_SPEED    the fastest clock the "controller" takes (default 125000000);
 //                             a faster request is lowered to it, as real controllers do
@@ -23,15 +28,21 @@
 //   open <path>
 //   mode <path> <mode>            bits <path> <bits>          speed <path> <hz>
 //   message <path> <transfers>
-//   xfer <path> len=<n> speed=<hz> bits=<b> cs_change=<0|1> data=<hex>
+//   xfer <path> len=<n> speed=<hz> bits=<b> cs_change=<0|1> t=<ns> data=<hex>
+//                                     (t: CLOCK_MONOTONIC when the message started)
 //   address <path> <hex address>                               (I2C_SLAVE)
 //   i2c <path> addr=<hex address> data=<hex>                   (a write acknowledged)
 //   nak <path> addr=<hex address>                              (a write nobody answered)
+//   lines <chip> offsets=<o,o,...> values=<hex>                (GPIO_V2_GET_LINE_IOCTL)
+//   set <chip> t=<ns> bits=<hex> mask=<hex>                    (GPIO_V2_LINE_SET_VALUES_IOCTL;
+//                                     bit i is the request's i-th offset)
+//   release <chip>                                             (the lines' descriptor closed)
 //   close <path>
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/gpio.h>
 #include <linux/i2c-dev.h>
 #include <linux/i2c.h>
 #include <linux/spi/spidev.h>
@@ -42,17 +53,22 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_FDS 64
 
+enum kind { SPI, I2C, CHIP, LINES };
+
 struct device {
   int fd;
-  char path[128];
-  int i2c;
+  char path[128];  // for LINES, the chip's path
+  enum kind kind;
   uint8_t mode, bits;
   uint32_t speed;
   long address;
+  unsigned offsets[GPIO_V2_LINES_MAX];
+  unsigned count;
 };
 
 static struct device devices[MAX_FDS];
@@ -119,6 +135,22 @@ static int listed(const char *list, const char *path) {
 
 static int is_spi(const char *path) { return listed(getenv("MARQUEE_FAKE_SPIDEV"), path); }
 static int is_i2c(const char *path) { return listed(getenv("MARQUEE_FAKE_I2C"), path); }
+static int is_chip(const char *path) { return listed(getenv("MARQUEE_FAKE_GPIOCHIP"), path); }
+
+// The number of lines of a fake GPIO chip (`path=N` in MARQUEE_FAKE_GPIOCHIP, default 54).
+static unsigned chip_lines(const char *path) {
+  const char *list = getenv("MARQUEE_FAKE_GPIOCHIP");
+  const char *at = list ? strstr(list, path) : NULL;
+  if (!at) return 54;
+  at += strlen(path);
+  return *at == '=' ? (unsigned)strtoul(at + 1, NULL, 10) : 54;
+}
+
+static long long monotonic_ns(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return (long long)now.tv_sec * 1000000000LL + now.tv_nsec;
+}
 
 // Whether a device at `address` acknowledges on the fake bus.
 static int acknowledges(long address) {
@@ -141,7 +173,7 @@ static struct device *device_of(int fd) {
   return NULL;
 }
 
-static int open_fake(const char *path, int i2c) {
+static int open_fake(const char *path, enum kind kind) {
   long failure = number("MARQUEE_FAKE_OPEN_ERRNO", 0);
   if (failure) {
     errno = (int)failure;
@@ -153,12 +185,13 @@ static int open_fake(const char *path, int i2c) {
     if (!devices[i].path[0]) {
       devices[i].fd = fd;
       snprintf(devices[i].path, sizeof devices[i].path, "%s", path);
-      devices[i].i2c = i2c;
+      devices[i].kind = kind;
+      devices[i].count = 0;
       devices[i].mode = 0;
       devices[i].bits = 8;
       devices[i].speed = 500000;
       devices[i].address = -1;
-      log_line("open %s", path);
+      if (kind != LINES) log_line("open %s", path);
       return fd;
     }
   }
@@ -170,7 +203,8 @@ static int open_fake(const char *path, int i2c) {
 // open() and openat() alike: a spidev or i2c-dev node of ours, or the real call.
 static int answer_open(int directory, const char *path, int flags, mode_t mode) {
   resolve();
-  if (is_spi(path)) return open_fake(path, 0);
+  if (is_spi(path)) return open_fake(path, SPI);
+  if (is_chip(path)) return open_fake(path, CHIP);
   if (path && getenv("MARQUEE_FAKE_SPIDEV") && strcmp(path, "/sys/module/spidev/parameters/bufsiz") == 0) {
     // The module parameter, as sysfs shows it: the number and a newline.
     int fd = memfd_create("bufsiz", MFD_CLOEXEC);
@@ -183,7 +217,7 @@ static int answer_open(int directory, const char *path, int flags, mode_t mode) 
     }
     return fd;
   }
-  if (is_i2c(path)) return open_fake(path, 1);
+  if (is_i2c(path)) return open_fake(path, I2C);
   return real_openat(directory, path, flags, mode);
 }
 
@@ -231,6 +265,17 @@ static int spi_message(struct device *device, unsigned long request, struct spi_
     return -1;
   }
   messages++;
+  long long started = monotonic_ns();
+  if (number("MARQUEE_FAKE_WIRE_TIME", 0)) {
+    // The bits take their time on the wire; spidev returns when they are out.
+    long long wire = 0;
+    for (unsigned i = 0; i < count; i++) {
+      uint32_t hz = transfers[i].speed_hz ? transfers[i].speed_hz : device->speed;
+      wire += (long long)transfers[i].len * 8 * 1000000000LL / (hz ? hz : 1);
+    }
+    struct timespec until = {.tv_sec = (started + wire) / 1000000000LL, .tv_nsec = (started + wire) % 1000000000LL};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR) {}
+  }
   if (!logging()) return (int)total;
   log_line("message %s %u", device->path, count);
   static char hex[2 * 65536 + 1];
@@ -242,8 +287,8 @@ static int spi_message(struct device *device, unsigned long request, struct spi_
     hex[2 * shown] = 0;
     uint32_t speed = transfers[i].speed_hz ? transfers[i].speed_hz : device->speed;
     unsigned bits = transfers[i].bits_per_word ? transfers[i].bits_per_word : device->bits;
-    log_line("xfer %s len=%u speed=%u bits=%u cs_change=%u data=%s", device->path, length, speed, bits,
-             transfers[i].cs_change, hex);
+    log_line("xfer %s len=%u speed=%u bits=%u cs_change=%u t=%lld data=%s", device->path, length, speed, bits,
+             transfers[i].cs_change, started, hex);
   }
   return (int)total;
 }
@@ -280,6 +325,84 @@ static int i2c_control(struct device *device, unsigned long request, void *argum
   return -1;
 }
 
+// Line offsets held by a request, per chip, so a second request for one fails as the
+// kernel's does (EBUSY).
+static struct { char chip[128]; unsigned offset; int used; } held[256];
+
+static int is_held(const char *chip, unsigned offset) {
+  if ((long)offset == number("MARQUEE_FAKE_GPIO_BUSY", -1)) return 1;
+  for (int i = 0; i < 256; i++)
+    if (held[i].used && held[i].offset == offset && strcmp(held[i].chip, chip) == 0) return 1;
+  return 0;
+}
+
+static void hold(const char *chip, unsigned offset, int used) {
+  for (int i = 0; i < 256; i++) {
+    if (used && !held[i].used) {
+      snprintf(held[i].chip, sizeof held[i].chip, "%s", chip);
+      held[i].offset = offset;
+      held[i].used = 1;
+      return;
+    }
+    if (!used && held[i].used && held[i].offset == offset && strcmp(held[i].chip, chip) == 0) {
+      held[i].used = 0;
+      return;
+    }
+  }
+}
+
+// GPIO_V2_GET_LINE_IOCTL on a chip: output lines, a new descriptor for them.
+static int gpio_request(struct device *chip, struct gpio_v2_line_request *request) {
+  unsigned lines = chip_lines(chip->path);
+  if (request->num_lines == 0 || request->num_lines > GPIO_V2_LINES_MAX) {
+    errno = EINVAL;
+    return -1;
+  }
+  for (unsigned i = 0; i < request->num_lines; i++) {
+    if (request->offsets[i] >= lines) {
+      errno = EINVAL;
+      return -1;
+    }
+    if (is_held(chip->path, request->offsets[i])) {
+      errno = EBUSY;
+      return -1;
+    }
+  }
+  int fd = open_fake(chip->path, LINES);
+  if (fd < 0) return -1;
+  struct device *line = device_of(fd);
+  line->count = request->num_lines;
+  char list[GPIO_V2_LINES_MAX * 4 + 1] = "";
+  size_t used = 0;
+  for (unsigned i = 0; i < request->num_lines; i++) {
+    line->offsets[i] = request->offsets[i];
+    hold(chip->path, request->offsets[i], 1);
+    used += (size_t)snprintf(list + used, sizeof list - used, i ? ",%u" : "%u", request->offsets[i]);
+  }
+  unsigned long long values = 0;
+  for (unsigned i = 0; i < request->config.num_attrs && i < GPIO_V2_LINE_NUM_ATTRS_MAX; i++)
+    if (request->config.attrs[i].attr.id == GPIO_V2_LINE_ATTR_ID_OUTPUT_VALUES)
+      values |= request->config.attrs[i].attr.values & request->config.attrs[i].mask;
+  int output = (request->config.flags & GPIO_V2_LINE_FLAG_OUTPUT) != 0;
+  log_line("lines %s offsets=%s values=%llx output=%d", chip->path, list, values, output);
+  request->fd = fd;
+  return 0;
+}
+
+// GPIO_V2_LINE_SET_VALUES_IOCTL on a request's descriptor: the lines of the mask, together.
+static int gpio_set(struct device *line, struct gpio_v2_line_values *values) {
+  unsigned long long all = line->count == 64 ? ~0ULL : (1ULL << line->count) - 1;
+  if (values->mask == 0 || (values->mask & ~all)) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (logging()) {
+    log_line("set %s t=%lld bits=%llx mask=%llx", line->path, monotonic_ns(), (unsigned long long)values->bits,
+             (unsigned long long)values->mask);
+  }
+  return 0;
+}
+
 // A write to an i2c-dev descriptor: one message to the address I2C_SLAVE chose.
 static ssize_t i2c_write(struct device *device, const void *buffer, size_t count) {
   long failAfter = number("MARQUEE_FAKE_FAIL_AFTER", -1);
@@ -307,7 +430,7 @@ static ssize_t i2c_write(struct device *device, const void *buffer, size_t count
 ssize_t write(int fd, const void *buffer, size_t count) {
   resolve();
   struct device *device = device_of(fd);
-  if (device && device->i2c) return i2c_write(device, buffer, count);
+  if (device && device->kind == I2C) return i2c_write(device, buffer, count);
   return real_write(fd, buffer, count);
 }
 
@@ -319,7 +442,17 @@ int ioctl(int fd, unsigned long request, ...) {
   va_end(arguments);
   struct device *device = device_of(fd);
   if (!device) return real_ioctl(fd, request, argument);
-  if (device->i2c) return i2c_control(device, request, argument);
+  if (device->kind == I2C) return i2c_control(device, request, argument);
+  if (device->kind == CHIP) {
+    if (request == GPIO_V2_GET_LINE_IOCTL) return gpio_request(device, argument);
+    errno = ENOTTY;
+    return -1;
+  }
+  if (device->kind == LINES) {
+    if (request == GPIO_V2_LINE_SET_VALUES_IOCTL) return gpio_set(device, argument);
+    errno = ENOTTY;
+    return -1;
+  }
   if (request == SPI_IOC_WR_MODE || request == SPI_IOC_RD_MODE)
     return byte_setting(device, &device->mode, "mode", request == SPI_IOC_WR_MODE, argument);
   if (request == SPI_IOC_WR_BITS_PER_WORD || request == SPI_IOC_RD_BITS_PER_WORD)
@@ -345,7 +478,12 @@ int ioctl(int fd, unsigned long request, ...) {
 int close(int fd) {
   resolve();
   struct device *device = device_of(fd);
-  if (device) {
+  if (device && device->kind == LINES) {
+    log_line("release %s", device->path);
+    for (unsigned i = 0; i < device->count; i++) hold(device->path, device->offsets[i], 0);
+    device->path[0] = 0;
+    device->fd = -1;
+  } else if (device) {
     log_line("close %s", device->path);
     device->path[0] = 0;
     device->fd = -1;

@@ -37,6 +37,8 @@ enum BoardDisplays {
         if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
         try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
       }
+    case .hub12(let board):
+      try playHUB12(timeline, on: board, options: options, stop: stop)
     case .pixels(let board):
       let color = LEDColor.rgb(options.ledColor)
       if let dump = options.spiDump {
@@ -54,6 +56,40 @@ enum BoardDisplays {
         try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
       }
     }
+  }
+
+  /// A HUB12 sign: the scanning loop on its own thread (a failure there ends the run), or
+  /// each frame's scan cycle in a file. A warning says when the loop cannot have real-time
+  /// priority; `MARQUEE_SCAN_REPORT=FILE` writes the loop's figures there at the end (for
+  /// marquee-bench).
+  static func playHUB12(_ timeline: any Timeline, on board: HUB12Board, options: RunOptions, stop: StopFlag) throws {
+    if options.keepLastFrame {
+      throw UsageError("'--keep': HUB12 panels hold nothing and go dark when the scanning stops, so the last frame cannot stay lit.")
+    }
+    if options.retry {
+      throw UsageError("'--retry': a HUB12 sign is scanned continuously; its devices are not reopened. Run marquee under systemd with Restart=always instead.")
+    }
+    if let dump = options.spiDump {
+      var display = try EncodedDisplay(encoder: HUB12Encoder(board: board), transport: try HUB12DumpTransport(path: dump))
+      try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      return
+    }
+    var display = try HUB12Display(board: board, onFailure: { stop.set() })
+    if display.transport.realTimeError != 0 {
+      printError(
+        "Warning: the HUB12 scanning loop runs without real-time priority (SCHED_FIFO: \(String(cString: strerror(display.transport.realTimeError)))): "
+          + "the panels may flicker when the machine is busy. Run as root, give the binary CAP_SYS_NICE, or set LimitRTPRIO=10 in the service's unit.")
+    }
+    defer {
+      if let path = getenv("MARQUEE_SCAN_REPORT").map({ String(cString: $0) }) {
+        let figures = display.transport.statistics
+        let line = "refresh_hz=\(figures.refreshHz) slots=\(figures.slots) cpu_share=\(figures.cpuShare) late_p50_us=\(figures.lateP50) "
+          + "late_p99_us=\(figures.lateP99) late_max_us=\(figures.lateMax) overruns=\(figures.overruns) real_time=\(figures.realTime) "
+          + "slot_us=\(figures.slotMicroseconds)\n"
+        try? writeAll(Array(line.utf8), to: StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644), what: path)
+      }
+    }
+    try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
   }
 
   /// A WS2812's bits are timed by the SPI clock: a driver that gave another clock than the

@@ -280,6 +280,8 @@ public enum MarqueeCommand {
       try play(timeline, emulating: MAX7219Emulation(board: board), on: screen, options: options, stop: stop)
     case .ht16k33(let board)?:
       try play(timeline, emulating: HT16K33Emulation(board: board), on: screen, options: options, stop: stop)
+    case .hub12(let board)?:
+      try play(timeline, emulating: HUB12Emulation(board: board), on: screen, options: options, stop: stop)
     case .pixels(let board)?:
       let emulation = PixelEmulation(
         board: board, color: LEDColor.rgb(options.ledColor), regions: options.colorRegions)

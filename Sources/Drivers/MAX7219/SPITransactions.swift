@@ -35,6 +35,20 @@ public struct SPITransactions: ByteBatch, Sendable, Equatable {
     storage[(index == 0 ? 0 : endStorage[index - 1])..<endStorage[index]]
   }
 
+  /// Appends a copy of `other`'s transactions, written into this list's own storage (the
+  /// two never share it, so neither copies on its next write).
+  public mutating func append(contentsOf other: SPITransactions) {
+    for index in 0..<other.count {
+      let bytes = other.transaction(index)
+      write(maxCount: 1, length: bytes.count) { writer in
+        bytes.withUnsafeBufferPointer { source in
+          if let base = source.baseAddress { writer.next.update(from: base, count: source.count) }
+        }
+        writer.commit()
+      }
+    }
+  }
+
   /// Empties the list, keeping its storage.
   public mutating func removeAll() {
     byteCount = 0

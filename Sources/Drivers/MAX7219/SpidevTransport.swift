@@ -140,6 +140,13 @@ public final class SpidevTransport: SPITransport {
     }
   }
 
+  /// Sends transaction `index` of `transactions` alone, as one SPI message.
+  public func send(_ transactions: SPITransactions, only index: Int) throws(SPIError) {
+    try transactions.bytes.withUnsafeBufferPointer { bytes throws(SPIError) in
+      try message(bytes, transactions, from: index, to: index + 1)
+    }
+  }
+
   /// Fills `records` with one `struct spi_ioc_transfer` per transaction: its bytes, the
   /// clock, 8 bits per word, and `cs_change` on every transfer but the last, so chip select
   /// rises between transactions (latching the chain) and after the message.

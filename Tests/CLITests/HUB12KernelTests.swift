@@ -1,0 +1,155 @@
+import Drivers
+import Foundation
+import MatrixCore
+import TestSupport
+import Testing
+
+/// The real binary scanning HUB12 panels through spidev and the GPIO character device of
+/// the fake kernel, which records every transfer and line change with its time; the
+/// emulated shift registers, latches and row decoder integrate what each LED showed.
+@Suite struct HUB12KernelTests {
+  static let environment = [
+    "LD_PRELOAD": KernelDoorTests.library, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0",
+    "MARQUEE_FAKE_GPIOCHIP": "/dev/gpiochip0=54",
+  ]
+
+  static func board(_ name: String) throws -> HUB12Board {
+    let path = "Boards/\(name).json"
+    guard case .hub12(let board) = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8), path: path) else {
+      throw InvalidBoardValue(field: path, reason: "not a HUB12 board")
+    }
+    return board
+  }
+
+  /// Runs the sign until the log holds `slots` row slots (bounded), stops it with SIGTERM,
+  /// and returns the exit status and the log.
+  func scan(_ arguments: [String], slots: Int, _ extra: [String: String] = [:]) throws -> (status: Int32, stderr: String, log: [String]) {
+    let log = NSTemporaryDirectory() + "marquee-hub12-\(getpid())-\(UUID().uuidString).log"
+    defer { try? FileManager.default.removeItem(atPath: log) }
+    let child = try BinaryRunner.start(
+      arguments, environment: HUB12KernelTests.environment.merging(["MARQUEE_FAKE_LOG": log]) { $1 }.merging(extra) { $1 })
+    func lines() -> [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+    // Wait (at most 20 s) for the slots, or for the program to end by itself.
+    var waited = 0
+    while waited < 2000 && lines().lazy.filter({ $0.hasPrefix("xfer ") }).count < slots && !child.ends(within: 0.01) {
+      waited += 1
+    }
+    child.send(SIGTERM)
+    let result = child.wait(timeout: 20)
+    return (result.status, result.stderr, lines())
+  }
+
+  /// Replays a log into the emulator: each line request's offsets name the signals, each
+  /// `set` changes them, each `xfer` shifts bits, all at their recorded times.
+  static func replay(_ log: [String], on board: HUB12Board) -> HUB12Emulator {
+    var emulator = HUB12Emulator(board: board)
+    var signalOfBit: [Int: HUB12Board.Signal] = [:]
+    let signalOfOffset = Dictionary(uniqueKeysWithValues: board.lines.map { ($0.value.offset, $0.key) })
+    func field(_ line: String, _ name: String) -> String? {
+      line.split(separator: " ").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+    }
+    for line in log {
+      if line.hasPrefix("lines ") {
+        let offsets = field(line, "offsets")!.split(separator: ",").map { Int($0)! }
+        for (bit, offset) in offsets.enumerated() { signalOfBit[bit] = signalOfOffset[offset] }
+      } else if line.hasPrefix("set ") {
+        let t = Int64(field(line, "t")!)!
+        let bits = UInt64(field(line, "bits")!, radix: 16)!, mask = UInt64(field(line, "mask")!, radix: 16)!
+        var signalMask: UInt8 = 0, high: UInt8 = 0
+        for (bit, signal) in signalOfBit where mask & (1 << UInt64(bit)) != 0 {
+          signalMask |= HUB12Emulator.bit(signal)
+          if bits & (1 << UInt64(bit)) != 0 { high |= HUB12Emulator.bit(signal) }
+        }
+        emulator.set(mask: signalMask, levels: high, at: t)
+      } else if line.hasPrefix("xfer ") {
+        let hex = Array(field(line, "data")!)
+        let bytes = stride(from: 0, to: hex.count - 1, by: 2).map { UInt8(String(hex[$0...$0 + 1]), radix: 16)! }
+        emulator.shift(bytes, at: Int64(field(line, "t")!)!)
+      }
+    }
+    return emulator
+  }
+
+  /// The sign's picture as the text output draws it.
+  static func expected(_ message: String, width: Int, height: Int) throws -> Framebuffer {
+    let text = try BinaryRunner.run(["--width", "\(width)", "--height", "\(height)", "--output", "ascii", "--frames", "1", message]).stdout
+    var pixels = Framebuffer(width: width, height: height)
+    for (y, row) in text.split(separator: "\n").prefix(height).enumerated() {
+      for (x, character) in row.enumerated() where character == "#" { pixels[x, y] = true }
+    }
+    return pixels
+  }
+
+  @Test(arguments: ["hub12-p10-32x16", "hub12-p10-128x16", "hub12-32x16-scan8"])
+  func theScannedImageIsTheFrameEveryRowGetsItsShareAndNothingGhosts(_ name: String) throws {
+    let board = try HUB12KernelTests.board(name)
+    let message = "P10!"
+    let run = try scan(["--board", name, "--fps", "10", message], slots: 40 * board.scan)
+    #expect(run.status == 128 + SIGTERM, "\(run.stderr)")
+    let emulator = HUB12KernelTests.replay(run.log, on: board)
+    let frame = try HUB12KernelTests.expected(message, width: board.width, height: board.height)
+    // The integrated image: every LED the frame lights, and no other, was lit.
+    let longest = emulator.litTime.max() ?? 0
+    try #require(longest > 0, "nothing was lit")
+    var integrated = Framebuffer(width: board.width, height: board.height)
+    for (index, time) in emulator.litTime.enumerated() where time > longest / 2 {
+      integrated[index % board.width, index / board.width] = true
+    }
+    #expect(integrated == frame)
+    // Each row group showed exactly its rows of the frame, every time it was lit: no LED
+    // of another group glowed, and the latch and rows never changed while lit.
+    for group in 0..<board.scan {
+      var rows = Framebuffer(width: board.width, height: board.height)
+      for y in stride(from: group, to: board.height, by: board.scan) {
+        for x in 0..<board.width where frame[x, y] { rows[x, y] = true }
+      }
+      #expect(emulator.groupPictures[group] == [rows], "group \(group)")
+    }
+    #expect(emulator.switchesWhileLit == 0)
+    // The same share for every row: the median time each group was lit, within 10 %
+    // (the median leaves out the slots this shared machine's scheduler stretched).
+    let medians = emulator.onIntervals.map { $0.sorted()[$0.count / 2] }
+    let mean = Double(medians.reduce(0, +)) / Double(medians.count)
+    #expect(medians.allSatisfy { abs(Double($0) - mean) <= 0.1 * mean }, "\(medians)")
+    // Left dark: the last line change turned OE off.
+    #expect(!emulator.isLit)
+    #expect(run.log.last == "close /dev/gpiochip0" && run.log.contains("release /dev/gpiochip0"))
+  }
+
+  /// Brightness is OE's share of each slot: step 7 of 15 lights half of it.
+  @Test func brightnessIsOEOnTime() throws {
+    let board = try HUB12KernelTests.board("hub12-p10-32x16")
+    let run = try scan(["--board", "hub12-p10-32x16", "--brightness", "7", "--fps", "10", "HALF"], slots: 120)
+    #expect(run.status == 128 + SIGTERM, "\(run.stderr)")
+    let emulator = HUB12KernelTests.replay(run.log, on: board)
+    let slot = Double(board.slotNanoseconds)
+    for group in 0..<board.scan {
+      let intervals = emulator.onIntervals[group].sorted()
+      try #require(!intervals.isEmpty)
+      let median = Double(intervals[intervals.count / 2])
+      #expect(abs(median - slot / 2) < 0.1 * slot, "group \(group): lit \(median) ns of a \(slot) ns slot")
+    }
+  }
+
+  @Test func lineErrorsAreNamedAndTheRunEnds() throws {
+    let busy = try BinaryRunner.run(
+      ["--board", "hub12-p10-32x16", "--frames", "1", "X"], environment: HUB12KernelTests.environment.merging(["MARQUEE_FAKE_GPIO_BUSY": "24"]) { $1 })
+    #expect(busy.status == 1)
+    #expect(busy.stderr.contains("/dev/gpiochip0: request lines 22, 23, 24, 25: a line is held by another program or driver"), "\(busy.stderr)")
+    let missing = try BinaryRunner.run(
+      ["--board", "hub12-p10-32x16", "--frames", "1", "X"], environment: HUB12KernelTests.environment.merging(["MARQUEE_FAKE_GPIOCHIP": "/dev/gpiochip9"]) { $1 })
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("/dev/gpiochip0: no such GPIO chip"), "\(missing.stderr)")
+    let keep = try BinaryRunner.run(["--board", "hub12-p10-32x16", "--keep", "--frames", "1", "X"], environment: HUB12KernelTests.environment)
+    #expect(keep.status == 64 && keep.stderr.contains("HUB12 panels hold nothing"))
+  }
+
+  /// A failing SPI device on the scanning thread ends the run with its reason, OE left off.
+  @Test func aFailureOnTheScanningThreadEndsTheRun() throws {
+    let run = try scan(["--board", "hub12-p10-32x16", "--fps", "10", "X"], slots: 1000, ["MARQUEE_FAKE_FAIL_AFTER": "50"])
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(run.stderr.contains("/dev/spidev0.0: write failed: Input/output error"), "\(run.stderr)")
+    let board = try HUB12KernelTests.board("hub12-p10-32x16")
+    #expect(!HUB12KernelTests.replay(run.log, on: board).isLit)
+  }
+}
