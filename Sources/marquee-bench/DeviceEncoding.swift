@@ -74,11 +74,20 @@ struct DeviceEncoding {
     line.print()
   }
 
+  /// The path of a board file of the package's Boards folder.
+  static func boardPath(_ name: String) -> String {
+    let folder = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
+    return folder + "/Boards/\(name).json"
+  }
+
+  /// The text of a board file of the package's Boards folder.
+  static func boardText(_ name: String) -> String? {
+    (try? FileBytes.read(boardPath(name), limit: 1 << 20)).map { String(decoding: $0, as: UTF8.self) }
+  }
+
   /// A board file of the package's Boards folder.
   static func board(_ name: String) throws -> SignBoard {
-    let folder = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false).dropLast(3).joined(separator: "/")
-    let path = folder + "/Boards/\(name).json"
-    let text = try String(decoding: FileBytes.read(path, limit: 1 << 20), as: UTF8.self)
-    return try SignBoard(json: text, path: path)
+    let text = try String(decoding: FileBytes.read(boardPath(name), limit: 1 << 20), as: UTF8.self)
+    return try SignBoard(json: text, path: boardPath(name))
   }
 }

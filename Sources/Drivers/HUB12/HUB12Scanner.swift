@@ -3,8 +3,6 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
-import Foundation
 import MatrixCore
 import Synchronization
 
@@ -56,8 +54,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   var spare = HUB12Cycle()
   /// The thread's buffer (only the thread touches it while it runs).
   var current = HUB12Cycle()
-  let started = DispatchSemaphore(value: 0)
-  let done = DispatchSemaphore(value: 0)
+  var thread = pthread_t()
   var finished = false
 
   /// Called (from the scanning thread) when the loop stops on a failure, so the program
@@ -111,10 +108,34 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
     self.chips = chips
     self.routes = routes
     lateness = [Int64](repeating: 0, count: HUB12Scanner.latenessCapacity)
-    let thread = Thread { [self] in scan() }
-    thread.name = "marquee-hub12-scan"
-    thread.start()
-    started.wait()
+    try start()
+  }
+
+  /// Starts the scanning thread at real-time priority (SCHED_FIFO, priority 10), or at the
+  /// normal priority when the process may not have it (``realTimeError`` says why).
+  func start() throws {
+    let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+      let scanner = Unmanaged<HUB12Scanner>.fromOpaque(context!).takeRetainedValue()
+      scanner.scan()
+      return nil
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
+    pthread_attr_setschedpolicy(&attributes, SCHED_FIFO)
+    var parameters = sched_param()
+    parameters.sched_priority = 10
+    pthread_attr_setschedparam(&attributes, &parameters)
+    let context = Unmanaged.passRetained(self).toOpaque()
+    realTimeError = pthread_create(&thread, &attributes, body, context)
+    if realTimeError != 0 {
+      let result = pthread_create(&thread, nil, body, context)
+      if result != 0 {
+        Unmanaged<HUB12Scanner>.fromOpaque(context).release()
+        throw SPIError(path: board.device, code: result, operation: "start the scanning thread")
+      }
+    }
   }
 
   // MARK: The display's side
@@ -143,7 +164,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
     guard !finished else { return }
     finished = true
     shared.withLock { $0.stop = true }
-    done.wait()
+    pthread_join(thread, nil)
     try check()
   }
 
@@ -204,10 +225,6 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   }
 
   func scan() {
-    var parameters = sched_param()
-    parameters.sched_priority = 10
-    realTimeError = pthread_setschedparam(pthread_self(), SCHED_FIFO, &parameters)
-    started.signal()
     let slot = Int64(board.slotNanoseconds)
     let oe = HUB12Scanner.bit(.oe), lat = HUB12Scanner.bit(.lat)
     let oeOn: UInt8 = board.oeActiveHigh ? oe : 0, oeOff: UInt8 = board.oeActiveHigh ? 0 : oe
@@ -261,6 +278,5 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
     var usage = timespec()
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &usage)
     cpuNs = Int64(usage.tv_sec) * 1_000_000_000 + Int64(usage.tv_nsec)
-    done.signal()
   }
 }
