@@ -78,7 +78,7 @@ enum BoardDisplays {
     if display.transport.realTimeError != 0 {
       printError(
         "Warning: the HUB12 scanning loop runs without real-time priority (SCHED_FIFO: \(String(cString: strerror(display.transport.realTimeError)))): "
-          + "the panels may flicker when the machine is busy. Run as root, give the binary CAP_SYS_NICE, or set LimitRTPRIO=10 in the service's unit.")
+          + "the panels may flicker when the machine is busy. Run as root, give the binary CAP_SYS_NICE (setcap cap_sys_nice+ep), or set LimitRTPRIO=10 in the service's unit.")
     }
     defer {
       if let path = getenv("MARQUEE_SCAN_REPORT").map({ String(cString: $0) }) {

@@ -246,6 +246,16 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
       #expect(!litColumns.isEmpty && litColumns.allSatisfy { $0 / 8 == index }, "backpack \(index) at 0x7\(index)")
       #expect(Array(frame[0])[index * 8] == "#", "its top-left pixel")
     }
+    // HUB12 panels from the host: the rightmost P10 first.
+    let hub12 = try BinaryRunner.run([
+      "identify", "--board", "hub12-p10-128x16", "--simulate", "--output", "ascii", "--fps", "1", "--frames", "4", "--no-wait",
+    ])
+    #expect(hub12.status == 0, "\(hub12.stderr)")
+    for (index, frame) in asciiFrames(hub12.stdout).enumerated() {
+      let litColumns = (0..<128).filter { x in frame.contains { Array($0)[x] == "#" } }
+      #expect(!litColumns.isEmpty && litColumns.allSatisfy { $0 / 32 == 3 - index }, "P10 \(index) from the host")
+      #expect(Array(frame[0])[(3 - index) * 32] == "#", "its top-left pixel")
+    }
     let panels = try BinaryRunner.run([
       "identify", "--board", "ws2812-64x8-two-panels", "--simulate", "--output", "ascii", "--fps", "1", "--frames", "2", "--no-wait",
     ])

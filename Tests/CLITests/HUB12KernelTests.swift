@@ -152,4 +152,20 @@ import Testing
     let board = try HUB12KernelTests.board("hub12-p10-32x16")
     #expect(!HUB12KernelTests.replay(run.log, on: board).isLit)
   }
+
+  /// Without the right to real-time priority (dropped to user nobody), the loop still runs
+  /// and says what to set.
+  @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv"),
+                 "needs root and setpriv (util-linux) to run marquee without privileges"))
+  func withoutRealTimePriorityTheLoopRunsAndSaysWhatToSet() throws {
+    let child = try ChildProcess("/usr/bin/setpriv", [
+      "--reuid=65534", "--regid=65534", "--clear-groups", "--inh-caps=-all", BinaryRunner.path,
+      "--board", "hub12-p10-32x16", "--fps", "10", "--frames", "3", "X",
+    ], environment: HUB12KernelTests.environment)
+    let result = child.wait(timeout: 30)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stderr.hasPrefix(
+      "Warning: the HUB12 scanning loop runs without real-time priority (SCHED_FIFO: Operation not permitted)"))
+    #expect(result.stderr.contains("set LimitRTPRIO=10 in the service's unit"))
+  }
 }
