@@ -116,6 +116,44 @@ import Testing
     #expect(run.log.last == "close /dev/gpiochip0" && run.log.contains("release /dev/gpiochip0"))
   }
 
+  /// A scrolling message: every full scan cycle (groups 0 to 3 in a row) shows one frame of
+  /// the scroll, never the rows of two (frames are swapped only between cycles).
+  @Test func aMovingSignNeverTears() throws {
+    let board = try HUB12KernelTests.board("hub12-p10-32x16")
+    let moving = ["--fps", "40", "--speed", "40", "--mode", "scroll", "Scrolling along the P10 panel"]
+    let run = try scan(["--board", "hub12-p10-32x16"] + moving, slots: 1600)
+    #expect(run.status == 128 + SIGTERM, "\(run.stderr)")
+    // Every frame the scroll can show in the run's time (at most 20 s), as the text output
+    // renders them.
+    let text = try BinaryRunner.run(moving + ["--width", "32", "--height", "16", "--output", "ascii", "--frames", "800", "--no-wait"])
+    let frames = Set(asciiFrames(text.stdout).map { rows -> Framebuffer in
+      var pixels = Framebuffer(width: 32, height: 16)
+      for (y, row) in rows.prefix(16).enumerated() {
+        for (x, character) in row.enumerated() where character == "#" { pixels[x, y] = true }
+      }
+      return pixels
+    })
+    let lightings = HUB12KernelTests.replay(run.log, on: board).lightings
+    var cycles = 0, shown = Set<Framebuffer>()
+    var index = lightings.firstIndex { $0.group == 0 } ?? lightings.count
+    while index + board.scan <= lightings.count {
+      let cycle = lightings[index..<(index + board.scan)]
+      guard cycle.map(\.group) == Array(0..<board.scan) else {
+        index += 1
+        continue
+      }
+      var union = Framebuffer(width: 32, height: 16)
+      for part in cycle {
+        for y in 0..<16 { for x in 0..<32 where part.pixels[x, y] { union[x, y] = true } }
+      }
+      #expect(frames.contains(union), "cycle \(cycles) shows no single frame of the scroll")
+      shown.insert(union)
+      cycles += 1
+      index += board.scan
+    }
+    #expect(cycles > 100 && shown.count > 5, "\(cycles) cycles, \(shown.count) frames")
+  }
+
   /// Brightness is OE's share of each slot: step 7 of 15 lights half of it.
   @Test func brightnessIsOEOnTime() throws {
     let board = try HUB12KernelTests.board("hub12-p10-32x16")

@@ -31,6 +31,8 @@ public struct HUB12Emulator: Sendable {
   public private(set) var groupLitCount: [Int]
   /// What each row group showed, each distinct picture once (ghosting shows as a second).
   public private(set) var groupPictures: [Set<Framebuffer>]
+  /// Every time a row group lit, in order: the group and what it showed.
+  public private(set) var lightings: [(group: Int, pixels: Framebuffer)] = []
   /// Times the latch or the row select changed while OE was active (a ghost).
   public private(set) var switchesWhileLit = 0
   /// How long each row group stayed lit each time it was, in nanoseconds, in order.
@@ -131,7 +133,9 @@ public struct HUB12Emulator: Sendable {
     if isLit && (!wasLit || group != selectedGroup) && selectedGroup < board.scan {
       litSince = t
       groupLitCount[selectedGroup] += 1
-      groupPictures[selectedGroup].insert(litPixels())
+      let pixels = litPixels()
+      groupPictures[selectedGroup].insert(pixels)
+      lightings.append((selectedGroup, pixels))
     }
   }
 
