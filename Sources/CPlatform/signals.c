@@ -75,3 +75,28 @@ void marquee_install_resize_handler(void) {
 }
 
 unsigned long marquee_resize_count(void) { return (unsigned long)resizes; }
+
+static volatile sig_atomic_t hangups = 0;
+
+static void on_hangup(int number) {
+  int saved = errno;
+  hangups = hangups + 1;
+  if (wake_pipe[1] >= 0) {
+    char byte = (char)number;
+    ssize_t ignored = write(wake_pipe[1], &byte, 1);
+    (void)ignored;
+  }
+  errno = saved;
+}
+
+void marquee_install_hangup_handler(void) {
+  struct sigaction action;
+  memset(&action, 0, sizeof action);
+  action.sa_handler = on_hangup;
+  sigemptyset(&action.sa_mask);
+  // Restarted: a reload request is not a reason for a write or an open to fail.
+  action.sa_flags = SA_RESTART;
+  sigaction(SIGHUP, &action, NULL);
+}
+
+unsigned long marquee_hangup_count(void) { return (unsigned long)hangups; }

@@ -12,40 +12,40 @@ import MatrixCore
 enum BoardDisplays {
   /// Plays `timeline` on the board's hardware (or `--spi-dump`/`--i2c-dump` file) until the
   /// frame limit or a signal, leaving it blank (or lit with `--keep`).
-  static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag) throws {
+  static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameBoard?) throws {
     switch board {
     case .max7219(let board):
       if let dump = options.spiDump {
         var display = try MAX7219Display(
           board: board, transport: try DumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
       } else {
         var display = try MAX7219Display(
           board: board, transport: try SpidevTransport(path: board.device, speedHz: board.speedHz),
           keepLastFrame: options.keepLastFrame)
         if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
       }
     case .ht16k33(let board):
       if let dump = options.i2cDump {
         var display = try HT16K33Display(
           board: board, transport: try I2CDumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
       } else {
         var display = try HT16K33Display(
           board: board, transport: try I2CDevTransport(path: board.bus), keepLastFrame: options.keepLastFrame)
         if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
       }
     case .hub12(let board):
-      try playHUB12(timeline, on: board, options: options, stop: stop)
+      try playHUB12(timeline, on: board, options: options, stop: stop, tap: tap)
     case .pixels(let board):
       let color = LEDColor.rgb(options.ledColor)
       if let dump = options.spiDump {
         var display = try PixelDisplay(
           board: board, color: color, regions: options.colorRegions, transport: try DumpTransport(path: dump),
           keepLastFrame: options.keepLastFrame)
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
       } else {
         let transport = try SpidevTransport(path: board.device, speedHz: board.speedHz)
         try check(transport, drives: board)
@@ -53,7 +53,7 @@ enum BoardDisplays {
           board: board, color: color, regions: options.colorRegions, transport: transport,
           keepLastFrame: options.keepLastFrame)
         if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
       }
     }
   }
@@ -62,7 +62,9 @@ enum BoardDisplays {
   /// each frame's scan cycle in a file. A warning says when the loop cannot have real-time
   /// priority; `MARQUEE_SCAN_REPORT=FILE` writes the loop's figures there at the end (for
   /// marquee-bench).
-  static func playHUB12(_ timeline: any Timeline, on board: HUB12Board, options: RunOptions, stop: StopFlag) throws {
+  static func playHUB12(
+    _ timeline: any Timeline, on board: HUB12Board, options: RunOptions, stop: StopFlag, tap: FrameBoard?
+  ) throws {
     if options.keepLastFrame {
       throw UsageError("'--keep': HUB12 panels hold nothing and go dark when the scanning stops, so the last frame cannot stay lit.")
     }
@@ -71,7 +73,7 @@ enum BoardDisplays {
     }
     if let dump = options.spiDump {
       var display = try EncodedDisplay(encoder: HUB12Encoder(board: board), transport: try HUB12DumpTransport(path: dump))
-      try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+      try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
       return
     }
     var display = try HUB12Display(board: board, onFailure: { stop.set() })
@@ -89,7 +91,7 @@ enum BoardDisplays {
         try? writeAll(Array(line.utf8), to: StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644), what: path)
       }
     }
-    try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop)
+    try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
   }
 
   /// A WS2812's bits are timed by the SPI clock: a driver that gave another clock than the

@@ -48,6 +48,10 @@ public struct CommandLineParser {
       options.identify = true
       index = 1
     }
+    if arguments.first == "serve" {
+      options.serve = true
+      index = 1
+    }
     while index < arguments.count {
       let argument = arguments[index]
       defer { index += 1 }
@@ -117,6 +121,10 @@ public struct CommandLineParser {
       guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
       return .run(options)
     }
+    if options.serve {
+      try checkServe(options)
+      return .run(options)
+    }
     guard !options.messages.isEmpty || options.hasZones || options.stdin else {
       throw UsageError("Missing expected argument '<message> ...'")
     }
@@ -135,12 +143,29 @@ public struct CommandLineParser {
       case nil: continue
       case .board where options.boardPath == nil: throw needs(.board)
       case .stdin where !options.stdin: throw needs(.stdin)
+      case .serve where !options.serve:
+        throw UsageError("\(name) is for 'marquee serve'.")
       case .gif where options.gifPath == nil: throw needs(.gif)
-      case .cycleMode where options.mode != .cycle && !options.hasZones && !options.stdin:
+      case .cycleMode where options.mode != .cycle && !options.hasZones && !options.stdin && !options.serve:
         // A layout or a feed may put a zone in cycle mode, where the option then applies.
         throw UsageError("\(name) applies in cycle mode only: add \(file == nil ? "'--mode cycle'" : "\"mode\": \"cycle\"").")
       default: continue
       }
+    }
+  }
+
+  /// `serve` runs the sign and the server until stopped; what would end or replace that is
+  /// refused, and so is a non-loopback address without a token.
+  static func checkServe(_ options: RunOptions) throws(UsageError) {
+    for (given, name) in [(options.stdin, "--stdin"), (options.gifPath != nil, "--gif"), (options.pbmPath != nil, "--pbm")]
+    where given {
+      throw UsageError("'serve' takes its updates over HTTP; '\(name)' does not go with it.")
+    }
+    guard let address = ListenAddress(options.listen) else {
+      throw UsageError("The value '\(options.listen)' is invalid for '--listen <addr:port>': use an IP address and a port, such as 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080.")
+    }
+    if !address.isLoopback && options.tokenFile == nil {
+      throw UsageError("'--listen \(address)' lets other machines in: give '--token-file <file>' so every request needs the token (or listen on 127.0.0.1).")
     }
   }
 

@@ -34,6 +34,9 @@ final class Feed: Sendable {
     var fonts: [String: FontChain] = [:]
     var received = 0
     var ended = false
+    /// Each zone's options when the sign started, or at the last reload (a replacing
+    /// update starts from them).
+    var initial: [String: RunOptions]
   }
 
   let state: Mutex<State>
@@ -51,7 +54,8 @@ final class Feed: Sendable {
     zoneNames = zones.map(\.name)
     self.stop = stop
     self.onEnd = onEnd
-    state = Mutex(State(options: Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.options) })))
+    let options = Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.options) })
+    state = Mutex(State(options: options, initial: options))
   }
 
   /// Starts reading standard input on its own thread.
@@ -114,30 +118,51 @@ final class Feed: Sendable {
   }
 
   func handleObject(_ value: JSONValue) throws {
-    let fields: JSONFields
     do {
-      fields = try JSONFields(value)
-      for key in LayoutFile.placementKeys where fields.value[key] != nil {
-        throw JSONFieldError(field: key, reason: "a feed line cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
-      }
-      try fields.rejectUnknownKeys(LayoutFile.contentKeys + ["zone", "message", "immediately", "pause"])
-      let zone = try fields.string("zone") ?? firstZone
-      guard zoneNames.contains(zone) else {
-        throw JSONFieldError(field: "zone", reason: "no zone named '\(zone)' (zones: \(zoneNames.joined(separator: ", ")))")
-      }
-      var messages = try fields.strings("messages")
-      if let single = try fields.string("message") { messages = [single] }
-      try enqueue(
-        zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
-        pause: try fields.bool("pause"))
+      commit([try prepare(try JSONFields(value))])
     } catch let error as JSONFieldError {
       throw RuntimeError("\(error)")
     }
   }
 
+  /// An update checked and built, waiting to be committed.
+  struct Update {
+    var zone: String
+    var options: RunOptions
+    var content: ZoneContent?
+    var immediately: Bool
+    var pause: Bool?
+  }
+
+  /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
+  /// update without applying it. With `replacing`, the zone's options start from those it
+  /// had when the sign started, and messages are required.
+  func prepare(_ fields: JSONFields, replacing: Bool = false) throws -> Update {
+    for key in LayoutFile.placementKeys where fields.value[key] != nil {
+      throw JSONFieldError(field: fields.name(key), reason: "an update cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
+    }
+    try fields.rejectUnknownKeys(LayoutFile.contentKeys + ["zone", "message", "immediately", "pause"])
+    let zone = try fields.string("zone") ?? firstZone
+    guard zoneNames.contains(zone) else {
+      throw JSONFieldError(field: fields.name("zone"), reason: "no zone named '\(zone)' (zones: \(zoneNames.joined(separator: ", ")))")
+    }
+    var messages = try fields.strings("messages")
+    if let single = try fields.string("message") { messages = [single] }
+    if replacing && messages == nil { throw fields.missing("messages") }
+    return try prepare(
+      zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
+      pause: try fields.bool("pause"), replacing: replacing)
+  }
+
   func enqueue(zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?) throws {
+    commit([try prepare(zone: zone, messages: messages, fields: fields, immediately: immediately, pause: pause)])
+  }
+
+  func prepare(
+    zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?, replacing: Bool = false
+  ) throws -> Update {
     // Options are applied to a copy first, so a bad line changes nothing.
-    var options = state.withLock { $0.options[zone]! }
+    var options = state.withLock { replacing ? $0.initial[zone]! : $0.options[zone]! }
     if let messages {
       do {
         try CommandLineParser.checkMessages(messages)
@@ -149,11 +174,14 @@ final class Feed: Sendable {
     if let fields {
       // The colours of an RGB board's zones are set up with the display, before any line.
       if fields.optional("color") != nil {
-        throw RuntimeError("field 'color': a zone's colour is set when the sign starts (in the layout or config file); a feed line cannot change it")
+        throw JSONFieldError(
+          field: fields.name("color"),
+          reason: "a zone's colour is set when the sign starts (in the layout or config file); an update cannot change it")
       }
       try LayoutFile.apply(fields, to: &options)
     }
-    let changesContent = messages != nil || (fields.map { f in LayoutFile.contentKeys.contains { f.optional($0) != nil } } ?? false)
+    let changesContent = replacing || messages != nil
+      || (fields.map { f in LayoutFile.contentKeys.contains { f.optional($0) != nil } } ?? false)
     var content: ZoneContent?
     if changesContent {
       let key = options.fonts.joined(separator: ",")
@@ -162,19 +190,52 @@ final class Feed: Sendable {
       content = try MarqueeCommand.makeContent(options, fonts: fonts)
       state.withLock { $0.fonts[key] = fonts }
     }
-    state.withLock { state in
-      state.options[zone] = options
-      var pending = state.pending[zone] ?? Pending()
-      if let content {
-        pending.content = content
-        pending.immediately = immediately
-      }
-      if let pause { pending.pause = pause }
-      if state.pending[zone] == nil { state.order.append(zone) }
-      state.pending[zone] = pending
-      state.received += 1
-    }
+    return Update(zone: zone, options: options, content: content, immediately: immediately, pause: pause)
   }
+
+  /// Applies checked updates together, at the next frame.
+  func commit(_ updates: [Update]) {
+    state.withLock { state in
+      for update in updates {
+        state.options[update.zone] = update.options
+        var pending = state.pending[update.zone] ?? Pending()
+        if let content = update.content {
+          pending.content = content
+          pending.immediately = update.immediately
+        }
+        if let pause = update.pause { pending.pause = pause }
+        if state.pending[update.zone] == nil { state.order.append(update.zone) }
+        state.pending[update.zone] = pending
+        state.received += 1
+      }
+    }
+    stop.wake()
+  }
+
+  /// Replaces every zone's content and options with `zones` (a reloaded config), which must
+  /// name the same zones; nothing changes if any zone fails.
+  func reset(to zones: [(name: String, options: RunOptions)]) throws {
+    guard zones.map(\.name).sorted() == zoneNames.sorted() else {
+      throw RuntimeError(
+        "the zones changed (\(zones.map(\.name).joined(separator: ", ")) for \(zoneNames.joined(separator: ", "))); restart marquee to use a new layout")
+    }
+    let previous = state.withLock { $0.initial }
+    var updates: [Update] = []
+    do {
+      for zone in zones {
+        state.withLock { $0.initial[zone.name] = zone.options }
+        updates.append(try prepare(
+          zone: zone.name, messages: zone.options.messages, fields: nil, immediately: true, pause: nil, replacing: true))
+      }
+    } catch {
+      state.withLock { $0.initial = previous }
+      throw error
+    }
+    commit(updates)
+  }
+
+  /// Each zone's options now (what updates have made of them).
+  var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
 
   /// Takes what waits to be applied, oldest zone first.
   func drain() -> [(String, Pending)] {

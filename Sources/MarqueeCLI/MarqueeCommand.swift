@@ -22,7 +22,10 @@ public enum MarqueeCommand {
     // take the number of a closed standard stream.
     StandardDescriptors.secure()
     let stop = StopFlag()
-    _ = SignalTrap(stop: stop)
+    // Under 'serve' with a config file, SIGHUP reloads it (the service-manager convention).
+    let reloads = arguments.first == "serve" && ConfigFile.path(in: arguments) != nil
+    _ = SignalTrap(stop: stop, signals: reloads ? [SIGINT, SIGTERM] : SignalTrap.stoppingSignals)
+    if reloads { HangupSignal.install() }
     do {
       // A config file's options first; the command line's override them.
       let base = try ConfigFile.path(in: arguments).map(ConfigFile.load) ?? (options: RunOptions(), given: [])
@@ -45,6 +48,8 @@ public enum MarqueeCommand {
       case .gallery(let folder):
         try Recording.gallery(into: folder)
         return ExitCode.success
+      case .run(let options) where options.serve:
+        try Serve.run(options, arguments: arguments, stop: stop)
       case .run(let options):
         try run(options, stop: stop)
       }
@@ -109,17 +114,7 @@ public enum MarqueeCommand {
     var zoneOptions: [(name: String, options: RunOptions)] = []
     do {
       if options.hasZones {
-        let specs: [ZoneSpec]
-        if let path = options.layoutPath {
-          specs = try LayoutFile.parse(try TextFile.read(path), path: path, base: options)
-        } else {
-          do {
-            specs = try LayoutFile.zones(options.configZones, base: options)
-          } catch {
-            throw RuntimeError("\(options.configPath ?? "config"): \(error)")
-          }
-        }
-        for (index, var spec) in specs.enumerated() {
+        for (index, var spec) in try zoneSpecs(options).enumerated() {
           if index == 0 && !options.messages.isEmpty { spec.options.messages = options.messages }
           zoneOptions.append((spec.name, spec.options))
           zones.append(try Zone(
@@ -138,6 +133,18 @@ public enum MarqueeCommand {
       throw RuntimeError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
     } catch {
       throw RuntimeError("\(error)")
+    }
+  }
+
+  /// The zones of a layout file or of the config file's `zones`.
+  static func zoneSpecs(_ options: RunOptions) throws -> [ZoneSpec] {
+    if let path = options.layoutPath {
+      return try LayoutFile.parse(try TextFile.read(path), path: path, base: options)
+    }
+    do {
+      return try LayoutFile.zones(options.configZones, base: options)
+    } catch {
+      throw RuntimeError("\(options.configPath ?? "config"): \(error)")
     }
   }
 
@@ -197,25 +204,7 @@ public enum MarqueeCommand {
   /// Builds the sign from `options` and plays it until the frame limit or a signal.
   static func run(_ options: RunOptions, stop: StopFlag) throws {
     var options = options
-    var board: SignBoard?
-    if let value = options.boardPath {
-      let loaded = try BoardFiles.load(try BoardFiles.resolve(value))
-      if options.sizeGiven && (options.width != loaded.width || options.height != loaded.height) {
-        throw UsageError(
-          "--width/--height (\(options.width)x\(options.height)) do not match the board's \(loaded.width)x\(loaded.height); leave them out with --board.")
-      }
-      if loaded.isI2C && options.spiDump != nil {
-        throw UsageError("'\(loaded.name)' is on an I2C bus: write its bytes with '--i2c-dump <file>', not '--spi-dump'.")
-      }
-      if !loaded.isI2C && options.i2cDump != nil {
-        throw UsageError("'\(loaded.name)' is on an SPI bus: write its bytes with '--spi-dump <file>', not '--i2c-dump'.")
-      }
-      options.width = loaded.width
-      options.height = loaded.height
-      board = try options.brightness.map { brightness in
-        do { return try loaded.with(brightness: brightness) } catch { throw UsageError("'--brightness': \(error)") }
-      } ?? loaded
-    }
+    let board = try resolveBoard(&options)
     if options.stdin && StandardDescriptors.closed.contains(0) {
       throw RuntimeError("standard input is closed, and '--stdin' reads from it")
     }
@@ -229,8 +218,37 @@ public enum MarqueeCommand {
       try Recording.writePBM(timeline, path: pbm)
       return
     }
+    try present(timeline, board: board, options: options, stop: stop)
+  }
+
+  /// The board `--board` names, checked against the other options; the sign takes its size.
+  static func resolveBoard(_ options: inout RunOptions) throws -> SignBoard? {
+    guard let value = options.boardPath else { return nil }
+    let loaded = try BoardFiles.load(try BoardFiles.resolve(value))
+    if options.sizeGiven && (options.width != loaded.width || options.height != loaded.height) {
+      throw UsageError(
+        "--width/--height (\(options.width)x\(options.height)) do not match the board's \(loaded.width)x\(loaded.height); leave them out with --board.")
+    }
+    if loaded.isI2C && options.spiDump != nil {
+      throw UsageError("'\(loaded.name)' is on an I2C bus: write its bytes with '--i2c-dump <file>', not '--spi-dump'.")
+    }
+    if !loaded.isI2C && options.i2cDump != nil {
+      throw UsageError("'\(loaded.name)' is on an SPI bus: write its bytes with '--spi-dump <file>', not '--i2c-dump'.")
+    }
+    options.width = loaded.width
+    options.height = loaded.height
+    return try options.brightness.map { brightness in
+      do { return try loaded.with(brightness: brightness) } catch { throw UsageError("'--brightness': \(error)") }
+    } ?? loaded
+  }
+
+  /// Plays `timeline` on the sign the options choose: the board's hardware (or its dump),
+  /// or the terminal, until the frame limit or a signal. With `tap`, every frame is shared
+  /// with the HTTP server too.
+  static func present(_ timeline: any Timeline, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameBoard? = nil) throws {
     if let board, !options.simulate {
-      try BoardDisplays.play(timeline, on: board, options: options, stop: stop)
+      // The real sign, or its byte stream in a file.
+      try BoardDisplays.play(timeline, on: board, options: options, stop: stop, tap: tap)
       return
     }
     if StandardDescriptors.closed.contains(1) {
@@ -242,7 +260,7 @@ public enum MarqueeCommand {
     switch output {
     case .ascii:
       let screen = AsciiDisplay(width: options.width, height: options.height)
-      try play(timeline, on: screen, board: board, options: options, stop: stop)
+      try play(timeline, on: screen, board: board, options: options, stop: stop, tap: tap)
     case .leds:
       let color = options.color && getenv("NO_COLOR").map { $0.pointee == 0 } ?? true
       let screen: TerminalDisplay
@@ -253,7 +271,7 @@ public enum MarqueeCommand {
       } catch {
         throw RuntimeError("\(error)")
       }
-      try play(timeline, on: screen, board: board, options: options, stop: stop)
+      try play(timeline, on: screen, board: board, options: options, stop: stop, tap: tap)
     }
   }
 
@@ -273,34 +291,46 @@ public enum MarqueeCommand {
 
   /// Plays on a screen directly, or through an emulated board shown on that screen.
   static func play<S: Display>(
-    _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag
+    _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameBoard?
   ) throws {
     switch board {
     case .max7219(let board)?:
-      try play(timeline, emulating: MAX7219Emulation(board: board), on: screen, options: options, stop: stop)
+      try play(timeline, emulating: MAX7219Emulation(board: board), on: screen, options: options, stop: stop, tap: tap)
     case .ht16k33(let board)?:
-      try play(timeline, emulating: HT16K33Emulation(board: board), on: screen, options: options, stop: stop)
+      try play(timeline, emulating: HT16K33Emulation(board: board), on: screen, options: options, stop: stop, tap: tap)
     case .hub12(let board)?:
-      try play(timeline, emulating: HUB12Emulation(board: board), on: screen, options: options, stop: stop)
+      try play(timeline, emulating: HUB12Emulation(board: board), on: screen, options: options, stop: stop, tap: tap)
     case .pixels(let board)?:
       let emulation = PixelEmulation(
         board: board, color: LEDColor.rgb(options.ledColor), regions: options.colorRegions)
-      try play(timeline, emulating: emulation, on: screen, options: options, stop: stop)
+      try play(timeline, emulating: emulation, on: screen, options: options, stop: stop, tap: tap)
     case nil:
       var display = screen
-      try play(timeline, on: &display, options: options, stop: stop)
+      try play(timeline, on: &display, options: options, stop: stop, tap: tap)
     }
   }
 
   static func play<E: SignEmulation, S: Display>(
-    _ timeline: any Timeline, emulating emulation: E, on screen: S, options: RunOptions, stop: StopFlag
+    _ timeline: any Timeline, emulating emulation: E, on screen: S, options: RunOptions, stop: StopFlag, tap: FrameBoard?
   ) throws {
     var display = try EmulatedDisplay(emulation, screen: screen)
-    try play(timeline, on: &display, options: options, stop: stop)
+    try play(timeline, on: &display, options: options, stop: stop, tap: tap)
   }
 
-  /// Plays a timeline and shuts the display down on every path, errors included.
+  /// Plays a timeline and shuts the display down on every path, errors included; with
+  /// `tap`, through a ``TappedDisplay`` that shares the frames with the HTTP server.
   static func play<D: Display>(
+    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, tap: FrameBoard? = nil
+  ) throws {
+    if let tap {
+      var tapped = TappedDisplay(inner: display, board: tap)
+      try playUntilDone(timeline, on: &tapped, options: options, stop: stop)
+    } else {
+      try playUntilDone(timeline, on: &display, options: options, stop: stop)
+    }
+  }
+
+  static func playUntilDone<D: Display>(
     _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag
   ) throws {
     let player = try Player(fps: options.fps, frameLimit: options.frames, paced: !options.noWait)

@@ -25,6 +25,8 @@ struct Option: Sendable {
     case board
     /// `--stdin`.
     case stdin
+    /// `marquee serve`.
+    case serve
   }
 
   /// The long name, without dashes (`letter-spacing`).

@@ -83,6 +83,12 @@ public struct RunOptions: Sendable, Equatable {
   public var brightness: Int?
   /// Light each module of the board in chain order instead of showing messages.
   public var identify = false
+  /// `marquee serve`: run the sign with an HTTP server beside it.
+  public var serve = false
+  /// Where `serve` listens (`HOST:PORT`, `[IPv6]:PORT`).
+  public var listen = "127.0.0.1:8080"
+  /// The file of the bearer token `serve` asks for (made, mode 0600, if missing).
+  public var tokenFile: String?
   /// The zones whose colour is not the sign's, for boards of RGB LEDs (set when the sign
   /// is built).
   public var colorRegions: [ColorRegion] = []

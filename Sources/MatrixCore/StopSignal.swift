@@ -48,3 +48,12 @@ public enum TerminalResize {
   /// Catches SIGWINCH from now on; each resize also wakes the stop handler's pipe.
   public static func install() { marquee_install_resize_handler() }
 }
+
+/// SIGHUP as a reload request (`marquee serve` with a config file).
+public enum HangupSignal {
+  /// How many reload requests have been caught.
+  public static var count: UInt { UInt(marquee_hangup_count()) }
+
+  /// Catches SIGHUP from now on as a reload request, not a stop.
+  public static func install() { marquee_install_hangup_handler() }
+}

@@ -18,4 +18,11 @@ void marquee_install_resize_handler(void);
 /// How many SIGWINCH have been caught.
 unsigned long marquee_resize_count(void);
 
+/// Catches SIGHUP as a request to reload (the service-manager convention) instead of a
+/// stop: each one adds to marquee_hangup_count() and wakes the stop handler's pipe.
+void marquee_install_hangup_handler(void);
+
+/// How many SIGHUP have been caught as reload requests.
+unsigned long marquee_hangup_count(void);
+
 #endif

@@ -1,0 +1,114 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import MatrixCore
+import Synchronization
+
+/// The latest frame the sign showed and the brightness asked over HTTP, shared between the
+/// frame loop and the server. Each side copies under the lock into storage of its own, so
+/// the frame loop never waits on the network and never allocates.
+final class FrameBoard: Sendable {
+  struct State {
+    var pixels: Framebuffer
+    var brightness = 1.0
+    /// Bumped by every changed frame.
+    var generation: UInt64 = 0
+    /// The brightness step asked over HTTP (0...15; 15 is the board's full brightness).
+    var level = 15
+    /// Gaps between successive frames, in nanoseconds, the last ``intervalCapacity``.
+    var intervals: [Int64]
+    var intervalCount = 0
+    var lastShow: Int64 = 0
+  }
+
+  static let intervalCapacity = 4096
+  let state: Mutex<State>
+  /// The frame period the player aims for, in nanoseconds.
+  let period: Int64
+
+  init(width: Int, height: Int, fps: Double) {
+    state = Mutex(State(
+      pixels: Framebuffer(width: width, height: height),
+      intervals: [Int64](repeating: 0, count: FrameBoard.intervalCapacity)))
+    period = Int64(1e9 / fps)
+  }
+
+  /// Copies the latest frame into `pixels` (the sign's size); returns its generation and
+  /// brightness.
+  func read(into pixels: inout Framebuffer) -> (generation: UInt64, brightness: Double) {
+    state.withLock { state in
+      pixels.assign(state.pixels)
+      return (state.generation, state.brightness)
+    }
+  }
+
+  var generation: UInt64 { state.withLock { $0.generation } }
+
+  /// The brightness step asked over HTTP.
+  var level: Int {
+    get { state.withLock { $0.level } }
+    set { state.withLock { $0.level = newValue } }
+  }
+
+  /// How late frames came, from the gaps between them: the gap beyond one period, in
+  /// microseconds, at the median, the 99th percentile and the worst, over the last frames.
+  func lateness() -> (frames: Int, p50: Double, p99: Double, max: Double) {
+    let (gaps, count) = state.withLock { state in (Array(state.intervals.prefix(min(state.intervalCount, FrameBoard.intervalCapacity))), state.intervalCount) }
+    let late = gaps.map { max(0, $0 - period) }.sorted()
+    guard !late.isEmpty else { return (count, 0, 0, 0) }
+    func at(_ p: Double) -> Double { Double(late[min(late.count - 1, Int(Double(late.count) * p))]) / 1000 }
+    return (count, at(0.5), at(0.99), Double(late.last!) / 1000)
+  }
+
+  /// Called by the frame loop for every frame shown.
+  func record(_ frame: Frame, changed: Bool) -> Int {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    let time = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    return state.withLock { state in
+      if state.lastShow > 0 {
+        state.intervals[state.intervalCount % FrameBoard.intervalCapacity] = time - state.lastShow
+        state.intervalCount += 1
+      }
+      state.lastShow = time
+      if changed {
+        state.pixels.assign(frame.pixels)
+        state.brightness = frame.brightness
+        state.generation &+= 1
+      }
+      return state.level
+    }
+  }
+}
+
+/// A display that shares every frame with the server, applies the brightness asked over
+/// HTTP, and passes the frame on.
+struct TappedDisplay<Inner: Display>: Display {
+  var inner: Inner
+  let board: FrameBoard
+  var shownLevel = 15
+
+  var width: Int { inner.width }
+  var height: Int { inner.height }
+  var wantsEveryFrame: Bool { inner.wantsEveryFrame }
+
+  mutating func show(_ frame: Frame, changed: Bool) throws {
+    let level = board.record(frame, changed: changed)
+    // A new level changes what the display shows even when the pixels did not change.
+    let relit = level != shownLevel
+    shownLevel = level
+    if level >= 15 {
+      try inner.show(frame, changed: changed || relit)
+    } else {
+      var dimmed = frame
+      dimmed.brightness = frame.brightness * Double(level + 1) / 16
+      try inner.show(dimmed, changed: changed || relit)
+    }
+  }
+
+  mutating func shutdown() throws {
+    try inner.shutdown()
+  }
+}

@@ -1,0 +1,195 @@
+/// The page `marquee serve` gives at `/`: one HTML file with its style and script, nothing
+/// fetched from elsewhere, so it works offline and on a phone.
+///
+/// It draws the live sign as LEDs on a canvas from the event stream (read with `fetch`, so
+/// the token can go in a header), and has controls for a zone's messages, mode, entry
+/// effect and speed, for the brightness, and for pausing. When the sign asks for a token it
+/// asks the person once and keeps it in the browser (`localStorage`).
+enum WebPage {
+  static let html = #"""
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>marquee</title>
+<style>
+  :root { color-scheme: dark; font-family: system-ui, sans-serif; }
+  body { margin: 0; background: #111; color: #ddd; }
+  main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
+  h1 { font-size: 1.1rem; font-weight: 600; margin: 0 0 .75rem; }
+  #sign { width: 100%; image-rendering: pixelated; background: #000; border-radius: .4rem; display: block; }
+  form { display: grid; gap: .6rem; margin-top: 1rem; }
+  label { display: grid; gap: .25rem; font-size: .9rem; }
+  textarea, select, input { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: .3rem; padding: .4rem; }
+  textarea { min-height: 4.5rem; }
+  .row { display: flex; gap: .6rem; flex-wrap: wrap; }
+  .row > * { flex: 1 1 8rem; }
+  button { font: inherit; padding: .55rem .9rem; border: 0; border-radius: .3rem; background: #c33; color: #fff; }
+  button.quiet { background: #333; }
+  #status { min-height: 1.2rem; font-size: .9rem; color: #f99; }
+</style>
+</head>
+<body>
+<main>
+  <h1>marquee</h1>
+  <canvas id="sign" width="64" height="8" aria-label="the sign"></canvas>
+  <form id="content">
+    <label>Zone <select id="zone" name="zone"></select></label>
+    <label>Messages, one per line <textarea id="messages" name="messages"></textarea></label>
+    <div class="row">
+      <label>Mode <select id="mode" name="mode">
+        <option value="auto">auto</option><option value="scroll">scroll</option><option value="cycle">cycle</option>
+      </select></label>
+      <label>Effect <select id="effect" name="in"></select></label>
+      <label>Speed (px/s) <input id="speed" name="speed" type="number" min="0" max="1000" step="1"></label>
+    </div>
+    <div class="row">
+      <label>Brightness <input id="brightness" name="brightness" type="range" min="0" max="15"></label>
+    </div>
+    <div class="row">
+      <button id="send" type="submit">Show</button>
+      <button id="pause" class="quiet" type="button">Pause</button>
+      <button id="resume" class="quiet" type="button">Resume</button>
+    </div>
+    <div id="status" role="status"></div>
+  </form>
+</main>
+<script>
+"use strict";
+const $ = (id) => document.getElementById(id);
+let token = localStorage.getItem("marquee-token") || "";
+let state = null;
+let frame = null;
+
+function headers(extra) {
+  const h = Object.assign({}, extra || {});
+  if (token) h["Authorization"] = "Bearer " + token;
+  return h;
+}
+
+async function api(path, method, body) {
+  const init = { method: method || "GET", headers: headers(body ? { "Content-Type": "application/json" } : {}) };
+  if (body) init.body = JSON.stringify(body);
+  const response = await fetch(path, init);
+  if (response.status === 401) {
+    token = prompt("This sign needs its token:") || "";
+    localStorage.setItem("marquee-token", token);
+    return api(path, method, body);
+  }
+  const data = await response.json();
+  if (!response.ok) throw new Error(data.error || response.statusText);
+  return data;
+}
+
+function showStatus(text) { $("status").textContent = text; }
+
+function draw() {
+  if (!frame) return;
+  const canvas = $("sign"), scale = Math.max(4, Math.floor(canvas.clientWidth / frame.width) || 4);
+  if (canvas.width !== frame.width * scale) {
+    canvas.width = frame.width * scale;
+    canvas.height = frame.height * scale;
+  }
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#000";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  const level = Math.max(0.25, frame.brightness);
+  for (let y = 0; y < frame.height; y++) {
+    const row = frame.rows[y];
+    for (let x = 0; x < frame.width; x++) {
+      const lit = (parseInt(row.substr((x >> 3) * 2, 2), 16) >> (7 - (x & 7))) & 1;
+      g.fillStyle = lit ? "rgba(255,48,24," + level + ")" : "#2a2a2a";
+      g.beginPath();
+      g.arc(x * scale + scale / 2, y * scale + scale / 2, scale * 0.42, 0, 2 * Math.PI);
+      g.fill();
+    }
+  }
+  canvas.dataset.frame = frame.rows.join(",");
+}
+
+function fillForm() {
+  if (!state) return;
+  const zone = $("zone"), chosen = zone.value;
+  zone.innerHTML = "";
+  for (const z of state.zones) zone.add(new Option(z.name, z.name));
+  zone.value = state.zones.some((z) => z.name === chosen) ? chosen : state.zones[0].name;
+  const z = state.zones.find((z) => z.name === zone.value);
+  if (document.activeElement !== $("messages")) $("messages").value = z.messages.join("\n");
+  $("mode").value = z.mode;
+  $("speed").value = z.speed;
+  if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
+  $("brightness").value = state.brightness;
+}
+
+async function listen() {
+  for (;;) {
+    try {
+      const response = await fetch("/api/events", { headers: headers() });
+      if (response.status === 401) { await api("/api/state"); continue; }
+      const reader = response.body.getReader(), decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let type = "message", data = "";
+          for (const line of block.split("\n")) {
+            if (line.startsWith("event: ")) type = line.slice(7);
+            else if (line.startsWith("data: ")) data += line.slice(6);
+          }
+          if (type === "frame") { frame = JSON.parse(data); draw(); }
+          else if (type === "state") { state = JSON.parse(data); fillForm(); }
+        }
+      }
+    } catch (error) {
+      showStatus("Connection lost: " + error.message + " (trying again)");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+$("zone").addEventListener("change", fillForm);
+$("content").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const messages = $("messages").value.split("\n").map((m) => m.trim()).filter((m) => m.length > 0);
+  try {
+    const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, immediately: true };
+    // The entry effect is for cycling messages; the speed for scrolling ones.
+    if (update.mode === "cycle") update.in = $("effect").value;
+    else update.speed = Number($("speed").value);
+    state = await api("/api/content", "PATCH", update);
+    fillForm();
+    showStatus("");
+  } catch (error) { showStatus(error.message); }
+});
+$("brightness").addEventListener("change", async () => {
+  try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); }
+  catch (error) { showStatus(error.message); }
+});
+$("pause").addEventListener("click", async () => {
+  try { state = await api("/api/pause", "POST", {}); } catch (error) { showStatus(error.message); }
+});
+$("resume").addEventListener("click", async () => {
+  try { state = await api("/api/resume", "POST", {}); } catch (error) { showStatus(error.message); }
+});
+window.addEventListener("resize", draw);
+
+(async () => {
+  try {
+    const effects = await api("/api/effects");
+    for (const e of effects) $("effect").add(new Option(e.name, e.name));
+    state = await api("/api/state");
+    fillForm();
+  } catch (error) { showStatus(error.message); }
+  listen();
+})();
+</script>
+</body>
+</html>
+"""#
+}
