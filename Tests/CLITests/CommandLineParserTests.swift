@@ -100,7 +100,7 @@ import Testing
     // (A sprite file must exist; a zone's colour is fixed when the display is set up.)
     #expect(FeedLineCheck.process(#"{"message": "x", "\#(option.key)": \#(sample.json)}"#) == nil || name == "sprite" || name == "color")
     if name == "color" {
-      #expect(FeedLineCheck.process(#"{"message": "x", "color": "green"}"#)?.contains("a feed line cannot change it") == true)
+      #expect(FeedLineCheck.process(#"{"message": "x", "color": "green"}"#)?.contains("an update cannot change it") == true)
     }
   }
 
@@ -146,7 +146,7 @@ import Testing
   @Test(arguments: ["name", "x", "y", "width", "height"])
   func layoutOnlyKeysAreRefusedWithTheirReason(key: String) {
     let reason = FeedLineCheck.process(#"{"message": "hi", "\#(key)": 3}"#)
-    #expect(reason == "field '\(key)': a feed line cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
+    #expect(reason == "field '\(key)': an update cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
   }
 
   @Test func contentKeysAreStillTaken() {

@@ -153,6 +153,11 @@ public final class ChildProcess: @unchecked Sendable {
     return false
   }
 
+  /// What the child has written to its standard error so far.
+  public var errorSoFar: String {
+    String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: errPath))) ?? Data(), as: UTF8.self)
+  }
+
   /// What the child has written to its standard output so far.
   public var outputSoFar: Data { (try? Data(contentsOf: URL(fileURLWithPath: outPath))) ?? Data() }
 

@@ -29,7 +29,8 @@ struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
       port = text[text.index(after: colon)...]
       isIPv6 = false
     }
-    guard let number = UInt16(port), number > 0 else { return nil }
+    // Port 0: any free port (the server says which).
+    guard let number = UInt16(port) else { return nil }
     self.host = String(host)
     self.port = number
     guard (try? socketAddress()) != nil else { return nil }
@@ -97,6 +98,20 @@ struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
       throw RuntimeError("\(self): cannot listen: \(String(cString: strerror(code)))")
     }
     return descriptor
+  }
+
+  /// The address a listening socket is bound to (the port the system chose for port 0).
+  static func bound(_ descriptor: Int32, like address: ListenAddress) -> ListenAddress {
+    var storage = sockaddr_storage()
+    var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+    let result = withUnsafeMutablePointer(to: &storage) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+    }
+    guard result == 0 else { return address }
+    let port = withUnsafeBytes(of: storage) { raw in
+      address.isIPv6 ? raw.load(as: sockaddr_in6.self).sin6_port : raw.load(as: sockaddr_in.self).sin_port
+    }
+    return ListenAddress(host: address.host, port: UInt16(bigEndian: port), isIPv6: address.isIPv6)
   }
 }
 

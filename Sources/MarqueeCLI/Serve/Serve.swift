@@ -30,7 +30,7 @@ enum Serve {
       token: token, stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed) })
     let server = try SignServer(address: address, api: api, stop: stop)
     server.start()
-    printError("Serving the sign at http://\(address)/ (the API under /api/; Ctrl-C stops)")
+    printError("Serving the sign at http://\(server.address)/ (the API under /api/; Ctrl-C stops)")
     defer {
       stop.set()
       server.join()

@@ -58,6 +58,8 @@ final class SignServer: @unchecked Sendable {
   static let stallTimeout: Int64 = 30_000_000_000
 
   let listener: Int32
+  /// Where it listens (with the port the system chose, for port 0).
+  let address: ListenAddress
   let api: SignAPI
   let stop: StopFlag
   var connections: [Connection] = []
@@ -70,6 +72,7 @@ final class SignServer: @unchecked Sendable {
     self.api = api
     self.stop = stop
     listener = try address.listen()
+    self.address = ListenAddress.bound(listener, like: address)
   }
 
   /// Starts serving on a thread of its own.
