@@ -5,7 +5,7 @@ import PackageDescription
 let targets = [
   ("FuzzBDF", ["BitmapFonts"]), ("FuzzHex", ["BitmapFonts"]), ("FuzzPSF", ["BitmapFonts"]),
   ("FuzzPCF", ["BitmapFonts"]), ("FuzzGzip", ["BitmapFonts"]), ("FuzzBoard", ["Drivers", "MatrixCore"]),
-  ("FuzzFeedLine", ["MarqueeCLI"]), ("FuzzLayout", ["BitmapFonts"]),
+  ("FuzzFeedLine", ["MarqueeCLI"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["MarqueeCLI"]),
 ]
 
 let package = Package(

@@ -24,6 +24,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var encoder = PixelEncoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
     var output = SPITransactions()
     encoder.encode(frame, into: &output)
+  case .hub12(let board):
+    var encoder = HUB12Encoder(board: board)
+    var cycle = HUB12Cycle()
+    encoder.encode(frame, into: &cycle)
   }
   return 0
 }

@@ -1,0 +1,35 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// The page of `marquee serve` in a real browser: headless Chromium driven by selenium
+/// (Tests/Browser/page_check.py) sees the canvas match /api/frame, types a message in the
+/// form, and sees the sign's frame change to it.
+@Suite struct BrowserTests {
+  /// A Python with selenium: `$MARQUEE_BROWSER_PYTHON`, or the venv `.ci/run` makes.
+  static let python: String? = {
+    let candidates = [ProcessInfo.processInfo.environment["MARQUEE_BROWSER_PYTHON"], ".build/venv-browser/bin/python"]
+    return candidates.compactMap { $0 }.first { path in
+      FileManager.default.isExecutableFile(atPath: path)
+        && (try? TestSupport.ChildProcess(path, ["-c", "import selenium"]).wait(timeout: 30).status) == 0
+    }
+  }()
+
+  static let available = python != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+    && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func thePageShowsTheSignAndItsFormChangesIt() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "64", "Welcome"])
+    let expected = NSTemporaryDirectory() + "marquee-browser-\(getpid()).txt"
+    defer { try? FileManager.default.removeItem(atPath: expected) }
+    try BinaryRunner.run(["--output", "ascii", "--width", "64", "--frames", "1", "Open 9-18"]).stdout
+      .write(toFile: expected, atomically: true, encoding: .utf8)
+    let check = try TestSupport.ChildProcess(
+      BrowserTests.python!, ["Tests/Browser/page_check.py", "http://127.0.0.1:\(sign.client.port)", "Open 9-18", expected])
+    let result = check.wait(timeout: 180)
+    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
+    _ = sign.stop()
+  }
+}
