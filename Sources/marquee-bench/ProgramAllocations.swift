@@ -48,6 +48,8 @@ struct ProgramAllocations {
            width: 128, height: 16),
       Mode(name: "apa102-spidev", arguments: ["--board", "apa102-16x16"] + moving + [message], width: 16, height: 16,
            environment: ["LD_PRELOAD": fakeKernel, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0"]),
+      // The sign with its HTTP server beside it (no client: the frame loop and the idle server).
+      Mode(name: "serve", arguments: ["serve", "--listen", "127.0.0.1:0", "--output", "ascii"] + moving + [message]),
       Mode(name: "layout-zones", arguments: ["--layout", "Docs/examples/two-zones.json", "--output", "ascii"] + moving),
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
