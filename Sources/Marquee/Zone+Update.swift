@@ -14,8 +14,11 @@ extension Zone {
     if !immediately, let waiting = segments.last, waiting.start > z, waiting.content == content {
       return false
     }
-    // A change not yet shown gives way to this one.
-    segments.removeAll { $0.start > z }
+    // A change not yet shown gives way to this one. The segment in force stays even when
+    // rounding puts its start a hair after `z` (zone time is sign time less the pauses, so
+    // a segment started during a pause can start an ulp after the zone time that follows).
+    let inForce = segmentIndex(at: z)
+    segments.removeSubrange((inForce + 1)...)
     let current = segment(at: z)
     if current.content == content { return false }
     let timeline = try content.makeTimeline(width: width, height: height)
