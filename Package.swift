@@ -40,8 +40,9 @@ let package = Package(
     .executableTarget(
       name: "marquee-bench",
       dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "AllocationCounter"],
-      // The Python side of the luma comparison, run by `--luma PYTHON`.
-      exclude: ["Luma"]),
+      // The Python side of the luma comparison, run by `--luma PYTHON`, and the load test
+      // of `marquee serve` (Docs/performance.md).
+      exclude: ["Luma", "Load"]),
     // The Swift examples of README.md and Docs/, verbatim, built and run by DocExampleTests.
     .executableTarget(name: "ReadmeExample", dependencies: ["BitmapFonts", "Marquee"], path: "Tests/DocExamples/ReadmeExample"),
     .executableTarget(name: "ZonesExample", dependencies: ["BitmapFonts", "Marquee", "Drivers"], path: "Tests/DocExamples/ZonesExample"),

@@ -268,21 +268,22 @@ final class SignAPI: @unchecked Sendable {
     }
   }
 
-  /// Queues what an event stream has not been sent yet: the state after a change, else the
-  /// newest frame; nothing while the last event is still going out (a slow reader skips
+  /// Queues what an event stream has not been sent yet: the state after a change, and the
+  /// newest frame; nothing while the last events are still going out (a slow reader skips
   /// frames instead of piling them up).
   func push(to connection: SignServer.Connection, now: Int64) {
     guard !connection.hasOutput else { return }
+    var queued = false
     if connection.sentStateVersion != stateVersion {
       connection.sentStateVersion = stateVersion
       connection.queue(Array("event: state\ndata: \(state().text)\n\n".utf8), now: now)
-      return
+      queued = true
     }
     let (generation, brightness) = frames.read(into: &scratch)
     if generation != connection.sentGeneration {
       connection.sentGeneration = generation
       connection.queue(Array("event: frame\ndata: \(SignAPI.frameEvent(scratch, brightness: brightness))\n\n".utf8), now: now)
-    } else if now - connection.lastActivity > 15_000_000_000 {
+    } else if !queued && now - connection.lastActivity > 15_000_000_000 {
       // A comment now and then keeps proxies and browsers from timing the stream out.
       connection.queue(Array(": keep-alive\n\n".utf8), now: now)
     }
