@@ -52,10 +52,14 @@ int marquee_install_stop_handler(const int *signals, int count) {
 int marquee_stop_signal(void) { return stop_signal; }
 
 static volatile sig_atomic_t resizes = 0;
+static volatile sig_atomic_t hangups = 0;
 
-static void on_resize(int number) {
+// SIGWINCH and SIGHUP-as-reload: counted, and the stop handler's pipe woken, so a sleeping
+// player redraws or a server reloads. Neither stops anything.
+static void on_counted(int number) {
   int saved = errno;
-  resizes = resizes + 1;
+  if (number == SIGWINCH) resizes = resizes + 1;
+  else hangups = hangups + 1;
   if (wake_pipe[1] >= 0) {
     char byte = (char)number;
     ssize_t ignored = write(wake_pipe[1], &byte, 1);
@@ -64,39 +68,20 @@ static void on_resize(int number) {
   errno = saved;
 }
 
-void marquee_install_resize_handler(void) {
+static void install_counted(int number) {
   struct sigaction action;
   memset(&action, 0, sizeof action);
-  action.sa_handler = on_resize;
+  action.sa_handler = on_counted;
   sigemptyset(&action.sa_mask);
-  // Restarted: a resize is not a reason for a write or an open to fail.
+  // Restarted: a resize or a reload request is not a reason for a write or an open to fail.
   action.sa_flags = SA_RESTART;
-  sigaction(SIGWINCH, &action, NULL);
+  sigaction(number, &action, NULL);
 }
+
+void marquee_install_resize_handler(void) { install_counted(SIGWINCH); }
 
 unsigned long marquee_resize_count(void) { return (unsigned long)resizes; }
 
-static volatile sig_atomic_t hangups = 0;
-
-static void on_hangup(int number) {
-  int saved = errno;
-  hangups = hangups + 1;
-  if (wake_pipe[1] >= 0) {
-    char byte = (char)number;
-    ssize_t ignored = write(wake_pipe[1], &byte, 1);
-    (void)ignored;
-  }
-  errno = saved;
-}
-
-void marquee_install_hangup_handler(void) {
-  struct sigaction action;
-  memset(&action, 0, sizeof action);
-  action.sa_handler = on_hangup;
-  sigemptyset(&action.sa_mask);
-  // Restarted: a reload request is not a reason for a write or an open to fail.
-  action.sa_flags = SA_RESTART;
-  sigaction(SIGHUP, &action, NULL);
-}
+void marquee_install_hangup_handler(void) { install_counted(SIGHUP); }
 
 unsigned long marquee_hangup_count(void) { return (unsigned long)hangups; }

@@ -173,14 +173,7 @@ import Testing
   }
 
   @Test func badBoardsNameTheField() throws {
-    func error(_ json: String) -> String {
-      do {
-        _ = try SignBoard(json: json, path: "b.json")
-        return ""
-      } catch {
-        return error.description
-      }
-    }
+    func error(_ json: String) -> String { boardFileError(json, path: "b.json") }
     #expect(error(#"{"driver": "ht16k33", "module": "8x8", "backpacks": [{"address": "0x70"}, {"address": 112, "x": 8}]}"#)
       == "b.json: field 'backpacks[1].address': 0x70 is used by another backpack")
     #expect(error(#"{"driver": "ht16k33", "module": "8x8", "backpacks": [{"address": "0x69"}]}"#)

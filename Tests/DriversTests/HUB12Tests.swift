@@ -91,14 +91,7 @@ import Testing
   }
 
   @Test func badBoardsNameTheField() throws {
-    func error(_ json: String) -> String {
-      do {
-        _ = try SignBoard(json: json, path: "h.json")
-        return ""
-      } catch {
-        return error.description
-      }
-    }
+    func error(_ json: String) -> String { boardFileError(json, path: "h.json") }
     let gpio = #""gpio": {"oe": 22, "a": 23, "b": 24, "lat": 25}"#
     #expect(error(#"{"driver": "hub12", "panel": {"scan": 8}, \#(gpio)}"#)
       == "h.json: field 'gpio.c': missing: a 8-row-group panel needs oe, a, b, lat, c")

@@ -181,14 +181,7 @@ import Testing
   }
 
   @Test func badPixelBoardsNameTheField() throws {
-    func error(_ json: String) -> String {
-      do {
-        _ = try SignBoard(json: json, path: "p.json")
-        return ""
-      } catch {
-        return error.description
-      }
-    }
+    func error(_ json: String) -> String { boardFileError(json, path: "p.json") }
     let panel = #""panel": {"width": 32, "height": 8}"#
     #expect(error(#"{"driver": "ws2812", \#(panel), "spi": {"speedHz": 1000000}}"#).hasPrefix(
       "p.json: field 'spi.speedHz': at 1000000 Hz no coding"))

@@ -51,25 +51,25 @@ struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// The address for bind().
   func socketAddress() throws -> (storage: sockaddr_storage, length: socklen_t) {
-    var storage = sockaddr_storage()
+    func stored<Address>(_ address: Address) -> (storage: sockaddr_storage, length: socklen_t) {
+      var storage = sockaddr_storage()
+      withUnsafeBytes(of: address) { source in
+        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
+      }
+      return (storage, socklen_t(MemoryLayout<Address>.size))
+    }
     if isIPv6 {
       var address = sockaddr_in6()
       address.sin6_family = sa_family_t(AF_INET6)
       address.sin6_port = port.bigEndian
       guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else { throw BadAddress() }
-      withUnsafeBytes(of: address) { source in
-        withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-      }
-      return (storage, socklen_t(MemoryLayout<sockaddr_in6>.size))
+      return stored(address)
     }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
     guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else { throw BadAddress() }
-    withUnsafeBytes(of: address) { source in
-      withUnsafeMutableBytes(of: &storage) { $0.copyMemory(from: source) }
-    }
-    return (storage, socklen_t(MemoryLayout<sockaddr_in>.size))
+    return stored(address)
   }
 
   /// A listening, non-blocking socket bound to the address.

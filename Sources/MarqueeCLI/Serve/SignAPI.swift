@@ -185,7 +185,7 @@ final class SignAPI: @unchecked Sendable {
   /// `PUT` (replace) or `PATCH` (merge) the content of zones: one feed document, or
   /// `{"zones": [document, …]}`. All are checked before any is applied.
   func content(_ request: HTTPRequest, replacing: Bool) -> HTTPResponse {
-    do {
+    answering {
       let fields = try body(request)
       let documents: [JSONFields]
       if fields.value["zones"] != nil {
@@ -199,6 +199,13 @@ final class SignAPI: @unchecked Sendable {
       for update in updates { if let pause = update.pause { paused[update.zone] = pause } }
       stateVersion += 1
       return .json(state())
+    }
+  }
+
+  /// The response `body` makes, or the error it throws as JSON with its field path.
+  func answering(_ body: () throws -> HTTPResponse) -> HTTPResponse {
+    do {
+      return try body()
     } catch let error as HTTPRequestError {
       return .error(error.status, error.message)
     } catch let error as JSONFieldError {
@@ -210,7 +217,7 @@ final class SignAPI: @unchecked Sendable {
 
   /// `POST /api/pause` and `/api/resume`: every zone, or `{"zone": "name"}`.
   func pause(_ request: HTTPRequest, _ pausing: Bool) -> HTTPResponse {
-    do {
+    answering {
       let fields = try body(request)
       try fields.rejectUnknownKeys(["zone"])
       let names = try fields.string("zone").map { [$0] } ?? zones.map(\.name)
@@ -225,31 +232,19 @@ final class SignAPI: @unchecked Sendable {
       for name in names { paused[name] = pausing }
       stateVersion += 1
       return .json(state())
-    } catch let error as HTTPRequestError {
-      return .error(error.status, error.message)
-    } catch let error as JSONFieldError {
-      return .error(400, "\(error.field): \(error.reason)")
-    } catch {
-      return .error(400, "\(error)")
     }
   }
 
   /// `POST /api/brightness {"brightness": 0-15}`: the full brightness, in 16 steps of the
   /// board's own.
   func brightness(_ request: HTTPRequest) -> HTTPResponse {
-    do {
+    answering {
       let fields = try body(request)
       try fields.rejectUnknownKeys(["brightness"])
       frames.level = try fields.requiredInteger("brightness", in: 0...15)
       stateVersion += 1
       stop.wake()
       return .json(state())
-    } catch let error as HTTPRequestError {
-      return .error(error.status, error.message)
-    } catch let error as JSONFieldError {
-      return .error(400, "\(error.field): \(error.reason)")
-    } catch {
-      return .error(400, "\(error)")
     }
   }
 
