@@ -91,9 +91,6 @@ public enum SignBoard: Sendable, Equatable {
     return false
   }
 
-  /// The board's brightness steps.
-  public var brightnessRange: ClosedRange<Int> { 0...15 }
-
   /// This board at another full brightness.
   ///
   /// - Throws: ``InvalidBoardValue`` for a step the chip does not have.

@@ -44,8 +44,6 @@ final class FrameBoard: Sendable {
     }
   }
 
-  var generation: UInt64 { state.withLock { $0.generation } }
-
   /// The brightness step asked over HTTP.
   var level: Int {
     get { state.withLock { $0.level } }

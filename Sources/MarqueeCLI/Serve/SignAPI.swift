@@ -30,7 +30,6 @@ final class SignAPI: @unchecked Sendable {
   var paused: [String: Bool]
   /// The frame as the server last copied it (the server thread's own storage).
   var scratch: Framebuffer
-  var lastKeepAlive: Int64 = 0
   var requests = 0
 
   init(

@@ -64,8 +64,6 @@ final class SignServer: @unchecked Sendable {
   let stop: StopFlag
   var connections: [Connection] = []
   var thread = pthread_t()
-  /// Counts for tests and the load script (`GET /api/stats`).
-  var refused = 0
 
   /// Binds and listens on `address` (`HOST:PORT`, `[IPv6]:PORT`).
   init(address: ListenAddress, api: SignAPI, stop: StopFlag) throws {
@@ -136,7 +134,6 @@ final class SignServer: @unchecked Sendable {
           .serialized(closes: true)
         _ = busy.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         close(descriptor)
-        refused += 1
         continue
       }
       connections.append(Connection(descriptor: descriptor, now: now))
