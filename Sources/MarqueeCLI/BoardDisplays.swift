@@ -13,47 +13,37 @@ enum BoardDisplays {
   /// Plays `timeline` on the board's hardware (or `--spi-dump`/`--i2c-dump` file) until the
   /// frame limit or a signal, leaving it blank (or lit with `--keep`).
   static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameBoard?) throws {
+    // The family's encoder on its transport; `--retry` is refused with a dump file already.
+    func drive<E: FrameEncoder, T: BatchTransport>(_ encoder: E, _ transport: T) throws where T.Batch == E.Batch {
+      var display = try EncodedDisplay(encoder: encoder, transport: transport, keepLastFrame: options.keepLastFrame)
+      if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
+      try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
+    }
     switch board {
     case .max7219(let board):
+      let encoder = MAX7219Encoder(board: board)
       if let dump = options.spiDump {
-        var display = try MAX7219Display(
-          board: board, transport: try DumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
+        try drive(encoder, try DumpTransport(path: dump))
       } else {
-        var display = try MAX7219Display(
-          board: board, transport: try SpidevTransport(path: board.device, speedHz: board.speedHz),
-          keepLastFrame: options.keepLastFrame)
-        if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
+        try drive(encoder, try SpidevTransport(path: board.device, speedHz: board.speedHz))
       }
     case .ht16k33(let board):
+      let encoder = HT16K33Encoder(board: board)
       if let dump = options.i2cDump {
-        var display = try HT16K33Display(
-          board: board, transport: try I2CDumpTransport(path: dump), keepLastFrame: options.keepLastFrame)
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
+        try drive(encoder, try I2CDumpTransport(path: dump))
       } else {
-        var display = try HT16K33Display(
-          board: board, transport: try I2CDevTransport(path: board.bus), keepLastFrame: options.keepLastFrame)
-        if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
+        try drive(encoder, try I2CDevTransport(path: board.bus))
       }
     case .hub12(let board):
       try playHUB12(timeline, on: board, options: options, stop: stop, tap: tap)
     case .pixels(let board):
-      let color = LEDColor.rgb(options.ledColor)
+      let encoder = PixelEncoder(board: board, color: LEDColor.rgb(options.ledColor), regions: options.colorRegions)
       if let dump = options.spiDump {
-        var display = try PixelDisplay(
-          board: board, color: color, regions: options.colorRegions, transport: try DumpTransport(path: dump),
-          keepLastFrame: options.keepLastFrame)
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
+        try drive(encoder, try DumpTransport(path: dump))
       } else {
         let transport = try SpidevTransport(path: board.device, speedHz: board.speedHz)
         try check(transport, drives: board)
-        var display = try PixelDisplay(
-          board: board, color: color, regions: options.colorRegions, transport: transport,
-          keepLastFrame: options.keepLastFrame)
-        if options.retry { display.retry = MarqueeCommand.retryPolicy(stop: stop) }
-        try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)
+        try drive(encoder, transport)
       }
     }
   }

@@ -24,19 +24,9 @@ import Testing
   /// Runs the sign until the log holds `slots` row slots (bounded), stops it with SIGTERM,
   /// and returns the exit status and the log.
   func scan(_ arguments: [String], slots: Int, _ extra: [String: String] = [:]) throws -> (status: Int32, stderr: String, log: [String]) {
-    let log = NSTemporaryDirectory() + "marquee-hub12-\(getpid())-\(UUID().uuidString).log"
-    defer { try? FileManager.default.removeItem(atPath: log) }
-    let child = try BinaryRunner.start(
-      arguments, environment: HUB12KernelTests.environment.merging(["MARQUEE_FAKE_LOG": log]) { $1 }.merging(extra) { $1 })
-    func lines() -> [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
-    // Wait (at most 20 s) for the slots, or for the program to end by itself.
-    var waited = 0
-    while waited < 2000 && lines().lazy.filter({ $0.hasPrefix("xfer ") }).count < slots && !child.ends(within: 0.01) {
-      waited += 1
+    try KernelDoorTests().runUntilStopped(arguments, HUB12KernelTests.environment.merging(extra) { $1 }, until: slots) {
+      $0.hasPrefix("xfer ")
     }
-    child.send(SIGTERM)
-    let result = child.wait(timeout: 20)
-    return (result.status, result.stderr, lines())
   }
 
   /// Replays a log into the emulator: each line request's offsets name the signals, each

@@ -153,22 +153,11 @@ import Testing
     #expect(emulator.leds.allSatisfy { $0.global == 0 && $0.bytes == (0, 0, 0) }, "dark on exit")
   }
 
-  /// Runs a sign until the log shows it lit, stops it with SIGTERM, and returns the log.
+  /// Runs a sign until the log shows it lit (12 writes or messages), stops it with
+  /// SIGTERM, and returns how it ended and the log.
   func stopped(_ arguments: [String], _ environment: [String: String]) throws -> (status: Int32, log: [String]) {
-    let log = NSTemporaryDirectory() + "marquee-kernel-stop-\(getpid())-\(UUID().uuidString).log"
-    defer { try? FileManager.default.removeItem(atPath: log) }
-    let child = try BinaryRunner.start(arguments, environment: [
-      "LD_PRELOAD": KernelDoorTests.library, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0", "MARQUEE_FAKE_LOG": log,
-    ].merging(environment) { $1 })
-    func lines() -> [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
-    var waited = 0
-    while lines().filter({ $0.hasPrefix("i2c ") || $0.hasPrefix("message ") }).count < 12 && waited < 1000 {
-      usleep(10_000)
-      waited += 1
-    }
-    child.send(SIGTERM)
-    let result = child.wait(timeout: 20)
-    return (result.status, lines())
+    let run = try door.runUntilStopped(arguments, environment, until: 12) { $0.hasPrefix("i2c ") || $0.hasPrefix("message ") }
+    return (run.status, run.log)
   }
 
   @Test func aStopSignalLeavesBackpacksInStandbyAndPanelsDarkUnlessKept() throws {

@@ -28,6 +28,27 @@ import Testing
     return Run(result: result, log: lines)
   }
 
+  /// Runs marquee on the fake kernel until its log holds `count` lines that `counted`
+  /// accepts (waiting at most 20 s, or until it ends by itself), stops it with SIGTERM, and
+  /// returns how it ended and the log.
+  func runUntilStopped(
+    _ arguments: [String], _ environment: [String: String], until count: Int, lines counted: @escaping (String) -> Bool
+  ) throws -> (status: Int32, stderr: String, log: [String]) {
+    let log = NSTemporaryDirectory() + "marquee-kernel-\(getpid())-\(UUID().uuidString).log"
+    defer { try? FileManager.default.removeItem(atPath: log) }
+    let child = try BinaryRunner.start(arguments, environment: [
+      "LD_PRELOAD": KernelDoorTests.library, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0", "MARQUEE_FAKE_LOG": log,
+    ].merging(environment) { $1 })
+    func lines() -> [String] { ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init) }
+    var waited = 0
+    while waited < 2000 && lines().lazy.filter(counted).count < count && !child.ends(within: 0.01) {
+      waited += 1
+    }
+    child.send(SIGTERM)
+    let result = child.wait(timeout: 20)
+    return (result.status, result.stderr, lines())
+  }
+
   /// The transfers of the log, message by message: (speed, bits, cs_change, bytes).
   func messages(_ log: [String]) -> [[(speed: Int, bits: Int, csChange: Int, bytes: [UInt8])]] {
     var messages: [[(Int, Int, Int, [UInt8])]] = []

@@ -37,8 +37,6 @@ public struct HT16K33Encoder: FrameEncoder, Sendable {
   var sentRAM: [UInt8]
   public let width: Int, height: Int
   var sentLevel = -1
-  var lastBrightness = -1.0
-  var lastLevel: Int?
   var hasSent = false
 
   /// Prepares an encoder for `board`.
@@ -102,15 +100,12 @@ public struct HT16K33Encoder: FrameEncoder, Sendable {
   /// Appends the writes that make the backpacks show `frame` (nothing if they already do).
   public mutating func encode(_ frame: Frame, into output: inout I2CWrites) {
     precondition(frame.pixels.width == width && frame.pixels.height == height, "frame size is not the board's")
-    if frame.brightness != lastBrightness {
-      lastBrightness = frame.brightness
-      lastLevel = dimming(for: frame.brightness)
-    }
-    if let level = lastLevel, level != sentLevel {
+    let level = dimming(for: frame.brightness)
+    if let level, level != sentLevel {
       for address in addresses { output.append(address: address, CollectionOfOne(HT16K33Command.dimming | UInt8(level))) }
       sentLevel = level
     }
-    build(frame.pixels.words, dark: lastLevel == nil)
+    build(frame.pixels.words, dark: level == nil)
     let everything = !hasSent
     hasSent = true
     for index in addresses.indices {

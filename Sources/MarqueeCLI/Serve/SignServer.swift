@@ -12,7 +12,7 @@ import MatrixCore
 ///
 /// Limits: request head 8 KiB, body 64 KiB, ``maximumConnections`` at once (the next is
 /// answered 503 and closed), a request head must arrive within ``headDeadline`` of its
-/// first byte (or of the connection's opening), an idle connection closes after
+/// first byte, a connection with nothing asked and nothing to send closes after
 /// ``idleTimeout``, and an event stream whose reader stops reading for ``stallTimeout`` is
 /// dropped. An event stream that falls behind skips frames: a new frame is queued only once
 /// the last one has gone out.
@@ -54,7 +54,7 @@ final class SignServer: @unchecked Sendable {
 
   static let maximumConnections = 32
   static let headDeadline: Int64 = 10_000_000_000
-  static let idleTimeout: Int64 = 60_000_000_000
+  static let idleTimeout: Int64 = 10_000_000_000
   static let stallTimeout: Int64 = 30_000_000_000
 
   let listener: Int32
@@ -152,7 +152,6 @@ final class SignServer: @unchecked Sendable {
       if count == 0 {
         // The client closed its side: finish what is queued, then close.
         connection.closeAfterWrite = true
-        if !connection.hasOutput { connection.lastActivity = 0 }
         break
       }
       if connection.input.isEmpty { connection.headStarted = now }
@@ -210,17 +209,17 @@ final class SignServer: @unchecked Sendable {
   func expire(now: Int64) {
     connections.removeAll { connection in
       let done = connection.closeAfterWrite && !connection.hasOutput
+      // A request begun and not finished in time is answered 408 before the close.
       let slowHead = !connection.events && !connection.input.isEmpty && now - connection.headStarted > SignServer.headDeadline
+      // Nothing asked and nothing to send (a client that connected and went quiet).
       let idle = !connection.events && connection.input.isEmpty && !connection.hasOutput
         && now - connection.lastActivity > SignServer.idleTimeout
       let stalled = connection.hasOutput && connection.waitingSince > 0 && now - connection.waitingSince > SignServer.stallTimeout
-      let silentHead = !connection.events && connection.input.isEmpty && !connection.hasOutput
-        && connection.lastActivity == connection.headStarted && now - connection.headStarted > SignServer.headDeadline
       if slowHead && !connection.hasOutput {
         let timeout = HTTPResponse.error(408, "the request did not arrive in time").serialized(closes: true)
         _ = timeout.withUnsafeBytes { Glibc.send(connection.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       }
-      guard done || slowHead || idle || stalled || silentHead || connection.lastActivity == 0 else { return false }
+      guard done || slowHead || idle || stalled else { return false }
       close(connection.descriptor)
       return true
     }
