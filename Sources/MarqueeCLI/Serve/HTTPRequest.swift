@@ -76,7 +76,7 @@ enum HTTPRequestParser {
         return .failure(HTTPRequestError(status: 400, message: "a header line is not 'Name: value'"))
       }
       let name = line[..<colon].lowercased()
-      let value = line[line.index(after: colon)...].trimmingWhitespace()
+      let value = String(line[line.index(after: colon)...]).trimmingCharacters(in: " \t")
       if let earlier = headers[name] {
         // Repeated headers join with commas, except the ones that must be single.
         guard !["content-length", "host", "authorization", "content-type"].contains(name) else {
@@ -161,13 +161,6 @@ enum HTTPRequestParser {
   }
 }
 
-extension Substring {
-  /// The text without spaces and tabs at either end.
-  func trimmingWhitespace() -> String {
-    String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
-  }
-}
-
 /// Runs bytes through the request parser, as the server does (for fuzzing and tools).
 public enum HTTPRequestCheck {
   /// Parses every request in `bytes`; returns how many were read and the error that ended
@@ -185,5 +178,12 @@ public enum HTTPRequestCheck {
         rest = rest.dropFirst(consumed)
       }
     }
+  }
+}
+
+extension String {
+  /// The text without the given characters at either end.
+  func trimmingCharacters(in set: String) -> String {
+    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
   }
 }

@@ -149,10 +149,3 @@ enum TokenFile {
     return token
   }
 }
-
-extension String {
-  /// The text without the given characters at either end.
-  func trimmingCharacters(in set: String) -> String {
-    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-  }
-}

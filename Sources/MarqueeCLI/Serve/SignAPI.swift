@@ -73,7 +73,7 @@ final class SignAPI: @unchecked Sendable {
     }
     if request.method != "GET" {
       // Writes only as JSON: a form on another site cannot post to the sign.
-      let type = request.header("content-type")?.split(separator: ";").first?.trimmingWhitespace().lowercased()
+      let type = request.header("content-type")?.split(separator: ";").first.map { String($0).trimmingCharacters(in: " \t").lowercased() }
       guard type == "application/json" else {
         return .error(415, "send the body as JSON, with 'Content-Type: application/json'")
       }
