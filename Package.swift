@@ -10,6 +10,7 @@ let package = Package(
     .library(name: "Drivers", targets: ["Drivers"]),
     .library(name: "MarqueeTesting", targets: ["MarqueeTesting"]),
     .library(name: "SimpleJSON", targets: ["SimpleJSON"]),
+    .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "MarqueeCLI", targets: ["MarqueeCLI"]),
     .executable(name: "marquee", targets: ["marquee"]),
     .executable(name: "marquee-bench", targets: ["marquee-bench"]),
@@ -29,7 +30,9 @@ let package = Package(
     .target(name: "CKernel"),
     .target(name: "Drivers", dependencies: ["MatrixCore", "SimpleJSON", "CKernel"]),
     .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
-    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers"]),
+    // An HTTP/1.1 server with a responder seam: bytes to requests, requests to responses.
+    .target(name: "HTTP", dependencies: ["SimpleJSON"]),
+    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP"]),
     .executableTarget(
       name: "marquee", dependencies: ["MarqueeCLI"],
       // A release build carries the Swift runtime inside: one file to copy to a Pi, nothing
@@ -63,6 +66,7 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SimpleJSON"]),
     .testTarget(
       name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],

@@ -5,7 +5,7 @@ import PackageDescription
 let targets = [
   ("FuzzBDF", ["BitmapFonts"]), ("FuzzHex", ["BitmapFonts"]), ("FuzzPSF", ["BitmapFonts"]),
   ("FuzzPCF", ["BitmapFonts"]), ("FuzzGzip", ["BitmapFonts"]), ("FuzzBoard", ["Drivers", "MatrixCore"]),
-  ("FuzzFeedLine", ["MarqueeCLI"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["MarqueeCLI"]),
+  ("FuzzFeedLine", ["MarqueeCLI"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["HTTP"]),
 ]
 
 let package = Package(

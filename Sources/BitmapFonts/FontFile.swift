@@ -19,10 +19,11 @@ public enum FontFile {
     public var warnings: [String]
   }
 
-  /// Reads a whole file, refusing files larger than ``FontLimits/maximumFileSize``.
+  /// Reads a whole file, refusing files larger than ``FontLimits/maximumFileSize`` and
+  /// anything but a regular file (a FIFO or `/dev/stdin` would block the reader).
   public static func readBytes(_ path: String) throws(FontLoadError) -> [UInt8] {
     do {
-      return try FileBytes.read(path, limit: FontLimits.maximumFileSize)
+      return try FileBytes.read(path, limit: FontLimits.maximumFileSize, regularOnly: true)
     } catch {
       throw FontLoadError(path: path, reason: error.reason == "is a folder, not a file" ? "is a folder, not a font file" : error.reason)
     }

@@ -72,6 +72,12 @@ public enum FontLocator {
     /// The closest name there is, if any is close.
     public var suggestion: String?
 
+    /// An unknown `name`, with the closest known name if any is close.
+    public init(name: String, suggestion: String?) {
+      self.name = name
+      self.suggestion = suggestion
+    }
+
     public var description: String {
       "No font named '\(name)'." + (suggestion.map { " Did you mean '\($0)'?" } ?? "")
         + " See 'marquee fonts' for the names, or give a path."

@@ -12,7 +12,7 @@ import MatrixCore
 enum BoardDisplays {
   /// Plays `timeline` on the board's hardware (or `--spi-dump`/`--i2c-dump` file) until the
   /// frame limit or a signal, leaving it blank (or lit with `--keep`).
-  static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameBoard?) throws {
+  static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameTap?) throws {
     // The family's encoder on its transport; `--retry` is refused with a dump file already.
     func drive<E: FrameEncoder, T: BatchTransport>(_ encoder: E, _ transport: T) throws where T.Batch == E.Batch {
       var display = try EncodedDisplay(encoder: encoder, transport: transport, keepLastFrame: options.keepLastFrame)
@@ -53,7 +53,7 @@ enum BoardDisplays {
   /// priority; `MARQUEE_SCAN_REPORT=FILE` writes the loop's figures there at the end (for
   /// marquee-bench).
   static func playHUB12(
-    _ timeline: any Timeline, on board: HUB12Board, options: RunOptions, stop: StopFlag, tap: FrameBoard?
+    _ timeline: any Timeline, on board: HUB12Board, options: RunOptions, stop: StopFlag, tap: FrameTap?
   ) throws {
     if options.keepLastFrame {
       throw UsageError("'--keep': HUB12 panels hold nothing and go dark when the scanning stops, so the last frame cannot stay lit.")

@@ -31,31 +31,56 @@ final class Feed: Sendable {
     var pending: [String: Pending] = [:]
     var order: [String] = []
     var options: [String: RunOptions]
-    var fonts: [String: FontChain] = [:]
     var received = 0
     var ended = false
     /// Each zone's options when the sign started, or at the last reload (a replacing
     /// update starts from them).
     var initial: [String: RunOptions]
+    /// The fonts each zone uses now, and those of its initial options: the fonts kept loaded.
+    var fontsInUse: [String: [FontCache.Identity]] = [:]
+    var initialFonts: [String: [FontCache.Identity]] = [:]
+  }
+
+  /// A zone's size: what its content must fit.
+  struct Size: Sendable {
+    var width: Int, height: Int
   }
 
   let state: Mutex<State>
   let firstZone: String
   let zoneNames: [String]
+  let sizes: [String: Size]
   let stop: StopFlag
+  /// The fonts, loaded once per file and shared with the sign that started.
+  let fonts: FontCache
+  /// Which fonts updates may name.
+  let fontAccess: FontCache.Access
   /// Lines longer than this are refused (and the rest of the line skipped).
   static let maximumLineLength = 1 << 20
 
   /// What to do when the input ends.
   let onEnd: RunOptions.EndOfInput
 
-  init(zones: [(name: String, options: RunOptions)], stop: StopFlag, onEnd: RunOptions.EndOfInput = .keep) {
+  /// A feed for `zones` of the given sizes; `fonts` is the cache the sign was built with.
+  init(
+    zones: [(name: String, options: RunOptions)], sizes: [String: Size], stop: StopFlag,
+    onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any
+  ) {
     firstZone = zones[0].name
     zoneNames = zones.map(\.name)
+    self.sizes = sizes
     self.stop = stop
     self.onEnd = onEnd
+    self.fonts = fonts
+    self.fontAccess = fontAccess
     let options = Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.options) })
-    state = Mutex(State(options: options, initial: options))
+    var state = State(options: options, initial: options)
+    for zone in zones {
+      let identities = (try? zone.options.fonts.map { try fonts.resolve($0, access: .any).0 }) ?? []
+      state.fontsInUse[zone.name] = identities
+      state.initialFonts[zone.name] = identities
+    }
+    self.state = Mutex(state)
   }
 
   /// Starts reading standard input on its own thread.
@@ -132,6 +157,8 @@ final class Feed: Sendable {
     var content: ZoneContent?
     var immediately: Bool
     var pause: Bool?
+    /// The fonts of the new content.
+    var fonts: [FontCache.Identity]?
   }
 
   /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
@@ -183,14 +210,39 @@ final class Feed: Sendable {
     let changesContent = replacing || messages != nil
       || (fields.map { f in LayoutFile.contentKeys.contains { f.optional($0) != nil } } ?? false)
     var content: ZoneContent?
+    var identities: [FontCache.Identity]?
     if changesContent {
-      let key = options.fonts.joined(separator: ",")
-      let cached = state.withLock { $0.fonts[key] }
-      let fonts = try cached ?? MarqueeCommand.loadFonts(options.fonts)
-      content = try MarqueeCommand.makeContent(options, fonts: fonts)
-      state.withLock { $0.fonts[key] = fonts }
+      let chain: FontChain
+      do {
+        // Fonts a document names are checked against what the feed allows; the zone's own
+        // (from the command line, config or layout) were the operator's choice.
+        let rule = fields?.optional("font") != nil ? fontAccess : .any
+        (chain, identities) = try fonts.chain(options.fonts, access: rule)
+      } catch let refused as FontCache.NotOffered {
+        throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
+      }
+      let made = try MarqueeCommand.makeContent(options, fonts: chain)
+      try check(made, fits: zone, fields: fields)
+      content = made
     }
-    return Update(zone: zone, options: options, content: content, immediately: immediately, pause: pause)
+    return Update(zone: zone, options: options, content: content, immediately: immediately, pause: pause, fonts: identities)
+  }
+
+  /// Builds the zone's timeline once, so content that cannot be shown (a font taller than
+  /// the zone, text too long to lay out) is refused before anything is applied.
+  func check(_ content: ZoneContent, fits zone: String, fields: JSONFields?) throws {
+    guard let size = sizes[zone] else { return }
+    do {
+      _ = try content.makeTimeline(width: size.width, height: size.height)
+    } catch {
+      let key: String
+      switch error {
+      case .textTallerThanSign: key = "font"
+      default: key = "messages"
+      }
+      guard let fields else { throw RuntimeError("zone '\(zone)': \(error)") }
+      throw JSONFieldError(field: fields.name(key), reason: "\(error) (zone '\(zone)' is \(size.width)x\(size.height))")
+    }
   }
 
   /// Applies checked updates together, at the next frame.
@@ -207,7 +259,10 @@ final class Feed: Sendable {
         if state.pending[update.zone] == nil { state.order.append(update.zone) }
         state.pending[update.zone] = pending
         state.received += 1
+        if let identities = update.fonts { state.fontsInUse[update.zone] = identities }
       }
+      // Fonts no zone shows any more, nor would show again after a PUT or reload, go.
+      fonts.keep(only: Set(state.fontsInUse.values.joined()).union(state.initialFonts.values.joined()))
     }
     stop.wake()
   }
@@ -219,16 +274,18 @@ final class Feed: Sendable {
       throw RuntimeError(
         "the zones changed (\(zones.map(\.name).joined(separator: ", ")) for \(zoneNames.joined(separator: ", "))); restart marquee to use a new layout")
     }
-    let previous = state.withLock { $0.initial }
+    let previous = state.withLock { ($0.initial, $0.initialFonts) }
     var updates: [Update] = []
     do {
       for zone in zones {
         state.withLock { $0.initial[zone.name] = zone.options }
-        updates.append(try prepare(
-          zone: zone.name, messages: zone.options.messages, fields: nil, immediately: true, pause: nil, replacing: true))
+        let update = try prepare(
+          zone: zone.name, messages: zone.options.messages, fields: nil, immediately: true, pause: nil, replacing: true)
+        state.withLock { $0.initialFonts[zone.name] = update.fonts ?? [] }
+        updates.append(update)
       }
     } catch {
-      state.withLock { $0.initial = previous }
+      state.withLock { ($0.initial, $0.initialFonts) = previous }
       throw error
     }
     commit(updates)
@@ -275,7 +332,7 @@ struct FedSign: Timeline {
           if pause { try controller.pause(zone: zone, at: t) } else { try controller.resume(zone: zone, at: t) }
         }
       } catch {
-        printError("Warning: stdin: \(error), update skipped")
+        printError("Warning: zone '\(zone)': \(error), update skipped")
       }
     }
     controller.render(at: t, into: &frame, workspace: &workspace)

@@ -6,7 +6,7 @@ public enum FeedLineCheck {
   /// Parses and applies `line` to a default zone; returns why it would be skipped, or `nil`.
   @discardableResult
   public static func process(_ line: String) -> String? {
-    let feed = Feed(zones: [("main", RunOptions())], stop: StopFlag())
+    let feed = Feed(zones: [("main", RunOptions())], sizes: [:], stop: StopFlag())
     do {
       try feed.handle(line)
       return nil

@@ -82,7 +82,8 @@ public enum MarqueeCommand {
   static func makeTimeline(_ options: inout RunOptions, stop: StopFlag) throws -> any Timeline {
     // The sign's t = 0 in Unix time, fixed once: every zone and every feed update share it.
     options.clockStart = options.clockStart ?? now()
-    let (controller, zones) = try makeSign(options, stop: stop)
+    let fonts = FontCache()
+    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.ledColor ? nil
@@ -94,7 +95,7 @@ public enum MarqueeCommand {
       options.frames = max(1, Int((Double(loops) * loop * options.fps - 1e-9).rounded(.up)))
     }
     guard options.stdin else { return controller }
-    let feed = Feed(zones: zones, stop: stop, onEnd: options.onEndOfInput)
+    let feed = Feed(zones: zones, sizes: zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts)
     feed.start()
     // With nothing to show yet, the sign starts with the first line.
     if options.messages.isEmpty && !options.hasZones { feed.waitForFirstLine() }
@@ -102,13 +103,11 @@ public enum MarqueeCommand {
   }
 
   /// Builds the sign the options describe: one zone, or the zones of a layout file.
-  static func makeSign(_ options: RunOptions, stop: StopFlag) throws -> (SignController, [(name: String, options: RunOptions)]) {
-    var fontCache: [String: FontChain] = [:]
+  static func makeSign(
+    _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache()
+  ) throws -> (SignController, [(name: String, options: RunOptions)]) {
     func content(_ options: RunOptions) throws -> ZoneContent {
-      let key = options.fonts.joined(separator: ",")
-      let fonts = try fontCache[key] ?? loadFonts(options.fonts)
-      fontCache[key] = fonts
-      return try makeContent(options, fonts: fonts)
+      try makeContent(options, fonts: fonts.chain(options.fonts).chain)
     }
     var zones: [Zone] = []
     var zoneOptions: [(name: String, options: RunOptions)] = []
@@ -172,23 +171,9 @@ public enum MarqueeCommand {
     return content
   }
 
-  /// Loads the font chain, printing the fonts' warnings (skipped glyphs) on standard error.
-  static func loadFonts(_ names: [String]) throws -> FontChain {
-    var fonts: [any Font] = []
-    for name in names {
-      let loaded: FontFile.Loaded
-      do {
-        loaded = try FontLocator.font(named: name)
-      } catch let unknown as FontLocator.UnknownFont {
-        throw UsageError(unknown.description)
-      } catch {
-        throw RuntimeError("\(error)")
-      }
-      for warning in loaded.warnings.prefix(3) { printError("Warning: \(warning)") }
-      if loaded.warnings.count > 3 { printError("Warning: \(loaded.warnings.count - 3) more problems in \(name)") }
-      fonts.append(loaded.font)
-    }
-    return FontChain(fonts)
+  /// Each zone's size, by name.
+  static func zoneSizes(_ controller: SignController) -> [String: Feed.Size] {
+    Dictionary(uniqueKeysWithValues: controller.sign.zones.map { ($0.name, Feed.Size(width: $0.width, height: $0.height)) })
   }
 
   /// Reads a sprite file, naming the file in any error.
@@ -245,7 +230,7 @@ public enum MarqueeCommand {
   /// Plays `timeline` on the sign the options choose: the board's hardware (or its dump),
   /// or the terminal, until the frame limit or a signal. With `tap`, every frame is shared
   /// with the HTTP server too.
-  static func present(_ timeline: any Timeline, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameBoard? = nil) throws {
+  static func present(_ timeline: any Timeline, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameTap? = nil) throws {
     if let board, !options.simulate {
       // The real sign, or its byte stream in a file.
       try BoardDisplays.play(timeline, on: board, options: options, stop: stop, tap: tap)
@@ -291,7 +276,7 @@ public enum MarqueeCommand {
 
   /// Plays on a screen directly, or through an emulated board shown on that screen.
   static func play<S: Display>(
-    _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameBoard?
+    _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameTap?
   ) throws {
     switch board {
     case .max7219(let board)?:
@@ -311,7 +296,7 @@ public enum MarqueeCommand {
   }
 
   static func play<E: SignEmulation, S: Display>(
-    _ timeline: any Timeline, emulating emulation: E, on screen: S, options: RunOptions, stop: StopFlag, tap: FrameBoard?
+    _ timeline: any Timeline, emulating emulation: E, on screen: S, options: RunOptions, stop: StopFlag, tap: FrameTap?
   ) throws {
     var display = try EmulatedDisplay(emulation, screen: screen)
     try play(timeline, on: &display, options: options, stop: stop, tap: tap)
@@ -320,7 +305,7 @@ public enum MarqueeCommand {
   /// Plays a timeline and shuts the display down on every path, errors included; with
   /// `tap`, through a ``TappedDisplay`` that shares the frames with the HTTP server.
   static func play<D: Display>(
-    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, tap: FrameBoard? = nil
+    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, tap: FrameTap? = nil
   ) throws {
     if let tap {
       var tapped = TappedDisplay(inner: display, board: tap)

@@ -121,20 +121,25 @@ extension OptionKind where Value == String {
 
 extension OptionKind where Value == [String] {
   /// Font names, first choice first, separated by commas.
-  static let fonts = OptionKind(
-    placeholder: "<name[,name...]>",
-    text: { text, option throws(UsageError) in
-      let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-      guard !names.isEmpty else { throw UsageError("'--\(option.name)' needs at least one font name.") }
-      return names
-    },
-    json: { fields, key throws(JSONFieldError) in
-      guard let text = try fields.string(key) else { return nil }
-      let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-      guard !names.isEmpty else { throw JSONFieldError(field: fields.name(key), reason: "needs at least one font name") }
-      return names
-    },
-    show: { $0.joined(separator: ",") })
+  static let fonts = names("<name[,name...]>", what: "font name")
+
+  /// Names separated by commas (at least one).
+  static func names(_ placeholder: String, what: String = "name") -> OptionKind {
+    OptionKind(
+      placeholder: placeholder,
+      text: { text, option throws(UsageError) in
+        let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw UsageError("'--\(option.name)' needs at least one \(what).") }
+        return names
+      },
+      json: { fields, key throws(JSONFieldError) in
+        guard let text = try fields.string(key) else { return nil }
+        let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+        guard !names.isEmpty else { throw JSONFieldError(field: fields.name(key), reason: "needs at least one \(what)") }
+        return names
+      },
+      show: { $0.joined(separator: ",") })
+  }
 }
 
 extension OptionKind where Value == UInt64 {

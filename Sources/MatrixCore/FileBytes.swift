@@ -28,13 +28,19 @@ public enum FileBytes {
   }
 
   /// The whole file at `path`, at most `limit` bytes.
-  public static func read(_ path: String, limit: Int) throws(ReadError) -> [UInt8] {
-    let descriptor = StopSignal.open(path, O_RDONLY | O_CLOEXEC)
+  ///
+  /// With `regularOnly`, anything but a regular file (a FIFO, a device, `/dev/stdin`) is
+  /// refused without waiting: it is opened non-blocking and checked before any read.
+  public static func read(_ path: String, limit: Int, regularOnly: Bool = false) throws(ReadError) -> [UInt8] {
+    let descriptor = StopSignal.open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
     guard descriptor >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
     defer { close(descriptor) }
     var info = stat()
     if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw ReadError(path: path, reason: "is a folder, not a file")
+    }
+    if regularOnly && (info.st_mode & S_IFMT) != S_IFREG {
+      throw ReadError(path: path, reason: "is not a regular file")
     }
     // Read straight into an array of the file's size (one more byte to see the end), then
     // in chunks if the file grew or has no size (a pipe, /proc).

@@ -1,11 +1,16 @@
 """Drives the page of `marquee serve` in headless Chromium, as a person would.
 
 Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
+       page_check.py --token URL TOKEN
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
 `marquee --output ascii` renders MESSAGE) and the canvas with it, and prints one line:
 "page ok: ..." or the failure, exiting 1.
+
+With --token (a sign that asks for one): the page asks once; given a wrong token it asks
+no more (no prompt for three seconds), says the token was not accepted and shows its
+button; the button asks again, and with the right token the canvas shows the sign.
 Needs Debian's chromium and chromium-driver, and selenium from PyPI.
 """
 import json
@@ -15,11 +20,13 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
 
 
-def api(url, path):
-    with urllib.request.urlopen(url + path, timeout=10) as response:
+def api(url, path, token=None):
+    request = urllib.request.Request(url + path, headers={"Authorization": "Bearer " + token} if token else {})
+    with urllib.request.urlopen(request, timeout=10) as response:
         return response.read().decode()
 
 
@@ -57,13 +64,61 @@ def canvas_frame(driver):
     )
 
 
-def main():
-    url = sys.argv[1].rstrip("/")
+def browser():
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=480,760"]:
         options.add_argument(argument)
     options.binary_location = "/usr/bin/chromium"
-    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    # Prompts stay open for the script to answer.
+    options.set_capability("unhandledPromptBehavior", "ignore")
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+def prompt(driver):
+    """The open prompt, or None."""
+    try:
+        return driver.switch_to.alert
+    except NoAlertPresentException:
+        return None
+
+
+def token_check():
+    url, token = sys.argv[2].rstrip("/"), sys.argv[3]
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        wait(lambda: prompt(driver), "the page to ask for the token").send_keys("not-the-token")
+        driver.switch_to.alert.accept()
+        # Asked once: no prompt again, however long the page runs.
+        deadline = time.time() + 3
+        prompts = 0
+        while time.time() < deadline:
+            alert = prompt(driver)
+            if alert:
+                prompts += 1
+                alert.dismiss()
+            time.sleep(0.05)
+        assert prompts == 0, "the page asked %d more times after a wrong token" % prompts
+        status = driver.find_element(By.ID, "status").text
+        assert "did not accept" in status, "status: %r" % status
+        button = driver.find_element(By.ID, "token")
+        assert button.is_displayed(), "no button to enter the token again"
+        button.click()
+        wait(lambda: prompt(driver), "the button to ask for the token").send_keys(token)
+        driver.switch_to.alert.accept()
+        expected = api(url, "/api/frame", token).strip()
+        wait(lambda: (canvas_frame(driver) or "")[: len(expected)] == expected, "the canvas to show the sign with the token")
+        assert not button.is_displayed(), "the button stays after the right token"
+        print("page ok: asked once, refused a wrong token without asking again, and showed the sign with the right one")
+    finally:
+        driver.quit()
+
+
+def main():
+    if sys.argv[1] == "--token":
+        return token_check()
+    url = sys.argv[1].rstrip("/")
+    driver = browser()
     try:
         driver.get(url + "/")
         state = json.loads(api(url, "/api/state"))

@@ -14,12 +14,20 @@ struct HTTPTestClient {
     var text: String { String(decoding: body, as: UTF8.self) }
   }
 
-  /// A connected socket with a receive time-out, or -1.
-  func connect(timeout: Int = 10) -> Int32 {
+  /// The `Host` a browser on this machine sends.
+  var host: String { "127.0.0.1:\(port)" }
+
+  /// A connected socket with a receive time-out, or -1; `receiveBuffer` shrinks its receive
+  /// buffer (a client that reads little).
+  func connect(timeout: Int = 10, receiveBuffer: Int32? = nil) -> Int32 {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return -1 }
     var time = timeval(tv_sec: timeout, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+    if var size = receiveBuffer {
+      setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian
@@ -34,13 +42,16 @@ struct HTTPTestClient {
     return fd
   }
 
-  static func send(_ fd: Int32, _ bytes: [UInt8]) {
+  /// Sends all of `bytes` unless the connection fails or the send times out; how many went.
+  @discardableResult
+  static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int {
     var offset = 0
     while offset < bytes.count {
       let count = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if count <= 0 { return }
+      if count <= 0 { return offset }
       offset += count
     }
+    return offset
   }
 
   /// Reads one response (headers, then Content-Length bytes, or to the end of the stream).
@@ -74,7 +85,8 @@ struct HTTPTestClient {
     let fd = connect()
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var head = "\(method) \(path) HTTP/1.1\r\nHost: test\r\nConnection: close\r\n"
+    var head = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"
+    if headers.keys.allSatisfy({ $0.lowercased() != "host" }) { head += "Host: \(host)\r\n" }
     if body != nil && json { head += "Content-Type: application/json\r\n" }
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     let bodyBytes = Array((body ?? "").utf8)
@@ -122,6 +134,23 @@ final class ServedSign {
   deinit {
     child.send(SIGKILL)
     _ = child.wait(timeout: 5)
+  }
+
+  /// The server's resident memory, in KiB (`VmRSS` of /proc/PID/status).
+  var residentKB: Int {
+    let status = (try? String(contentsOfFile: "/proc/\(child.pid)/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
+  }
+
+  /// The most resident memory seen over `seconds`, in KiB, sampled every 50 ms.
+  func peakResidentKB(seconds: Double) -> Int {
+    var peak = residentKB
+    for _ in 0..<max(1, Int(seconds / 0.05)) {
+      usleep(50_000)
+      peak = max(peak, residentKB)
+    }
+    return peak
   }
 
   /// Waits (at most 10 s) until `/api/frame` shows something other than `before`.

@@ -9,7 +9,7 @@ import Synchronization
 /// The latest frame the sign showed and the brightness asked over HTTP, shared between the
 /// frame loop and the server. Each side copies under the lock into storage of its own, so
 /// the frame loop never waits on the network and never allocates.
-final class FrameBoard: Sendable {
+final class FrameTap: Sendable {
   struct State {
     var pixels: Framebuffer
     var brightness = 1.0
@@ -31,7 +31,7 @@ final class FrameBoard: Sendable {
   init(width: Int, height: Int, fps: Double) {
     state = Mutex(State(
       pixels: Framebuffer(width: width, height: height),
-      intervals: [Int64](repeating: 0, count: FrameBoard.intervalCapacity)))
+      intervals: [Int64](repeating: 0, count: FrameTap.intervalCapacity)))
     period = Int64(1e9 / fps)
   }
 
@@ -53,7 +53,7 @@ final class FrameBoard: Sendable {
   /// How late frames came, from the gaps between them: the gap beyond one period, in
   /// microseconds, at the median, the 99th percentile and the worst, over the last frames.
   func lateness() -> (frames: Int, p50: Double, p99: Double, max: Double) {
-    let (gaps, count) = state.withLock { state in (Array(state.intervals.prefix(min(state.intervalCount, FrameBoard.intervalCapacity))), state.intervalCount) }
+    let (gaps, count) = state.withLock { state in (Array(state.intervals.prefix(min(state.intervalCount, FrameTap.intervalCapacity))), state.intervalCount) }
     let late = gaps.map { max(0, $0 - period) }.sorted()
     guard !late.isEmpty else { return (count, 0, 0, 0) }
     func at(_ p: Double) -> Double { Double(late[min(late.count - 1, Int(Double(late.count) * p))]) / 1000 }
@@ -67,7 +67,7 @@ final class FrameBoard: Sendable {
     let time = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
     return state.withLock { state in
       if state.lastShow > 0 {
-        state.intervals[state.intervalCount % FrameBoard.intervalCapacity] = time - state.lastShow
+        state.intervals[state.intervalCount % FrameTap.intervalCapacity] = time - state.lastShow
         state.intervalCount += 1
       }
       state.lastShow = time
@@ -85,7 +85,7 @@ final class FrameBoard: Sendable {
 /// HTTP, and passes the frame on.
 struct TappedDisplay<Inner: Display>: Display {
   var inner: Inner
-  let board: FrameBoard
+  let board: FrameTap
   var shownLevel = 15
 
   var width: Int { inner.width }

@@ -4,12 +4,13 @@
   import Musl
 #endif
 import Drivers
+import HTTP
 import Marquee
 import MatrixCore
 
 /// `marquee serve`: the sign, on any display, with the HTTP server beside it in the same
 /// process. Updates over HTTP go through the same feed as `--stdin` lines; the frame loop
-/// shares each frame through a ``FrameBoard`` and never waits on the network.
+/// shares each frame through a ``FrameTap`` and never waits on the network.
 enum Serve {
   static func run(_ options: RunOptions, arguments: [String], stop: StopFlag) throws {
     var options = options
@@ -17,18 +18,29 @@ enum Serve {
     guard let address = ListenAddress(options.listen) else { throw UsageError("'--listen \(options.listen)' is not an address") }
     let token = try options.tokenFile.map(TokenFile.load)
     options.clockStart = options.clockStart ?? MarqueeCommand.now()
-    let (controller, zones) = try MarqueeCommand.makeSign(options, stop: stop)
+    let fonts = FontCache()
+    let (controller, zones) = try MarqueeCommand.makeSign(options, stop: stop, fonts: fonts)
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.ledColor ? nil
         : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: LEDColor.rgb(spec.options.ledColor))
     }
-    let feed = Feed(zones: zones, stop: stop)
-    let frames = FrameBoard(width: options.width, height: options.height, fps: options.fps)
+    // Over HTTP, fonts are the names the sign offers, never paths of a request's choosing.
+    let feed = Feed(
+      zones: zones, sizes: MarqueeCommand.zoneSizes(controller), stop: stop, fonts: fonts,
+      fontAccess: FontCache.offered(startingWith: zones.flatMap(\.options.fonts)))
+    let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
     let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
     let api = SignAPI(
       feed: feed, frames: frames, zones: places, width: options.width, height: options.height, fps: options.fps,
-      token: token, stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed) })
-    let server = try SignServer(address: address, api: api, stop: stop)
+      stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed) })
+    let server: HTTPServer
+    do {
+      server = try HTTPServer(
+        address: address, responder: api.responder(hosts: HostNames(extra: options.allowHosts), token: token),
+        shouldStop: { stop.isSet }, onTick: { api.tick() })
+    } catch {
+      throw RuntimeError(error.description)
+    }
     server.start()
     printError("Serving the sign at http://\(server.address)/ (the API under /api/; Ctrl-C stops)")
     defer {

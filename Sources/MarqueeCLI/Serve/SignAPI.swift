@@ -1,4 +1,6 @@
 import BitmapFonts
+import Dispatch
+import HTTP
 import Marquee
 import MatrixCore
 import SimpleJSON
@@ -6,112 +8,93 @@ import Synchronization
 
 /// The requests `marquee serve` answers: the JSON API, the event stream and the page.
 ///
-/// Every write is checked whole before anything changes: a request that fails changes
+/// Reads are answered on the server thread from what the frame loop and the feed share
+/// under their locks. Writes are answered from a queue of their own, one at a time in the
+/// order they came, since they may read font files: the server thread never waits on a
+/// file. Every write is checked whole before anything changes: a request that fails changes
 /// nothing. Errors are JSON, `{"error": "zones[1].speed: expected a number …"}`.
-final class SignAPI: @unchecked Sendable {
+final class SignAPI: Sendable {
   /// A zone's place on the sign.
   struct ZonePlace: Sendable {
     var name: String
     var x: Int, y: Int, width: Int, height: Int
   }
 
+  /// What the API itself changes and counts.
+  struct Counters {
+    var paused: [String: Bool]
+    /// Bumped by every change of content, pause or brightness (event streams send the state).
+    var stateVersion = 0
+    var requests = 0
+    var reloadsSeen: UInt
+  }
+
   let feed: Feed
-  let frames: FrameBoard
+  let frames: FrameTap
   let zones: [ZonePlace]
   let width: Int, height: Int, fps: Double
-  /// The bearer token every `/api/` request must carry, or nil (loopback without one).
-  let token: String?
   let stop: StopFlag
   /// Reloads the config file (SIGHUP): nil when it worked, else why not.
   let reload: (@Sendable () -> String?)?
-  var reloadsSeen: UInt
-  /// Bumped by every change of content, pause or brightness (event streams send the state).
-  var stateVersion = 0
-  var paused: [String: Bool]
-  /// The frame as the server last copied it (the server thread's own storage).
-  var scratch: Framebuffer
-  var requests = 0
+  let counters: Mutex<Counters>
+  let writes = DispatchQueue(label: "marquee.serve.writes")
 
   init(
-    feed: Feed, frames: FrameBoard, zones: [ZonePlace], width: Int, height: Int, fps: Double, token: String?, stop: StopFlag,
+    feed: Feed, frames: FrameTap, zones: [ZonePlace], width: Int, height: Int, fps: Double, stop: StopFlag,
     reload: (@Sendable () -> String?)?
   ) {
     self.feed = feed
     self.frames = frames
     self.zones = zones
     (self.width, self.height, self.fps) = (width, height, fps)
-    self.token = token
     self.stop = stop
     self.reload = reload
-    reloadsSeen = HangupSignal.count
-    paused = Dictionary(uniqueKeysWithValues: zones.map { ($0.name, false) })
-    scratch = Framebuffer(width: width, height: height)
+    counters = Mutex(Counters(paused: Dictionary(uniqueKeysWithValues: zones.map { ($0.name, false) }), reloadsSeen: HangupSignal.count))
+  }
+
+  /// The API behind the checks every request passes first (each counted): the host it
+  /// names, then the token (for `/api/`), then JSON for writes, then the routes.
+  func responder(hosts: HostNames, token: String?) -> any HTTPResponder {
+    let checked = JSONBodyCheck(routes())
+    return Counted(api: self, next: HostCheck(hosts, token.map { BearerTokenCheck(token: $0, checked) } ?? checked))
+  }
+
+  /// Counts every request for `/api/stats`.
+  struct Counted: HTTPResponder {
+    let api: SignAPI
+    let next: any HTTPResponder
+
+    func respond(to request: HTTPRequest) -> HTTPReply {
+      api.counters.withLock { $0.requests += 1 }
+      return next.respond(to: request)
+    }
   }
 
   // MARK: Routing
 
-  static let routes: [String: [String]] = [
-    "/": ["GET"], "/api/state": ["GET"], "/api/content": ["PUT", "PATCH"], "/api/pause": ["POST"],
-    "/api/resume": ["POST"], "/api/brightness": ["POST"], "/api/frame": ["GET"], "/api/events": ["GET"],
-    "/api/effects": ["GET"], "/api/fonts": ["GET"], "/api/stats": ["GET"],
-  ]
-
-  /// The response to `request`, or nil when the connection became an event stream.
-  func respond(to request: HTTPRequest, on connection: SignServer.Connection, now: Int64) -> HTTPResponse? {
-    requests += 1
-    guard let methods = SignAPI.routes[request.path] else { return .error(404, "no such path: \(request.path)") }
-    guard methods.contains(request.method) else {
-      var response = HTTPResponse.error(405, "\(request.path) takes \(methods.joined(separator: ", "))")
-      response.headers.append(("Allow", methods.joined(separator: ", ")))
-      return response
+  /// The paths and methods, each with its handler.
+  func routes() -> HTTPRouter {
+    var router = HTTPRouter()
+    router.add("GET", "/") { _ in .now(.text(WebPage.html, type: "text/html; charset=utf-8")) }
+    router.add("GET", "/api/state") { [self] _ in .now(.json(state())) }
+    router.add("PUT", "/api/content") { [self] request in write { [self] in content(request, replacing: true) } }
+    router.add("PATCH", "/api/content") { [self] request in write { [self] in content(request, replacing: false) } }
+    router.add("POST", "/api/pause") { [self] request in write { [self] in pause(request, true) } }
+    router.add("POST", "/api/resume") { [self] request in write { [self] in pause(request, false) } }
+    router.add("POST", "/api/brightness") { [self] request in write { [self] in brightness(request) } }
+    router.add("GET", "/api/frame") { [self] request in .now(frame(request)) }
+    router.add("GET", "/api/events") { [self] _ in .now(.events(SignEvents(api: self))) }
+    router.add("GET", "/api/effects") { _ in
+      .now(.json(.array(EffectCatalog.all.map { .object([("name", .string($0.name)), ("summary", .string($0.summary))]) })))
     }
-    if request.path == "/" { return .text(WebPage.html, type: "text/html; charset=utf-8") }
-    if let token, !SignAPI.authorized(request.header("authorization"), token: token) {
-      var response = HTTPResponse.error(401, "this sign needs its token: send 'Authorization: Bearer <token>'")
-      response.headers.append(("WWW-Authenticate", "Bearer"))
-      return response
-    }
-    if request.method != "GET" {
-      // Writes only as JSON: a form on another site cannot post to the sign.
-      let type = request.header("content-type")?.split(separator: ";").first.map { String($0).trimmingCharacters(in: " \t").lowercased() }
-      guard type == "application/json" else {
-        return .error(415, "send the body as JSON, with 'Content-Type: application/json'")
-      }
-    }
-    switch request.path {
-    case "/api/state": return .json(state())
-    case "/api/content": return content(request, replacing: request.method == "PUT")
-    case "/api/pause": return pause(request, true)
-    case "/api/resume": return pause(request, false)
-    case "/api/brightness": return brightness(request)
-    case "/api/frame": return frame(request)
-    case "/api/events":
-      connection.events = true
-      connection.queue(Array(
-        "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n\r\n"
-          .utf8), now: now)
-      return nil
-    case "/api/effects":
-      return .json(.array(EffectCatalog.all.map { .object([("name", .string($0.name)), ("summary", .string($0.summary))]) }))
-    case "/api/fonts":
-      return .json(.array(FontLocator.names.map { .string($0) }))
-    default:
-      let late = frames.lateness()
-      return .json(.object([
-        ("frames", .number(Double(late.frames))), ("lateP50Microseconds", .number(late.p50)),
-        ("lateP99Microseconds", .number(late.p99)), ("lateMaxMicroseconds", .number(late.max)),
-        ("requests", .number(Double(requests))),
-      ]))
-    }
+    router.add("GET", "/api/fonts") { _ in .now(.json(.array(FontLocator.names.map { .string($0) }))) }
+    router.add("GET", "/api/stats") { [self] _ in .now(stats()) }
+    return router
   }
 
-  /// Compares the bearer token in constant time.
-  static func authorized(_ header: String?, token: String) -> Bool {
-    guard let header, header.hasPrefix("Bearer ") else { return false }
-    let given = Array(header.dropFirst(7).utf8), wanted = Array(token.utf8)
-    var difference = given.count ^ wanted.count
-    for index in 0..<wanted.count { difference |= Int(wanted[index] ^ (index < given.count ? given[index] : 0)) }
-    return difference == 0
+  /// A write, answered from the writes queue.
+  func write(_ body: @escaping @Sendable () -> HTTPResponse) -> HTTPReply {
+    .later { [writes] complete in writes.async { complete(body()) } }
   }
 
   // MARK: Reading
@@ -119,6 +102,7 @@ final class SignAPI: @unchecked Sendable {
   /// The sign's state: size, brightness, and each zone's place, content and options.
   func state() -> JSONValue {
     let options = feed.currentOptions
+    let paused = counters.withLock { $0.paused }
     return .object([
       ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
       ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
@@ -145,8 +129,19 @@ final class SignAPI: @unchecked Sendable {
     ]
   }
 
+  func stats() -> HTTPResponse {
+    let late = frames.lateness()
+    let requests = counters.withLock { $0.requests }
+    return .json(.object([
+      ("frames", .number(Double(late.frames))), ("lateP50Microseconds", .number(late.p50)),
+      ("lateP99Microseconds", .number(late.p99)), ("lateMaxMicroseconds", .number(late.max)),
+      ("requests", .number(Double(requests))),
+    ]))
+  }
+
   func frame(_ request: HTTPRequest) -> HTTPResponse {
-    _ = frames.read(into: &scratch)
+    var pixels = Framebuffer(width: width, height: height)
+    _ = frames.read(into: &pixels)
     let accept = request.header("accept") ?? "*/*"
     if accept.contains("image/x-portable-bitmap") {
       // PBM (P4): a text header, then rows of bits, 1 = black = a lit LED here.
@@ -154,7 +149,7 @@ final class SignAPI: @unchecked Sendable {
       for y in 0..<height {
         var byte: UInt8 = 0
         for x in 0..<width {
-          if scratch[x, y] { byte |= 0x80 >> UInt8(x % 8) }
+          if pixels[x, y] { byte |= 0x80 >> UInt8(x % 8) }
           if x % 8 == 7 || x == width - 1 {
             body.append(byte)
             byte = 0
@@ -166,12 +161,13 @@ final class SignAPI: @unchecked Sendable {
     guard accept.contains("text/plain") || accept.contains("*/*") || accept.contains("text/*") else {
       return .error(406, "the frame is text/plain ('#' lit, '.' dark) or image/x-portable-bitmap")
     }
-    return .text(scratch.text + "\n")
+    return .text(pixels.text + "\n")
   }
 
   // MARK: Writing
 
-  /// The JSON object of a write's body (an empty body is `{}`).
+  /// The JSON object of a write's body (an empty body is `{}`); ``JSONBodyCheck`` has made
+  /// sure it is UTF-8.
   func body(_ request: HTTPRequest) throws(HTTPRequestError) -> JSONFields {
     let text = String(decoding: request.body, as: UTF8.self)
     do {
@@ -195,9 +191,18 @@ final class SignAPI: @unchecked Sendable {
       }
       let updates = try documents.map { try feed.prepare($0, replacing: replacing) }
       feed.commit(updates)
-      for update in updates { if let pause = update.pause { paused[update.zone] = pause } }
-      stateVersion += 1
+      changed { counters in
+        for update in updates { if let pause = update.pause { counters.paused[update.zone] = pause } }
+      }
       return .json(state())
+    }
+  }
+
+  /// Counts a change (event streams send the new state) after `body` made it.
+  func changed(_ body: (inout Counters) -> Void = { _ in }) {
+    counters.withLock { counters in
+      body(&counters)
+      counters.stateVersion += 1
     }
   }
 
@@ -220,7 +225,7 @@ final class SignAPI: @unchecked Sendable {
       let fields = try body(request)
       try fields.rejectUnknownKeys(["zone"])
       let names = try fields.string("zone").map { [$0] } ?? zones.map(\.name)
-      for name in names where paused[name] == nil {
+      for name in names where !zones.contains(where: { $0.name == name }) {
         throw JSONFieldError(field: "zone", reason: "no zone named '\(name)' (zones: \(zones.map(\.name).joined(separator: ", ")))")
       }
       var documents: [JSONFields] = []
@@ -228,8 +233,7 @@ final class SignAPI: @unchecked Sendable {
         documents.append(try JSONFields(.object([("zone", .string(name)), ("pause", .bool(pausing))])))
       }
       feed.commit(try documents.map { try feed.prepare($0) })
-      for name in names { paused[name] = pausing }
-      stateVersion += 1
+      changed { counters in for name in names { counters.paused[name] = pausing } }
       return .json(state())
     }
   }
@@ -241,46 +245,58 @@ final class SignAPI: @unchecked Sendable {
       let fields = try body(request)
       try fields.rejectUnknownKeys(["brightness"])
       frames.level = try fields.requiredInteger("brightness", in: 0...15)
-      stateVersion += 1
+      changed()
       stop.wake()
       return .json(state())
     }
   }
 
-  // MARK: Events and reloads
+  // MARK: Reloads
 
-  /// Called every turn of the server loop: reloads the config after SIGHUP.
-  func tick(now: Int64) {
+  /// Called every turn of the server loop: after SIGHUP, reloads the config on the writes
+  /// queue (it reads files).
+  func tick() {
     let hangups = HangupSignal.count
-    guard hangups != reloadsSeen, let reload else { return }
-    reloadsSeen = hangups
-    if let problem = reload() {
-      printError("Warning: SIGHUP: the config was not reloaded: \(problem); the sign keeps the old one")
-    } else {
-      printError("SIGHUP: the config was reloaded")
-      stateVersion += 1
+    guard let reload, counters.withLock({ counters in
+      defer { counters.reloadsSeen = hangups }
+      return counters.reloadsSeen != hangups
+    }) else { return }
+    writes.async { [self] in
+      if let problem = reload() {
+        printError("Warning: SIGHUP: the config was not reloaded: \(problem); the sign keeps the old one")
+      } else {
+        printError("SIGHUP: the config was reloaded")
+        changed()
+      }
     }
   }
+}
 
-  /// Queues what an event stream has not been sent yet: the state after a change, and the
-  /// newest frame; nothing while the last events are still going out (a slow reader skips
-  /// frames instead of piling them up).
-  func push(to connection: SignServer.Connection, now: Int64) {
-    guard !connection.hasOutput else { return }
-    var queued = false
-    if connection.sentStateVersion != stateVersion {
-      connection.sentStateVersion = stateVersion
-      connection.queue(Array("event: state\ndata: \(state().text)\n\n".utf8), now: now)
-      queued = true
+/// One client's event stream: the state after each change, and each new frame.
+final class SignEvents: HTTPEventSource, @unchecked Sendable {
+  let api: SignAPI
+  var sentGeneration: UInt64 = .max
+  var sentStateVersion = -1
+  var pixels: Framebuffer
+
+  init(api: SignAPI) {
+    self.api = api
+    pixels = Framebuffer(width: api.width, height: api.height)
+  }
+
+  func next(now: Int64) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    let version = api.counters.withLock { $0.stateVersion }
+    if version != sentStateVersion {
+      sentStateVersion = version
+      bytes += Array("event: state\ndata: \(api.state().text)\n\n".utf8)
     }
-    let (generation, brightness) = frames.read(into: &scratch)
-    if generation != connection.sentGeneration {
-      connection.sentGeneration = generation
-      connection.queue(Array("event: frame\ndata: \(SignAPI.frameEvent(scratch, brightness: brightness))\n\n".utf8), now: now)
-    } else if !queued && now - connection.lastActivity > 15_000_000_000 {
-      // A comment now and then keeps proxies and browsers from timing the stream out.
-      connection.queue(Array(": keep-alive\n\n".utf8), now: now)
+    let (generation, brightness) = api.frames.read(into: &pixels)
+    if generation != sentGeneration {
+      sentGeneration = generation
+      bytes += Array("event: frame\ndata: \(SignEvents.frameEvent(pixels, brightness: brightness))\n\n".utf8)
     }
+    return bytes.isEmpty ? nil : bytes
   }
 
   /// A frame as an event: size, brightness, and each row's bits in hex (MSB leftmost).

@@ -4,7 +4,8 @@
 /// It draws the live sign as LEDs on a canvas from the event stream (read with `fetch`, so
 /// the token can go in a header), and has controls for a zone's messages, mode, entry
 /// effect and speed, for the brightness, and for pausing. When the sign asks for a token it
-/// asks the person once and keeps it in the browser (`localStorage`).
+/// asks the person once and keeps it in the browser (`localStorage`); after a wrong token
+/// or Cancel it asks no more, says so, and offers a button to enter it again.
 enum WebPage {
   static let html = #"""
 <!doctype html>
@@ -53,6 +54,7 @@ enum WebPage {
       <button id="resume" class="quiet" type="button">Resume</button>
     </div>
     <div id="status" role="status"></div>
+    <button id="token" class="quiet" type="button" hidden>Enter the token</button>
   </form>
 </main>
 <script>
@@ -61,6 +63,9 @@ const $ = (id) => document.getElementById(id);
 let token = localStorage.getItem("marquee-token") || "";
 let state = null;
 let frame = null;
+// The token is asked for once; after a wrong one or Cancel, only the button asks again.
+let asked = false;
+let tokenArrived = null;
 
 function headers(extra) {
   const h = Object.assign({}, extra || {});
@@ -68,18 +73,43 @@ function headers(extra) {
   return h;
 }
 
+function askToken() {
+  const given = prompt("This sign needs its token:");
+  if (given === null || given.trim() === "") return false;
+  token = given.trim();
+  localStorage.setItem("marquee-token", token);
+  $("token").hidden = true;
+  showStatus("");
+  if (tokenArrived) { tokenArrived(); tokenArrived = null; }
+  return true;
+}
+
+function refused() {
+  $("token").hidden = false;
+  return new Error(token ? "The sign did not accept the token." : "This sign needs its token.");
+}
+
+function waitForToken() {
+  return new Promise((resolve) => { tokenArrived = resolve; });
+}
+
 async function api(path, method, body) {
-  const init = { method: method || "GET", headers: headers(body ? { "Content-Type": "application/json" } : {}) };
+  const init = { method: method || "GET" };
   if (body) init.body = JSON.stringify(body);
-  const response = await fetch(path, init);
-  if (response.status === 401) {
-    token = prompt("This sign needs its token:") || "";
-    localStorage.setItem("marquee-token", token);
-    return api(path, method, body);
+  for (;;) {
+    init.headers = headers(body ? { "Content-Type": "application/json" } : {});
+    const response = await fetch(path, init);
+    if (response.status === 401) {
+      if (!asked) {
+        asked = true;
+        if (askToken()) continue;
+      }
+      throw refused();
+    }
+    const data = await response.json();
+    if (!response.ok) throw new Error(data.error || response.statusText);
+    return data;
   }
-  const data = await response.json();
-  if (!response.ok) throw new Error(data.error || response.statusText);
-  return data;
 }
 
 function showStatus(text) { $("status").textContent = text; }
@@ -126,7 +156,11 @@ async function listen() {
   for (;;) {
     try {
       const response = await fetch("/api/events", { headers: headers() });
-      if (response.status === 401) { await api("/api/state"); continue; }
+      if (response.status === 401) {
+        showStatus(refused().message);
+        await waitForToken();
+        continue;
+      }
       const reader = response.body.getReader(), decoder = new TextDecoder();
       let buffer = "";
       for (;;) {
@@ -179,15 +213,18 @@ $("resume").addEventListener("click", async () => {
 });
 window.addEventListener("resize", draw);
 
-(async () => {
+async function load() {
   try {
     const effects = await api("/api/effects");
+    $("effect").innerHTML = "";
     for (const e of effects) $("effect").add(new Option(e.name, e.name));
     state = await api("/api/state");
     fillForm();
   } catch (error) { showStatus(error.message); }
-  listen();
-})();
+}
+
+$("token").addEventListener("click", () => { if (askToken()) load(); });
+load().then(listen);
 </script>
 </body>
 </html>

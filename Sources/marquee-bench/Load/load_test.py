@@ -10,6 +10,16 @@ Requests (at --rate a second, spread over 4 keep-alive connections): 60 % GET /a
 /api/pause or /api/resume. Every --sample seconds one line: the server's CPU (% of one
 core) and resident memory over that interval, and /api/stats' frame lateness. At the end,
 a summary line. Traffic goes to 127.0.0.1 only, and the run stops by itself.
+
+With --attack, an adversarial mix runs beside the normal clients, as an outsider on the
+same machine could send it: 3 connections pipelining `GET /` without reading the answers
+(4 KiB receive buffers), 30 connections that say nothing, re-opened as soon as the server
+drops them, 20 event streams that never read, and a request with an oversized body every
+50 ms. The run then fails unless every normal request was answered, the server's resident
+memory stayed under --rss-limit-kb (default 32768) and the frame loop kept 95 % of its
+frames.
+
+    python3 Sources/marquee-bench/Load/load_test.py --marquee .build/release/marquee --seconds 30 --attack
 """
 import argparse
 import http.client
@@ -17,7 +27,9 @@ import json
 import os
 import random
 import re
+import select
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -34,10 +46,11 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / clock_ticks()
 
 
-def rss_kb(pid):
+def rss_kb(pid, field="VmRSS"):
+    """Resident memory now (VmRSS), or the most it has been (VmHWM), in KiB."""
     with open("/proc/%d/status" % pid) as file:
         for line in file:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
 
@@ -49,6 +62,7 @@ class Counters:
         self.errors = 0
         self.statuses = {}
         self.events = 0
+        self.attacks = 0
 
     def add(self, seconds, status):
         with self.lock:
@@ -71,6 +85,87 @@ def stream(port, stop, counters):
             with counters.lock:
                 counters.events += 1
     connection.close()
+
+
+def reopening(port, stop, counters, hold, receive_buffer=None):
+    """Connects and lets `hold(connection)` keep the connection until the server drops it,
+    then connects again, until told to stop; counts each connection made."""
+    while not stop.is_set():
+        connection = socket.socket()
+        if receive_buffer:
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+        connection.settimeout(0.5)
+        try:
+            connection.connect(("127.0.0.1", port))
+            hold(connection)
+        except OSError:
+            time.sleep(0.05)
+        finally:
+            connection.close()
+        with counters.lock:
+            counters.attacks += 1
+
+
+def pipeliner(port, stop, counters):
+    """Sends pipelined GET / as fast as it can and never reads the answers."""
+    burst = b"GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n\r\n" % port * 1000
+
+    def hold(connection):
+        while not stop.is_set():
+            try:
+                connection.sendall(burst)
+            except socket.timeout:
+                pass
+
+    reopening(port, stop, counters, hold, receive_buffer=4096)
+
+
+def silent(port, stop, counters):
+    """Holds a connection that says nothing."""
+
+    def hold(connection):
+        while not stop.is_set():
+            try:
+                if connection.recv(4096) == b"":
+                    return
+            except socket.timeout:
+                pass
+
+    reopening(port, stop, counters, hold)
+
+
+def idle_stream(port, stop, counters):
+    """Opens an event stream and never reads it."""
+
+    def hold(connection):
+        connection.sendall(b"GET /api/events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        watch = select.poll()
+        watch.register(connection, select.POLLRDHUP | select.POLLHUP | select.POLLERR)
+        while not stop.is_set():
+            # Never reads: only notices, without taking a byte, that the server let it go.
+            if watch.poll(500):
+                return
+
+    reopening(port, stop, counters, hold, receive_buffer=4096)
+
+
+def oversized(port, stop, counters):
+    """Every 50 ms, a write whose body is over the limit (refused 413, connection closed)."""
+    head = b"PATCH /api/content HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n"
+    while not stop.is_set():
+        connection = socket.socket()
+        connection.settimeout(2)
+        try:
+            connection.connect(("127.0.0.1", port))
+            connection.sendall(head + b"x" * 65536)
+            connection.recv(4096)
+        except OSError:
+            pass
+        finally:
+            connection.close()
+        with counters.lock:
+            counters.attacks += 1
+        time.sleep(0.05)
 
 
 def worker(port, stop, counters, interval, start, offset):
@@ -100,15 +195,25 @@ def worker(port, stop, counters, interval, start, offset):
             method, path = "POST", random.choice(["/api/pause", "/api/resume"])
             body, headers = "{}", {"Content-Type": "application/json"}
         began = time.monotonic()
-        try:
-            connection.request(method, path, body=body, headers=headers)
-            response = connection.getresponse()
-            response.read()
-            counters.add(time.monotonic() - began, response.status)
-        except (OSError, http.client.HTTPException):
-            counters.add(time.monotonic() - began, 0)
-            connection.close()
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        # A kept-alive connection the server closed while it was idle is opened again and
+        # the request sent once more, as browsers and HTTP libraries do.
+        for attempt in range(2):
+            try:
+                connection.request(method, path, body=body, headers=headers)
+                response = connection.getresponse()
+                response.read()
+                counters.add(time.monotonic() - began, response.status)
+                break
+            except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                if attempt == 1:
+                    counters.add(time.monotonic() - began, 0)
+            except (OSError, http.client.HTTPException):
+                counters.add(time.monotonic() - began, 0)
+                connection.close()
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                break
     connection.close()
 
 
@@ -124,6 +229,8 @@ def main():
     parser.add_argument("--rate", type=float, default=50)
     parser.add_argument("--streams", type=int, default=10)
     parser.add_argument("--sample", type=int, default=10)
+    parser.add_argument("--attack", action="store_true")
+    parser.add_argument("--rss-limit-kb", type=int, default=32768)
     arguments = parser.parse_args()
 
     server = subprocess.Popen(
@@ -150,7 +257,13 @@ def main():
         threading.Thread(target=worker, args=(port, stop, counters, interval, start, n * interval / workers), daemon=True)
         for n in range(workers)
     ]
-    for thread in threads:
+    attackers = []
+    if arguments.attack:
+        attackers += [threading.Thread(target=pipeliner, args=(port, stop, counters), daemon=True) for _ in range(3)]
+        attackers += [threading.Thread(target=silent, args=(port, stop, counters), daemon=True) for _ in range(30)]
+        attackers += [threading.Thread(target=idle_stream, args=(port, stop, counters), daemon=True) for _ in range(20)]
+        attackers += [threading.Thread(target=oversized, args=(port, stop, counters), daemon=True)]
+    for thread in threads + attackers:
         thread.start()
 
     samples = []
@@ -169,13 +282,14 @@ def main():
             "t": round(now - start), "cpu_percent": round(100 * (cpu - last_cpu) / (now - last_time), 2),
             "rss_kb": rss_kb(server.pid), "late_p50_us": stats["lateP50Microseconds"],
             "late_p99_us": stats["lateP99Microseconds"], "late_max_us": stats["lateMaxMicroseconds"],
-            "requests": len(counters.latencies), "events": counters.events,
+            "requests": len(counters.latencies), "events": counters.events, "frames": stats["frames"],
         }
         samples.append(sample)
         print("marquee-load " + " ".join("%s=%s" % item for item in sample.items()), flush=True)
         last_cpu, last_time = cpu, now
 
     # The requests in flight finish before the server is stopped; streams end with it.
+    peak = rss_kb(server.pid, "VmHWM") if server.poll() is None else 0
     stop.set()
     for thread in threads[arguments.streams:]:
         thread.join(timeout=15)
@@ -190,14 +304,28 @@ def main():
         "latency_p50_ms": round(1000 * percentile(counters.latencies, 0.5), 2),
         "latency_p99_ms": round(1000 * percentile(counters.latencies, 0.99), 2),
         "events": counters.events, "cpu_percent_mean": round(sum(s["cpu_percent"] for s in samples) / max(1, len(samples)), 2),
-        "rss_kb_first": rss[0] if rss else 0, "rss_kb_last": rss[-1] if rss else 0, "rss_kb_max": max(rss) if rss else 0,
+        "rss_kb_first": rss[0] if rss else 0, "rss_kb_last": rss[-1] if rss else 0, "rss_kb_max": max(rss) if rss else 0, "rss_kb_peak": peak,
         "late_p99_us_max": max((s["late_p99_us"] for s in samples), default=0),
         "exit": status,
     }
+    if arguments.attack:
+        # Frames over the sampled span, against 40 a second.
+        span = samples[-1]["t"] - samples[0]["t"] if len(samples) > 1 else 0
+        frames = samples[-1]["frames"] - samples[0]["frames"] if len(samples) > 1 else 0
+        summary["attacks"] = counters.attacks
+        summary["frame_rate_kept_percent"] = round(100 * frames / (40 * span), 1) if span else 0
+        summary["rss_limit_kb"] = arguments.rss_limit_kb
     print("marquee-load summary " + " ".join("%s=%s" % item for item in summary.items()), flush=True)
     for line in said:
         print("marquee-load server-said " + line.rstrip())
-    return 0 if counters.errors == 0 and status == 128 + signal.SIGTERM else 1
+    failed = counters.errors != 0 or status != 128 + signal.SIGTERM
+    if arguments.attack:
+        failed = failed or peak >= arguments.rss_limit_kb or summary["frame_rate_kept_percent"] < 95
+    if failed:
+        print("marquee-load failed: errors=%d exit=%s" % (counters.errors, status) + (
+            " rss_kb_peak=%d (limit %d) frame_rate_kept_percent=%s" % (
+                peak, arguments.rss_limit_kb, summary["frame_rate_kept_percent"]) if arguments.attack else ""))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

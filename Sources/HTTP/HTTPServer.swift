@@ -1,0 +1,350 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Synchronization
+
+/// An HTTP/1.1 server on one thread of its own: non-blocking sockets and `poll`, so a slow
+/// or hostile client never holds more than its own connection and bounded memory, and
+/// whatever else runs in the process never waits on the network.
+///
+/// What a client can hold (``Limits``): a connection reads at most one largest request ahead
+/// (``HTTPInput/capacity``) and reads nothing more while ``Limits/pendingOutput`` bytes of
+/// answers wait for the client to take them, so pipelining without reading the answers
+/// fills the client's buffers, not the server's. Requests and event streams have separate
+/// budgets; when the requests' budget is full, the connection that has been idle (or
+/// sending half a head) longest makes room for the new one, so silent connections cannot
+/// lock a normal request out; when the streams' budget is full, the oldest stream makes
+/// room. A half-sent head is answered 408 after ``Limits/headDeadline``, an idle connection
+/// is closed after ``Limits/idleTimeout``, an answer the client does not take within
+/// ``Limits/stallTimeout`` closes the connection, and so does an event stream whose bytes
+/// its peer has not acknowledged for ``Limits/streamStallTimeout``. Input on an event
+/// stream is read and dropped, and past ``Limits/streamInput`` bytes the stream is closed.
+/// A client that sends a request and closes its side (half-close) is answered, then closed.
+public final class HTTPServer: @unchecked Sendable {
+  /// What clients may hold.
+  public struct Limits: Sendable {
+    /// Connections for requests at once (event streams not counted).
+    public var connections = 32
+    /// Event streams at once.
+    public var streams = 16
+    /// Answers waiting to be taken before a connection is read no further.
+    public var pendingOutput = 64 * 1024
+    /// Nanoseconds from a request's first byte to its whole head.
+    public var headDeadline: Int64 = 10_000_000_000
+    /// Nanoseconds a connection with nothing asked and nothing to send stays open.
+    public var idleTimeout: Int64 = 10_000_000_000
+    /// Nanoseconds an answer may wait for the client to take it.
+    public var stallTimeout: Int64 = 10_000_000_000
+    /// Nanoseconds an event stream's bytes may stay unacknowledged by its peer.
+    public var streamStallTimeout: Int64 = 30_000_000_000
+    /// Bytes a client may send on an event stream before it is closed.
+    public var streamInput = 4096
+    /// Nanoseconds of silence on an event stream before a comment keeps proxies awake.
+    public var keepAlive: Int64 = 15_000_000_000
+
+    public init() {}
+  }
+
+  /// Where it listens (with the port the system chose, for port 0).
+  public let address: ListenAddress
+  let listener: Int32
+  let responder: any HTTPResponder
+  let limits: Limits
+  let shouldStop: @Sendable () -> Bool
+  let onTick: (@Sendable () -> Void)?
+  let wakeRead: Int32, wakeWrite: Int32
+  /// Answers made on other threads, by connection.
+  let completions = Mutex<[(UInt64, HTTPResponse)]>([])
+  var connections: [HTTPConnection] = []
+  var nextID: UInt64 = 0
+  var thread = pthread_t()
+  var scratch = [UInt8](repeating: 0, count: 16 * 1024)
+
+  /// Binds and listens on `address`; `shouldStop` is asked every turn of the loop (at
+  /// least every 200 ms, at once after ``wake()``) and `onTick` called every turn.
+  public init(
+    address: ListenAddress, responder: any HTTPResponder, limits: Limits = Limits(),
+    shouldStop: @escaping @Sendable () -> Bool, onTick: (@Sendable () -> Void)? = nil
+  ) throws(ListenAddress.ListenError) {
+    self.responder = responder
+    self.limits = limits
+    self.shouldStop = shouldStop
+    self.onTick = onTick
+    listener = try address.listen()
+    self.address = ListenAddress.bound(listener, like: address)
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else {
+      close(listener)
+      throw ListenAddress.ListenError(description: "\(address): cannot make the server's wake pipe: \(String(cString: strerror(errno)))")
+    }
+    (wakeRead, wakeWrite) = (ends[0], ends[1])
+    SocketCalls.prepare(wakeRead)
+    SocketCalls.prepare(wakeWrite)
+  }
+
+  /// Starts serving on a thread of its own.
+  public func start() {
+    let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+      let server = Unmanaged<HTTPServer>.fromOpaque(context!).takeRetainedValue()
+      server.serve()
+      return nil
+    }
+    pthread_create(&thread, nil, body, Unmanaged.passRetained(self).toOpaque())
+  }
+
+  /// Waits for the server thread to end (after `shouldStop` said so); it closes every
+  /// connection and the listener as it ends.
+  public func join() {
+    wake()
+    pthread_join(thread, nil)
+  }
+
+  /// Makes the server thread look at once (a stop, an answer ready).
+  public func wake() {
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+  }
+
+  func serve() {
+    var descriptors: [pollfd] = []
+    while !shouldStop() {
+      descriptors.removeAll(keepingCapacity: true)
+      descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
+      descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+      for connection in connections {
+        var events: Int16 = 0
+        if wantsInput(connection) { events |= Int16(POLLIN) }
+        if connection.hasOutput { events |= Int16(POLLOUT) }
+        descriptors.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
+      }
+      let streaming = connections.contains { $0.events != nil }
+      _ = poll(&descriptors, nfds_t(descriptors.count), streaming ? 20 : 200)
+      let now = SocketCalls.monotonic()
+      if descriptors[1].revents != 0 { drainWakePipe() }
+      for (index, connection) in connections.enumerated() {
+        let revents = descriptors[index + 2].revents
+        if revents & Int16(POLLERR) != 0 { connection.dead = true }
+        if revents & Int16(POLLIN | POLLHUP) != 0 { receive(connection, now: now) }
+      }
+      deliverCompletions(now: now)
+      if descriptors[0].revents & Int16(POLLIN) != 0 { acceptAll(now: now) }
+      onTick?()
+      for connection in connections where !connection.dead { serveInput(connection, now: now) }
+      for connection in connections where connection.events != nil && !connection.dead && !connection.hasOutput {
+        push(to: connection, now: now)
+      }
+      for connection in connections where connection.hasOutput && !connection.dead { send(connection, now: now) }
+      expire(now: now)
+    }
+    for connection in connections { close(connection.descriptor) }
+    connections.removeAll()
+    close(listener)
+    close(wakeRead)
+    close(wakeWrite)
+  }
+
+  /// Whether to read a connection now: a stream always (its input is dropped, its end
+  /// noticed); a request connection only while its answers are taken and its input has room.
+  func wantsInput(_ connection: HTTPConnection) -> Bool {
+    if connection.events != nil { return true }
+    return !connection.awaiting && !connection.closeAfterWrite && connection.pending < limits.pendingOutput
+      && connection.input.room > 0
+  }
+
+  func drainWakePipe() {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while read(wakeRead, &bytes, bytes.count) > 0 {}
+  }
+
+  func acceptAll(now: Int64) {
+    while true {
+      let descriptor = accept(listener, nil, nil)
+      if descriptor < 0 { return }
+      SocketCalls.prepare(descriptor)
+      let open = connections.filter { $0.events == nil && !$0.dead }
+      if open.count >= limits.connections {
+        // Full: the connection idle (or half-sent) longest makes room, if one is.
+        let waiting = open.filter { !$0.awaiting && !$0.hasOutput }
+        guard let victim = waiting.min(by: { $0.quietSince < $1.quietSince }) else {
+          SocketCalls.sendOnce(descriptor, HTTPResponse.error(503, "the sign is answering \(limits.connections) requests; try again later")
+            .serialized(closes: true))
+          close(descriptor)
+          continue
+        }
+        if !victim.input.isEmpty {
+          SocketCalls.sendOnce(victim.descriptor, HTTPResponse.error(408, "the request did not arrive in time").serialized(closes: true))
+        }
+        victim.dead = true
+      }
+      nextID += 1
+      connections.append(HTTPConnection(descriptor: descriptor, id: nextID, now: now))
+    }
+  }
+
+  func receive(_ connection: HTTPConnection, now: Int64) {
+    if connection.events != nil {
+      receiveOnStream(connection)
+      return
+    }
+    while connection.input.room > 0 {
+      let wanted = min(connection.input.room, scratch.count)
+      let count = scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
+        return
+      }
+      if count == 0 {
+        // The client closed its side: what it sent is still answered.
+        connection.input.end()
+        return
+      }
+      if connection.input.isEmpty { connection.headStarted = now }
+      scratch.withUnsafeBytes { connection.input.append(UnsafeRawBufferPointer(rebasing: $0[0..<count])) }
+      connection.lastActivity = now
+    }
+  }
+
+  /// Reads and drops what a client sends on an event stream, closing the stream past the limit
+  /// or at the client's end.
+  func receiveOnStream(_ connection: HTTPConnection) {
+    while true {
+      let count = scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, $0) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
+        return
+      }
+      if count == 0 {
+        connection.dead = true
+        return
+      }
+      connection.streamInput += count
+      if connection.streamInput > limits.streamInput {
+        connection.dead = true
+        return
+      }
+    }
+  }
+
+  /// Serves the whole requests a connection's input holds, while its answers are taken.
+  func serveInput(_ connection: HTTPConnection, now: Int64) {
+    guard connection.events == nil else { return }
+    while !connection.awaiting && !connection.closeAfterWrite && connection.events == nil
+      && connection.pending < limits.pendingOutput
+    {
+      switch connection.input.next() {
+      case .waiting:
+        return
+      case .finished:
+        connection.closeAfterWrite = true
+        return
+      case .failure(let error):
+        connection.queue(HTTPResponse.error(error.status, error.message).serialized(closes: true), now: now)
+        connection.closeAfterWrite = true
+        return
+      case .request(let request):
+        connection.headStarted = now
+        connection.lastActivity = now
+        switch responder.respond(to: request) {
+        case .now(let response):
+          answer(connection, with: response, closes: request.closes, now: now)
+        case .later(let start):
+          connection.awaiting = true
+          connection.awaitingCloses = request.closes
+          let id = connection.id
+          start { [self] response in
+            completions.withLock { $0.append((id, response)) }
+            wake()
+          }
+        }
+      }
+    }
+  }
+
+  func deliverCompletions(now: Int64) {
+    let done = completions.withLock { completions in
+      defer { completions.removeAll() }
+      return completions
+    }
+    for (id, response) in done {
+      guard let connection = connections.first(where: { $0.id == id && !$0.dead }) else { continue }
+      connection.awaiting = false
+      connection.lastActivity = now
+      answer(connection, with: response, closes: connection.awaitingCloses, now: now)
+    }
+  }
+
+  func answer(_ connection: HTTPConnection, with response: HTTPResponse, closes: Bool, now: Int64) {
+    guard let source = response.events else {
+      connection.queue(response.serialized(closes: closes), now: now)
+      if closes { connection.closeAfterWrite = true }
+      return
+    }
+    let streams = connections.filter { $0.events != nil && !$0.dead }
+    if streams.count >= limits.streams, let oldest = streams.min(by: { $0.id < $1.id }) {
+      oldest.dead = true
+    }
+    connection.events = source
+    connection.input.discard()
+    connection.drainedAt = now
+    connection.lastSent = now
+    connection.queue(response.serialized(closes: false), now: now)
+  }
+
+  /// Queues what an event stream has not been sent yet, or a keep-alive comment now and then.
+  func push(to connection: HTTPConnection, now: Int64) {
+    if let bytes = connection.events?.next(now: now) {
+      connection.queue(bytes, now: now)
+      connection.lastSent = now
+    } else if now - connection.lastSent > limits.keepAlive {
+      connection.queue(Array(": keep-alive\n\n".utf8), now: now)
+      connection.lastSent = now
+    }
+  }
+
+  func send(_ connection: HTTPConnection, now: Int64) {
+    while connection.hasOutput {
+      let count = connection.output.withUnsafeBytes {
+        SocketCalls.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: $0[connection.written...]))
+      }
+      if count < 0 {
+        if errno == EINTR { continue }
+        if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
+        return
+      }
+      connection.written += count
+      // Progress: the stall clock starts again.
+      connection.waitingSince = now
+    }
+    connection.sent()
+  }
+
+  /// Closes what is done, dead, too slow, stalled or idle.
+  func expire(now: Int64) {
+    connections.removeAll { connection in
+      guard !connection.dead else {
+        close(connection.descriptor)
+        return true
+      }
+      var drop = connection.closeAfterWrite && !connection.hasOutput && !connection.awaiting
+      if connection.events == nil {
+        let quiet = !connection.awaiting && !connection.hasOutput
+        // A request begun and not finished in time is answered 408 before the close.
+        if quiet && !connection.input.isEmpty && now - connection.headStarted > limits.headDeadline {
+          SocketCalls.sendOnce(connection.descriptor, HTTPResponse.error(408, "the request did not arrive in time").serialized(closes: true))
+          drop = true
+        }
+        if quiet && connection.input.isEmpty && now - connection.lastActivity > limits.idleTimeout { drop = true }
+        if connection.hasOutput && now - connection.waitingSince > limits.stallTimeout { drop = true }
+      } else {
+        if !connection.hasOutput && SocketCalls.unacknowledged(connection.descriptor) == 0 { connection.drainedAt = now }
+        if now - connection.drainedAt > limits.streamStallTimeout { drop = true }
+      }
+      if drop { close(connection.descriptor) }
+      return drop
+    }
+  }
+}

@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import BitmapFonts
+import MatrixCore
+import Synchronization
+
+/// Fonts loaded once per file, whatever the spelling that names them (`unifont`,
+/// `Unifont`, `/usr/share/unifont/./unifont.hex`), shared by every zone and update, and
+/// dropped once no zone uses them.
+final class FontCache: Sendable {
+  /// Which fonts a document may name.
+  enum Access: Sendable {
+    /// Any name or path: the command line, config and layout files, `--stdin` (the
+    /// operator's own input).
+    case any
+    /// Only the fonts the sign offers: built-in names, the names of `GET /api/fonts`, files
+    /// under `folders`, and the fonts the sign started with, spelt as it started (the HTTP
+    /// API: a request never opens a path of its choosing, nor learns whether one exists).
+    case offered(folders: [String], started: Set<String>)
+  }
+
+  /// One font file (or built-in font), however it is named.
+  enum Identity: Hashable, Sendable {
+    case builtin(String)
+    case file(device: UInt64, inode: UInt64, size: Int64, modified: Int)
+  }
+
+  /// A font the sign does not offer over the API, in words that do not say whether such a
+  /// file exists.
+  struct NotOffered: Error, CustomStringConvertible {
+    var name: String
+    var description: String { "'\(name)' is not a font this sign offers: use a name from GET /api/fonts" }
+  }
+
+  let fonts = Mutex<[Identity: any Font]>([:])
+
+  init() {}
+
+  /// The chain of `names`, loading each font not loaded yet, and the fonts' identities.
+  ///
+  /// - Throws: ``UsageError`` for an unknown name, ``NotOffered`` for a font `access` does
+  ///   not allow, ``RuntimeError`` for a file that cannot be read.
+  func chain(_ names: [String], access: Access = .any) throws -> (chain: FontChain, identities: [Identity]) {
+    var chain: [any Font] = []
+    var identities: [Identity] = []
+    for name in names {
+      let (identity, source) = try resolve(name, access: access)
+      identities.append(identity)
+      try fonts.withLock { fonts in
+        if let font = fonts[identity] {
+          chain.append(font)
+          return
+        }
+        let font = try source()
+        fonts[identity] = font
+        chain.append(font)
+      }
+    }
+    return (FontChain(chain), identities)
+  }
+
+  /// Keeps only the fonts in `used`: a font no zone shows is freed.
+  func keep(only used: Set<Identity>) {
+    fonts.withLock { fonts in fonts = fonts.filter { used.contains($0.key) } }
+  }
+
+  /// How many fonts are loaded.
+  var count: Int { fonts.withLock { $0.count } }
+
+  /// What `name` means, and how to load it.
+  func resolve(_ name: String, access rule: Access) throws -> (Identity, () throws -> any Font) {
+    if let builtin = FontLocator.builtins.first(where: { $0.names.contains(name.lowercased()) }) {
+      return (.builtin(builtin.names[0]), { builtin.font })
+    }
+    var path: String?
+    switch rule {
+    case .any:
+      path = name.contains("/") || access(name, F_OK) == 0 ? name : FontLocator.path(named: name)
+      if path == nil {
+        throw UsageError(FontLocator.UnknownFont(name: name, suggestion: closestName(to: name, among: FontLocator.names)).description)
+      }
+    case .offered(let folders, let started):
+      if started.contains(name) {
+        path = name.contains("/") || access(name, F_OK) == 0 ? name : FontLocator.path(named: name)
+      } else if !name.contains("/") {
+        path = FontLocator.path(named: name)
+      } else if let real = FontCache.realPath(name), folders.contains(where: { real.hasPrefix($0 + "/") }) {
+        path = real
+      }
+      guard path != nil else { throw NotOffered(name: name) }
+    }
+    let file = path!
+    var info = stat()
+    guard stat(file, &info) == 0 else { throw RuntimeError("\(file): \(String(cString: strerror(errno)))") }
+    let identity = Identity.file(
+      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int(info.st_mtim.tv_sec))
+    return (identity, {
+      let loaded: FontFile.Loaded
+      do {
+        loaded = try FontFile.load(path: file)
+      } catch {
+        throw RuntimeError("\(error)")
+      }
+      for warning in loaded.warnings.prefix(3) { printError("Warning: \(warning)") }
+      if loaded.warnings.count > 3 { printError("Warning: \(loaded.warnings.count - 3) more problems in \(name)") }
+      return loaded.font
+    })
+  }
+
+  /// The access of the HTTP API: the font folders and the folders of the font files the sign
+  /// started with, and the names it started with.
+  static func offered(startingWith names: [String]) -> Access {
+    var folders = FontLocator.searchFolders.compactMap(realPath)
+    for name in names where name.contains("/") {
+      if let real = realPath(name), let slash = real.lastIndex(of: "/") { folders.append(String(real[..<slash])) }
+    }
+    return .offered(folders: folders, started: Set(names))
+  }
+
+  /// The path with links, `.` and `..` resolved, or nil if it does not exist.
+  static func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+  }
+}
