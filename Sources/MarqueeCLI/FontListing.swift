@@ -2,9 +2,9 @@ import BitmapFonts
 
 /// `marquee fonts [PATTERN]`: the fonts found, with their format, height and glyph count.
 ///
-/// Names are matched before anything is loaded (a pattern is a part of the name, in any
-/// letter case), and each line is written as soon as its font is read: the first lines come
-/// at once even where hundreds of font files are installed.
+/// Names are matched before anything is read (a pattern is a part of the name, in any
+/// letter case), and each font is summarised from its header (``FontSummary``), never
+/// loaded whole: the listing is quick even where hundreds of font files are installed.
 enum FontListing {
   /// Writes the header, then one line per font whose name contains `pattern`.
   static func write(matching pattern: String?, _ emit: (String) throws -> Void) throws {
@@ -23,10 +23,10 @@ enum FontListing {
       for path in FontLocator.fontFiles(in: folder) where matches(FontFile.fontName(fromPath: path)) {
         let name = FontFile.fontName(fromPath: path)
         do {
-          let loaded = try FontFile.load(path: path)
+          let summary = try FontSummary.read(path: path)
           try emit(row(
-            name: name, format: loaded.format.rawValue, height: "\(loaded.font.lineHeight)px",
-            glyphs: "\(loaded.glyphCount)", path: path))
+            name: name, format: summary.format.rawValue, height: "\(summary.lineHeight)px",
+            glyphs: "\(summary.glyphCount)", path: path))
         } catch {
           try emit(name.padding(to: 24) + "unreadable: \(error)")
         }

@@ -32,6 +32,15 @@ public enum Gzip {
     return output
   }
 
+  /// The first `count` bytes of a gzip file's content (fewer if it is shorter or damaged):
+  /// a header read without inflating the whole file.
+  public static func prefix(_ bytes: [UInt8], count: Int) -> [UInt8] {
+    var output: [UInt8] = []
+    // Past the limit the inflater stops with an error; what it wrote so far is the prefix.
+    _ = try? member(bytes, at: 0, into: &output, limit: count)
+    return output
+  }
+
   /// Decompresses one member starting at `start`; returns where the next one starts.
   static func member(_ bytes: [UInt8], at start: Int, into output: inout [UInt8], limit: Int) throws(GzipError) -> Int {
     guard bytes.count - start >= 18 else { throw GzipError(reason: "truncated gzip header") }

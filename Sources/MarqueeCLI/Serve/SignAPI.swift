@@ -87,12 +87,13 @@ final class SignAPI: Sendable {
     router.add("GET", "/api/effects") { _ in
       .now(.json(.array(EffectCatalog.all.map { .object([("name", .string($0.name)), ("summary", .string($0.summary))]) })))
     }
-    router.add("GET", "/api/fonts") { _ in .now(.json(.array(FontLocator.names.map { .string($0) }))) }
+    // Listing the font folders is file work: off the server thread too.
+    router.add("GET", "/api/fonts") { [self] _ in write { .json(.array(FontLocator.names.map { .string($0) })) } }
     router.add("GET", "/api/stats") { [self] _ in .now(stats()) }
     return router
   }
 
-  /// A write, answered from the writes queue.
+  /// A write (or other file work), answered from the writes queue.
   func write(_ body: @escaping @Sendable () -> HTTPResponse) -> HTTPReply {
     .later { [writes] complete in writes.async { complete(body()) } }
   }
