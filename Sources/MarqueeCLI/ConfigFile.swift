@@ -6,7 +6,8 @@ import SimpleJSON
 /// The keys are the options' own JSON keys (`board`, `width`, `speed`, `stdin`, `onEof`,
 /// `brightness`, … the `key` of each ``Option``), plus `messages` (the messages of a sign of
 /// one zone) and `zones` (as in a layout file). The file is applied first; options on the
-/// command line override it. Errors name the file and the field (exit 1).
+/// command line override it. Errors name the file, the line and column and the field, and
+/// are usage errors (exit 64) like the same bad value on the command line.
 enum ConfigFile {
   /// The options a config file takes: every command-line option but those that only make
   /// sense typed (help, version, and the config file itself).
@@ -31,19 +32,10 @@ enum ConfigFile {
 
   /// The options the file at `path` sets over the defaults, and which options it gave.
   static func load(_ path: String) throws -> (options: RunOptions, given: [Option]) {
-    let document: JSONValue
-    do {
-      document = try JSONParser.parse(try TextFile.read(path))
-    } catch let error as RuntimeError {
-      throw error
-    } catch {
-      throw RuntimeError("\(path): \(error)")
-    }
     var result = RunOptions()
     result.configPath = path
     var given: [Option] = []
-    do {
-      let fields = try JSONFields(document)
+    try OptionFile.read(try TextFile.read(path), path: path) { fields throws(JSONFieldError) in
       try fields.rejectUnknownKeys(keys)
       for option in options where fields.value[option.key] != nil {
         try option.applyJSON(fields, option.key, &result)
@@ -56,9 +48,29 @@ enum ConfigFile {
         }
         result.configZones = zones
       }
-    } catch {
-      throw RuntimeError("\(path): \(error)")
     }
     return (result, given)
+  }
+}
+
+/// A JSON file of options (a config or layout file), read so that every error names the
+/// file, the line and column, and the field: `sign.json:3:10: field 'fps': …`.
+enum OptionFile {
+  /// Parses `text` and reads it with `body`.
+  ///
+  /// - Throws: ``UsageError``: a bad value in a file named on the command line is the same
+  ///   kind of error as the same value typed there.
+  static func read<Result>(_ text: String, path: String, _ body: (JSONFields) throws(JSONFieldError) -> Result) throws(UsageError) -> Result {
+    let located: (value: JSONValue, locations: JSONLocations)
+    do {
+      located = try JSONParser.parseLocated(text)
+    } catch {
+      throw UsageError("\(path): \(error)")
+    }
+    do {
+      return try body(try JSONFields(located.value))
+    } catch {
+      throw UsageError("\(located.locations.place(of: error.field, in: path)): \(error)")
+    }
   }
 }

@@ -20,19 +20,12 @@ enum LayoutFile {
   static let zoneKeys = placementKeys + contentKeys
 
   /// Parses a layout; every zone starts from `base` (the command line's options).
+  ///
+  /// - Throws: ``UsageError`` naming the file, the line and column and the field.
   static func parse(_ text: String, path: String, base: RunOptions) throws -> [ZoneSpec] {
-    let document: JSONValue
-    do {
-      document = try JSONParser.parse(text)
-    } catch {
-      throw RuntimeError("\(path): \(error)")
-    }
-    do {
-      let fields = try JSONFields(document)
+    try OptionFile.read(text, path: path) { fields throws(JSONFieldError) in
       try fields.rejectUnknownKeys(["zones"])
       return try zones(fields.optional("zones"), base: base)
-    } catch {
-      throw RuntimeError("\(path): \(error)")
     }
   }
 

@@ -129,7 +129,8 @@ public enum MarqueeCommand {
     } catch let error as UsageError {
       throw error
     } catch let error as Sign.LayoutError {
-      throw RuntimeError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
+      // A zone that does not fit is a bad value in the file named on the command line.
+      throw UsageError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
     } catch {
       throw RuntimeError("\(error)")
     }
@@ -143,7 +144,7 @@ public enum MarqueeCommand {
     do {
       return try LayoutFile.zones(options.configZones, base: options)
     } catch {
-      throw RuntimeError("\(options.configPath ?? "config"): \(error)")
+      throw UsageError("\(options.configPath ?? "config"): \(error)")
     }
   }
 

@@ -10,10 +10,8 @@ extension Option {
                             places: [.commandLine], help: "Sign height in pixels.").marking(\.sizeGiven)
   static let speed = value("speed", \.marquee.speed, .number("<px-per-second>", in: 0...RunOptions.maximumSpeed),
                            help: "Scroll speed in pixels per second.")
-  static let fps = value("fps", \.fps, .number("<frames-per-second>", in: 0...RunOptions.maximumFPS),
-                         places: [.commandLine], help: "Frame rate.").checking { options throws(UsageError) in
-    if options.fps == 0 { throw UsageError("'--fps' must be greater than 0.") }
-  }
+  static let fps = value("fps", \.fps, .positive("<frames-per-second>", upTo: RunOptions.maximumFPS),
+                         places: [.commandLine], help: "Frame rate.")
   static let gap = value("gap", \.marquee.gap, .integer("<pixels>", in: 0...RunOptions.maximumWidth),
                          help: "Dark columns between the end of the text and its start.")
   static let direction = value("direction", \.marquee.direction, .choice("<direction>"),
@@ -156,17 +154,6 @@ extension Option {
     option.applyJSON = { fields, key, options throws(JSONFieldError) in
       try applyJSON(fields, key, &options)
       if fields.value[key] != nil { options[keyPath: path] = true }
-    }
-    return option
-  }
-
-  /// This option, with a check after its command-line value is applied.
-  func checking(_ check: @escaping @Sendable (RunOptions) throws(UsageError) -> Void) -> Option {
-    var option = self
-    let apply = applyText
-    option.applyText = { text, options throws(UsageError) in
-      try apply(text, &options)
-      try check(options)
     }
     return option
   }

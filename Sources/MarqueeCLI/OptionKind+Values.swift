@@ -40,6 +40,23 @@ extension OptionKind where Value == Double {
       show: formatted)
   }
 
+  /// A finite number above 0 and at most `largest`.
+  static func positive(_ placeholder: String, upTo largest: Double) -> OptionKind {
+    OptionKind(
+      placeholder: placeholder,
+      text: { text, option throws(UsageError) in
+        let value = try number(placeholder, in: 0...largest).text(text, option)
+        guard value > 0 else { throw UsageError("'--\(option.name)' must be greater than 0.") }
+        return value
+      },
+      json: { fields, key throws(JSONFieldError) in
+        guard let value = try fields.number(key, in: 0...largest) else { return nil }
+        guard value > 0 else { throw JSONFieldError(field: fields.name(key), reason: "must be greater than 0") }
+        return value
+      },
+      show: formatted)
+  }
+
   /// `2` for 2.0, `0.5` for 0.5.
   static func formatted(_ value: Double) -> String {
     value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)

@@ -8,6 +8,10 @@ public struct JSONParser {
   let bytes: [UInt8]
   var index = 0
   var depth = 0
+  /// With ``parseLocated(_:)``: the path being read (`zones[1].speed`) and where each
+  /// field's key starts.
+  var path: [String] = []
+  var offsets: [String: Int]?
 
   /// Parses a whole document; anything but white space after the value is an error.
   public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
@@ -24,9 +28,28 @@ public struct JSONParser {
     return value
   }
 
+  /// Parses a whole document and says where each field's key stands, by the field paths
+  /// ``JSONFields`` names in errors (`speed`, `zones[1].font`), so an error can point at
+  /// its line and column.
+  public static func parseLocated(_ text: String) throws(JSONSyntaxError) -> (value: JSONValue, locations: JSONLocations) {
+    var parser = JSONParser(bytes: Array(text.utf8))
+    parser.offsets = [:]
+    parser.skipSpace()
+    let value = try parser.parseValue()
+    parser.skipSpace()
+    if parser.index < parser.bytes.count { throw parser.error("unexpected text after the JSON value") }
+    return (value, JSONLocations(bytes: parser.bytes, offsets: parser.offsets ?? [:]))
+  }
+
   func error(_ reason: String) -> JSONSyntaxError {
+    let (line, column) = JSONParser.lineAndColumn(of: index, in: bytes)
+    return JSONSyntaxError(line: line, column: column, reason: reason)
+  }
+
+  /// The 1-based line and column (in bytes) of `offset`.
+  static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (Int, Int) {
     var line = 1, column = 1
-    for byte in bytes[0..<min(index, bytes.count)] {
+    for byte in bytes[0..<min(offset, bytes.count)] {
       if byte == UInt8(ascii: "\n") {
         line += 1
         column = 1
@@ -34,8 +57,11 @@ public struct JSONParser {
         column += 1
       }
     }
-    return JSONSyntaxError(line: line, column: column, reason: reason)
+    return (line, column)
   }
+
+  /// The path of the field or element being read.
+  var currentPath: String { path.joined().hasPrefix(".") ? String(path.joined().dropFirst()) : path.joined() }
 
   mutating func skipSpace() {
     while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
@@ -182,7 +208,13 @@ public struct JSONParser {
     }
     while true {
       skipSpace()
+      if offsets != nil {
+        path.append("[\(elements.count)]")
+        let element = currentPath
+        offsets?[element] = index
+      }
       elements.append(try parseValue())
+      if offsets != nil { path.removeLast() }
       skipSpace()
       guard index < bytes.count else { throw error("unterminated array (expected ']')") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -212,12 +244,19 @@ public struct JSONParser {
       guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
         throw error("expected a key in quotes")
       }
+      let keyStart = index
       let key = try parseString()
       skipSpace()
       guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
       index += 1
       skipSpace()
+      if offsets != nil {
+        path.append("." + key)
+        let field = currentPath
+        offsets?[field] = keyStart
+      }
       members.append((key, try parseValue()))
+      if offsets != nil { path.removeLast() }
       skipSpace()
       guard index < bytes.count else { throw error("unterminated object (expected '}')") }
       if bytes[index] == UInt8(ascii: ",") {
@@ -230,5 +269,28 @@ public struct JSONParser {
       }
       throw error("expected ',' or '}' in an object")
     }
+  }
+}
+
+/// Where the fields of a parsed document stand, by field path.
+public struct JSONLocations: Sendable {
+  let bytes: [UInt8]
+  let offsets: [String: Int]
+
+  /// The 1-based line and column of the key of `field` (`zones[1].speed`), if it is there.
+  public func position(of field: String) -> (line: Int, column: Int)? {
+    offsets[field].map { JSONParser.lineAndColumn(of: $0, in: bytes) }
+  }
+
+  /// `file:line:column` for `field`; for a field that is missing, where the object that
+  /// lacks it starts; `file` alone when neither is in the document.
+  public func place(of field: String, in file: String) -> String {
+    var path = Substring(field)
+    while !path.isEmpty {
+      if let (line, column) = position(of: String(path)) { return "\(file):\(line):\(column)" }
+      guard let cut = path.lastIndex(where: { $0 == "." || $0 == "[" }) else { break }
+      path = path[..<cut]
+    }
+    return file
   }
 }

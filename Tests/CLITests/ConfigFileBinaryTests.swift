@@ -40,18 +40,41 @@ import Testing
   }
 
   @Test(arguments: [
-    (#"{"speeed": 3, "messages": ["A"]}"#, 1, "field 'speeed': unknown field"),
-    (#"{"speed": "fast", "messages": ["A"]}"#, 1, "field 'speed': expected a number"),
-    (#"{"zones": []}"#, 1, "field 'zones': expected a non-empty array of zones"),
-    (#"{"seconds": 3, "messages": ["A"]}"#, 64, "'seconds' needs 'gif' (here or on the command line)."),
-    (#"{"messages": ["A"], "#, 1, "line 1"),
+    (#"{"speeed": 3, "messages": ["A"]}"#, 64, ":1:2: field 'speeed': unknown field"),
+    (#"{"speed": "fast", "messages": ["A"]}"#, 64, ":1:2: field 'speed': expected a number"),
+    (#"{"messages": ["A"],\#n "fps": 0}"#, 64, ":2:2: field 'fps': must be greater than 0"),
+    (#"{"zones": []}"#, 64, ":1:2: field 'zones': expected a non-empty array of zones"),
+    (#"{"seconds": 3, "messages": ["A"]}"#, 64, ": 'seconds' needs 'gif' (here or on the command line)."),
+    (#"{"messages": ["A"], "#, 64, ": line 1"),
   ])
   func aBadConfigFileNamesTheFileAndTheField(json: String, status: Int32, message: String) throws {
     let config = try write(json)
     defer { try? FileManager.default.removeItem(atPath: config) }
     let result = try BinaryRunner.run(["--config", config, "--frames", "1", "--output", "ascii"])
     #expect(result.status == status)
-    #expect(result.stderr.hasPrefix("Error: \(config): \(message)"), "\(result.stderr)")
+    #expect(result.stderr.hasPrefix("Error: \(config)\(message)"), "\(result.stderr)")
+  }
+
+  /// The same bad value from every source is the same kind of error, naming its source:
+  /// the command line and the files it names (64), a feed line (skipped, logged), the API
+  /// (400).
+  @Test func theSameBadValueFromEverySourceAgrees() throws {
+    let typed = try BinaryRunner.run(["--speed", "-3", "X"])
+    #expect(typed.status == 64 && typed.stderr.contains("'--speed <px-per-second>': must be from 0 to 100000."), "\(typed.stderr)")
+    let config = try write(#"{"messages": ["X"], "speed": -3}"#)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let fromConfig = try BinaryRunner.run(["--config", config, "--frames", "1"])
+    #expect(fromConfig.status == 64 && fromConfig.stderr.hasPrefix("Error: \(config):1:21: field 'speed': -3 is out of range (0 to 100000)"), "\(fromConfig.stderr)")
+    let layout = try write(#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "speed": -3}]}"#)
+    defer { try? FileManager.default.removeItem(atPath: layout) }
+    let fromLayout = try BinaryRunner.run(["--layout", layout, "--frames", "1"])
+    #expect(fromLayout.status == 64 && fromLayout.stderr.hasPrefix("Error: \(layout):1:54: field 'zones[0].speed': -3 is out of range (0 to 100000)"), "\(fromLayout.stderr)")
+    let fed = try runFed(["--stdin", "--frames", "5", "--output", "ascii", "X"], lines: [(0, #"{"speed": -3}"# + "\n")])
+    #expect(fed.status == 0 && fed.stderr.contains("stdin:1: field 'speed': -3 is out of range (0 to 100000), line skipped"), "\(fed.stderr)")
+    let sign = try ServedSign(["--output", "ascii", "X"])
+    let api = sign.client.request("PATCH", "/api/content", body: #"{"zones": [{"speed": -3}]}"#)
+    #expect(api?.status == 400 && api?.text.contains("zones[0].speed: -3 is out of range (0 to 100000)") == true, "\(api?.text ?? "")")
+    _ = sign.stop()
   }
 
   @Test func aMissingConfigFileIsARuntimeError() throws {

@@ -39,20 +39,22 @@ import Testing
   }
 
   @Test(arguments: [
-    (#"{"zones": []}"#, "field 'zones': expected a non-empty array of zones"),
-    (#"{"zones": [{"x": 0, "y": 0, "height": 8}]}"#, "field 'zones[0].width': missing (it is required)"),
-    (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "speed": "fast"}]}"#, "field 'zones[0].speed': expected a number"),
-    (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "in": "wipey"}]}"#, "field 'zones[0].in': unknown effect 'wipey'"),
-    (#"{"zones": [{"x": 60, "y": 0, "width": 8, "height": 8}]}"#, "zone 'zone1' (8x8 at 60,0) does not fit the 64x8 sign"),
-    (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "colour": "red"}]}"#, "field 'zones[0].colour': unknown field"),
-    (#"{"zones": [}"#, "line 1, column 12"),
+    // Where the field stands (a missing one: where its zone starts), then what is wrong.
+    (#"{"zones": []}"#, ":1:2: field 'zones': expected a non-empty array of zones"),
+    (#"{"zones": [{"x": 0, "y": 0, "height": 8}]}"#, ":1:12: field 'zones[0].width': missing (it is required)"),
+    (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "speed": "fast"}]}"#, ":1:54: field 'zones[0].speed': expected a number"),
+    (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "in": "wipey"}]}"#, ":1:54: field 'zones[0].in': unknown effect 'wipey'"),
+    (#"{"zones": [{"x": 60, "y": 0, "width": 8, "height": 8}]}"#, ": zone 'zone1' (8x8 at 60,0) does not fit the 64x8 sign"),
+    (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "colour": "red"}]}"#, ":1:54: field 'zones[0].colour': unknown field"),
+    (#"{"zones": [}"#, ": line 1, column 12"),
   ])
   func badLayoutsNameTheFileAndField(json: String, message: String) throws {
     let path = try write(json)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let result = try BinaryRunner.run(["--layout", path, "--frames", "1", "--output", "ascii"])
-    #expect(result.status == 1)
-    #expect(result.stderr.hasPrefix("Error: \(path): \(message)"), "\(result.stderr)")
+    // A bad value in a file the command line names is a usage error, as on the command line.
+    #expect(result.status == 64)
+    #expect(result.stderr.hasPrefix("Error: \(path)\(message)"), "\(result.stderr)")
   }
 
   @Test func theExampleLayoutsRun() throws {
