@@ -51,6 +51,9 @@ extension Option {
       guard Option.setFlips(text, in: &options) else {
         throw JSONFieldError(field: fields.name(key), reason: "use \"h\", \"v\", \"hv\" or \"\" (no flip)")
       }
+    },
+    encodeJSON: { options in
+      .string((options.marquee.presentation.flippedHorizontally ? "h" : "") + (options.marquee.presentation.flippedVertically ? "v" : ""))
     })
   static let font = value(
     "font", \.fonts, .fonts,
@@ -113,7 +116,8 @@ extension Option {
     applyText: { _, options in options.loops = 1 },
     applyJSON: { fields, key, options throws(JSONFieldError) in
       if try fields.bool(key) == true { options.loops = 1 }
-    })
+    },
+    encodeJSON: { .bool($0.loops == 1) })
   static let noWait = flag("no-wait", \.noWait, help: "Render frames as fast as possible instead of in real time.")
   static let output = optional("output", \.output, .choice("<output>"), default: "leds on a terminal, else ascii",
                                help: "leds (simulated sign) or ascii (text frames).")

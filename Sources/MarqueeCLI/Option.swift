@@ -47,6 +47,9 @@ struct Option: Sendable {
   var applyText: @Sendable (String?, inout RunOptions) throws(UsageError) -> Void
   /// Applies the JSON field `key` when present.
   var applyJSON: @Sendable (JSONFields, String, inout RunOptions) throws(JSONFieldError) -> Void
+  /// The option's value in `options` as JSON, as `applyJSON` reads it back (`GET
+  /// /api/state` shows every zone option through it).
+  var encodeJSON: @Sendable (RunOptions) -> JSONValue
 
   /// The option as usage text shows it: `--width <pixels>`.
   var label: String {
@@ -81,6 +84,8 @@ struct OptionKind<Value>: Sendable {
   let json: @Sendable (JSONFields, String) throws(JSONFieldError) -> Value?
   /// The value as help shows a default.
   let show: @Sendable (Value) -> String
+  /// The value as JSON, in the form `json` reads.
+  let encode: @Sendable (Value) -> JSONValue
 }
 
 extension Option {
@@ -97,7 +102,8 @@ extension Option {
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in
         if let value = try kind.json(fields, key) { options[keyPath: path] = value }
-      })
+      },
+      encodeJSON: { kind.encode($0[keyPath: path]) })
   }
 
   /// An optional value stored at `path` (no default shown unless `default` says one).
@@ -113,7 +119,8 @@ extension Option {
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in
         if let value = try kind.json(fields, key) { options[keyPath: path] = value }
-      })
+      },
+      encodeJSON: { $0[keyPath: path].map(kind.encode) ?? .null })
   }
 
   /// A flag that sets `path` to `setting` (in JSON, a boolean).
@@ -127,14 +134,15 @@ extension Option {
       applyText: { _, options in options[keyPath: path] = setting },
       applyJSON: { fields, key, options throws(JSONFieldError) in
         if let value = try fields.bool(key) { options[keyPath: path] = value }
-      })
+      },
+      encodeJSON: { .bool($0[keyPath: path] == setting) })
   }
 
   /// An option with no value to store (`--help`): the parser acts on it.
   static func action(_ name: String, short: Character? = nil, help: String) -> Option {
     Option(
       name: name, key: camelCase(name), short: short, placeholder: nil, help: help, defaultText: nil,
-      places: [.commandLine], needs: nil, applyText: { _, _ in }, applyJSON: { _, _, _ in })
+      places: [.commandLine], needs: nil, applyText: { _, _ in }, applyJSON: { _, _, _ in }, encodeJSON: { _ in .null })
   }
 
   /// `letter-spacing` → `letterSpacing`.

@@ -20,7 +20,7 @@ extension OptionKind where Value == Int {
         return value
       },
       json: { fields, key throws(JSONFieldError) in try fields.integer(key, in: range) },
-      show: { String($0) })
+      show: { String($0) }, encode: { .number(Double($0)) })
   }
 }
 
@@ -37,7 +37,7 @@ extension OptionKind where Value == Double {
         return value
       },
       json: { fields, key throws(JSONFieldError) in try fields.number(key, in: range) },
-      show: formatted)
+      show: formatted, encode: { .number($0) })
   }
 
   /// A finite number above 0 and at most `largest`.
@@ -54,7 +54,7 @@ extension OptionKind where Value == Double {
         guard value > 0 else { throw JSONFieldError(field: fields.name(key), reason: "must be greater than 0") }
         return value
       },
-      show: formatted)
+      show: formatted, encode: { .number($0) })
   }
 
   /// `2` for 2.0, `0.5` for 0.5.
@@ -74,7 +74,7 @@ extension OptionKind where Value: RawRepresentable & CaseIterable & Sendable, Va
         return value
       },
       json: { fields, key throws(JSONFieldError) in try fields.choice(key, names).flatMap(Value.init(rawValue:)) },
-      show: { $0.rawValue })
+      show: { $0.rawValue }, encode: { .string($0.rawValue) })
   }
 }
 
@@ -83,7 +83,7 @@ extension OptionKind where Value == String {
   static func text(_ placeholder: String) -> OptionKind {
     OptionKind(
       placeholder: placeholder, text: { text, _ in text },
-      json: { fields, key throws(JSONFieldError) in try fields.string(key) }, show: { $0 })
+      json: { fields, key throws(JSONFieldError) in try fields.string(key) }, show: { $0 }, encode: { .string($0) })
   }
 
   /// One of `names`.
@@ -94,7 +94,7 @@ extension OptionKind where Value == String {
         guard names.contains(text) else { throw option.invalid(text, "use one of \(list(names)).") }
         return text
       },
-      json: { fields, key throws(JSONFieldError) in try fields.choice(key, names) }, show: { $0 })
+      json: { fields, key throws(JSONFieldError) in try fields.choice(key, names) }, show: { $0 }, encode: { .string($0) })
   }
 
   /// An LED colour: one of ``LEDColor/names`` or `#rrggbb`.
@@ -111,7 +111,7 @@ extension OptionKind where Value == String {
       }
       return text.lowercased()
     },
-    show: { $0 })
+    show: { $0 }, encode: { .string($0) })
 
   /// Transition effects, `name[+name...]`, checked against the catalog.
   static let effects = OptionKind(
@@ -133,7 +133,7 @@ extension OptionKind where Value == String {
       }
       return text
     },
-    show: { $0 })
+    show: { $0 }, encode: { .string($0) })
 }
 
 extension OptionKind where Value == [String] {
@@ -155,7 +155,7 @@ extension OptionKind where Value == [String] {
         guard !names.isEmpty else { throw JSONFieldError(field: fields.name(key), reason: "needs at least one \(what)") }
         return names
       },
-      show: { $0.joined(separator: ",") })
+      show: { $0.joined(separator: ",") }, encode: { .string($0.joined(separator: ",")) })
   }
 }
 
@@ -170,7 +170,7 @@ extension OptionKind where Value == UInt64 {
       return value
     },
     json: { fields, key throws(JSONFieldError) in try fields.integer(key, in: 0...largestSeed).map(UInt64.init) },
-    show: { String($0) })
+    show: { String($0) }, encode: { .number(Double($0)) })
 
   /// The largest seed: every whole number up to it is exact in JSON.
   static let largestSeed = (1 << 53) - 1

@@ -36,6 +36,25 @@ import Testing
     #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
   }
 
+  /// The state shows every option a zone takes, in the form a write takes back: a zone's
+  /// state sent as a PATCH changes nothing.
+  @Test func theStateShowsEveryZoneOptionAndReadsBack() throws {
+    let sign = try ServedSign(["--output", "ascii", "--mode", "cycle", "--gap", "3", "--valign", "top", "--ease", "ease-in-out",
+                               "--letter-spacing", "2", "--invert", "--flip", "h", "--seed", "7", "--out", "fade", "Hello"])
+    let zone = try #require(try ServeTests.json(sign.client.request("GET", "/api/state"))["zones"]?.arrayValue?.first)
+    #expect(zone["gap"] == .number(3) && zone["valign"] == .string("top") && zone["ease"] == .string("ease-in-out"))
+    #expect(zone["letterSpacing"] == .number(2) && zone["invert"] == .bool(true) && zone["flip"] == .string("h"))
+    #expect(zone["seed"] == .number(7) && zone["out"] == .string("fade") && zone["mode"] == .string("cycle"))
+    guard case .object(let members) = zone else { throw CLIError("the zone is not an object") }
+    // Its place and pause are not content; the colour is set at the start only.
+    let content = members.filter { !["name", "x", "y", "width", "height", "paused", "color"].contains($0.key) }
+    let back = JSONValue.object([("zone", .string("main"))] + content).text
+    let patched = sign.client.request("PATCH", "/api/content", body: back)
+    #expect(patched?.status == 200, "\(patched?.text ?? "")")
+    #expect(try ServeTests.json(patched)["zones"]?.arrayValue?.first == zone, "the state read back is the same")
+    _ = sign.stop()
+  }
+
   @Test func theFrameAsTextAndPBMAndThePauseAndBrightness() throws {
     let sign = try ServedSign(["--output", "ascii", "--width", "16", "--height", "8", "--align", "left", "H"])
     let client = sign.client

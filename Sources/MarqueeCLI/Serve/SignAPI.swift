@@ -118,16 +118,11 @@ final class SignAPI: Sendable {
     ])
   }
 
-  /// A zone's content and options, under the keys feed lines and layout files use.
+  /// A zone's content and every option a zone takes, under the keys feed lines, layout
+  /// files and `PATCH /api/content` use: made from the options' declarations, so whatever
+  /// the API accepts it shows.
   static func describe(_ options: RunOptions) -> [(key: String, value: JSONValue)] {
-    [
-      ("messages", .array(options.messages.map { .string($0) })), ("mode", .string(options.mode.rawValue)),
-      ("speed", .number(options.marquee.speed)), ("direction", .string(options.marquee.direction.rawValue)),
-      ("align", .string(options.marquee.alignment.rawValue)), ("in", .string(options.entry)),
-      ("out", options.exit.map { .string($0) } ?? .null), ("dwell", .number(options.dwell)),
-      ("duration", .number(options.duration)), ("font", .string(options.fonts.joined(separator: ","))),
-      ("color", .string(options.ledColor)),
-    ]
+    [("messages", .array(options.messages.map { .string($0) }))] + Option.zoneOptions.map { ($0.key, $0.encodeJSON(options)) }
   }
 
   func stats() -> HTTPResponse {
