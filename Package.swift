@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "MarqueeTesting", targets: ["MarqueeTesting"]),
     .library(name: "SimpleJSON", targets: ["SimpleJSON"]),
     .library(name: "HTTP", targets: ["HTTP"]),
+    .library(name: "SignService", targets: ["SignService"]),
     .library(name: "MarqueeCLI", targets: ["MarqueeCLI"]),
     .executable(name: "marquee", targets: ["marquee"]),
     .executable(name: "marquee-bench", targets: ["marquee-bench"]),
@@ -32,7 +33,11 @@ let package = Package(
     .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
     // An HTTP/1.1 server with a responder seam: bytes to requests, requests to responses.
     .target(name: "HTTP", dependencies: ["SimpleJSON"]),
-    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP"]),
+    // What runs a sign the way marquee does, for the command line, the server and embedders:
+    // the option model, config and layout files, content documents and the update queue,
+    // fonts shared by file, the frame tap, and the plan that builds a sign from options.
+    .target(name: "SignService", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON"]),
+    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "SignService"]),
     .executableTarget(
       name: "marquee", dependencies: ["MarqueeCLI"],
       // A release build carries the Swift runtime inside: one file to copy to a Pi, nothing
@@ -68,7 +73,7 @@ let package = Package(
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SimpleJSON"]),
     .testTarget(
-      name: "CLITests", dependencies: ["MarqueeCLI", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
+      name: "CLITests", dependencies: ["MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

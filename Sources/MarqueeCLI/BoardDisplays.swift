@@ -6,6 +6,7 @@
 import Drivers
 import Marquee
 import MatrixCore
+import SignService
 
 /// The real sign a board file describes, or its byte stream in a file: each chip family's
 /// display on its transport.

@@ -6,6 +6,7 @@
 import Drivers
 import Marquee
 import MatrixCore
+import SignService
 
 /// Finding, reading and listing board files.
 ///

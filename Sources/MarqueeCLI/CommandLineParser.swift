@@ -1,6 +1,7 @@
 import HTTP
 import MatrixCore
 import Marquee
+import SignService
 
 /// What the command line asks for.
 public enum Invocation: Sendable, Equatable {
@@ -116,7 +117,7 @@ public struct CommandLineParser {
     if options.retry, let other = options.simulate ? "--simulate" : dump {
       throw UsageError("'--retry' reopens a failing device; it does not apply to '\(other)'.")
     }
-    try checkMessages(options.messages)
+    try RunOptions.checkMessages(options.messages)
     if options.identify {
       guard options.boardPath != nil else { throw UsageError("'identify' needs '--board <file>'.") }
       guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
@@ -167,17 +168,6 @@ public struct CommandLineParser {
     }
     if !address.isLoopback && options.tokenFile == nil {
       throw UsageError("'--listen \(address)' lets other machines in: give '--token-file <file>' so every request needs the token (or listen on 127.0.0.1).")
-    }
-  }
-
-  /// Refuses more messages, or longer ones, than the documented limits.
-  static func checkMessages(_ messages: [String]) throws(UsageError) {
-    guard messages.count <= RunOptions.maximumMessageCount else {
-      throw UsageError("\(messages.count) messages is more than the limit of \(RunOptions.maximumMessageCount).")
-    }
-    for (index, message) in messages.enumerated() where message.unicodeScalars.count > RunOptions.maximumMessageLength {
-      throw UsageError(
-        "message \(index + 1) is \(message.unicodeScalars.count) characters long; the limit is \(RunOptions.maximumMessageLength).")
     }
   }
 

@@ -1,4 +1,5 @@
 import Marquee
+import SignService
 
 /// Runs one feed line through the same parsing and checks as `--stdin` does, without a sign
 /// (for fuzzing and for tools that validate feeds).

@@ -1,4 +1,5 @@
 import BitmapFonts
+import SignService
 
 /// `marquee fonts [PATTERN]`: the fonts found, with their format, height and glyph count.
 ///

@@ -1,3 +1,4 @@
+import SignService
 /// The text of `marquee --help`, in swift-argument-parser's layout.
 public enum HelpText {
   /// The one-line usage.

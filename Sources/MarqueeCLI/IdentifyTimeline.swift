@@ -2,6 +2,7 @@ import BitmapFonts
 import Drivers
 import Marquee
 import MatrixCore
+import SignService
 
 /// `marquee identify`: lights each unit of a board in data order (MAX7219 modules from the
 /// host, HT16K33 backpacks as listed, LED panels from the host), one a second, to check a

@@ -9,6 +9,7 @@ import BitmapFonts
 import Drivers
 import Marquee
 import MatrixCore
+import SignService
 
 /// The `marquee` command: parses arguments, builds the timeline and plays it on a display.
 public enum MarqueeCommand {
@@ -81,9 +82,9 @@ public enum MarqueeCommand {
   /// `--loops`, sets the frame count that plays exactly that many loops.
   static func makeTimeline(_ options: inout RunOptions, stop: StopFlag) throws -> any Timeline {
     // The sign's t = 0 in Unix time, fixed once: every zone and every feed update share it.
-    options.clockStart = options.clockStart ?? now()
+    options.clockStart = options.clockStart ?? SignPlan.now()
     let fonts = FontCache()
-    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts)
+    let (controller, zones) = try SignPlan.makeSign(options, stop: stop, fonts: fonts)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.ledColor ? nil
@@ -95,96 +96,11 @@ public enum MarqueeCommand {
       options.frames = max(1, Int((Double(loops) * loop * options.fps - 1e-9).rounded(.up)))
     }
     guard options.stdin else { return controller }
-    let feed = Feed(zones: zones, sizes: zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts)
+    let feed = Feed(zones: zones, sizes: SignPlan.zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts)
     feed.start()
     // With nothing to show yet, the sign starts with the first line.
     if options.messages.isEmpty && !options.hasZones { feed.waitForFirstLine() }
     return FedSign(controller: controller, feed: feed)
-  }
-
-  /// Builds the sign the options describe: one zone, or the zones of a layout file.
-  static func makeSign(
-    _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache()
-  ) throws -> (SignController, [(name: String, options: RunOptions)]) {
-    func content(_ options: RunOptions) throws -> ZoneContent {
-      try makeContent(options, fonts: fonts.chain(options.fonts).chain)
-    }
-    var zones: [Zone] = []
-    var zoneOptions: [(name: String, options: RunOptions)] = []
-    do {
-      if options.hasZones {
-        for (index, var spec) in try zoneSpecs(options).enumerated() {
-          if index == 0 && !options.messages.isEmpty { spec.options.messages = options.messages }
-          zoneOptions.append((spec.name, spec.options))
-          zones.append(try Zone(
-            name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height,
-            content: content(spec.options)))
-        }
-        return (SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop), zoneOptions)
-      }
-      zones = [try Zone(name: "main", x: 0, y: 0, width: options.width, height: options.height, content: content(options))]
-      return (SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop), [("main", options)])
-    } catch let error as RuntimeError {
-      throw error
-    } catch let error as UsageError {
-      throw error
-    } catch let error as Sign.LayoutError {
-      // A zone that does not fit is a bad value in the file named on the command line.
-      throw UsageError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
-    } catch {
-      throw RuntimeError("\(error)")
-    }
-  }
-
-  /// The zones of a layout file or of the config file's `zones`.
-  static func zoneSpecs(_ options: RunOptions) throws -> [ZoneSpec] {
-    if let path = options.layoutPath {
-      return try LayoutFile.parse(try TextFile.read(path), path: path, base: options)
-    }
-    do {
-      return try LayoutFile.zones(options.configZones, base: options)
-    } catch {
-      throw UsageError("\(options.configPath ?? "config"): \(error)")
-    }
-  }
-
-  /// The current Unix time.
-  static func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-  }
-
-  /// The content of one zone from its options.
-  static func makeContent(_ options: RunOptions, fonts: FontChain) throws -> ZoneContent {
-    let renderer = TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing)
-    let sprite = try options.spritePath.map(loadSprite) ?? .pacman
-    let transition = Transition(
-      entry: try EffectCatalog.parse(options.entry),
-      exit: try options.exit.map(EffectCatalog.parse),
-      duration: options.duration, easing: options.easing)
-    let cycle = CycleSettings(
-      dwell: options.dwell, transition: transition, speed: options.marquee.speed,
-      alignment: options.marquee.alignment, verticalAlignment: options.marquee.verticalAlignment,
-      presentation: options.marquee.presentation, seed: options.seed, sprite: sprite)
-    var content = ZoneContent(messages: options.messages, mode: options.mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
-    content.epoch = options.clockStart
-    return content
-  }
-
-  /// Each zone's size, by name.
-  static func zoneSizes(_ controller: SignController) -> [String: Feed.Size] {
-    Dictionary(uniqueKeysWithValues: controller.sign.zones.map { ($0.name, Feed.Size(width: $0.width, height: $0.height)) })
-  }
-
-  /// Reads a sprite file, naming the file in any error.
-  static func loadSprite(_ path: String) throws -> Sprite {
-    let text = try TextFile.read(path)
-    do {
-      return try Sprite(text: text)
-    } catch {
-      throw RuntimeError("\(path): \(error)")
-    }
   }
 
   /// Builds the sign from `options` and plays it until the frame limit or a signal.

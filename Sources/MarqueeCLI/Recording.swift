@@ -5,6 +5,7 @@ import BitmapFonts
 import Drivers
 import Marquee
 import MatrixCore
+import SignService
 
 /// `--gif`, `--pbm` and `marquee gallery`: rendering without waiting.
 enum Recording {

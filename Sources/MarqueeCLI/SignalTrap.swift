@@ -8,6 +8,7 @@
 import Dispatch
 import Marquee
 import MatrixCore
+import SignService
 
 /// Catches SIGINT, SIGTERM and SIGHUP and turns them into a stop request, so the run loop
 /// can blank the sign and restore the terminal before the process exits.

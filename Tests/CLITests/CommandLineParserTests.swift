@@ -3,6 +3,7 @@ import SimpleJSON
 import Testing
 
 @testable import MarqueeCLI
+@testable import SignService
 
 @Suite struct CommandLineParserTests {
   func options(_ arguments: [String]) throws -> RunOptions {

@@ -7,6 +7,7 @@ import Drivers
 import HTTP
 import Marquee
 import MatrixCore
+import SignService
 
 /// `marquee serve`: the sign, on any display, with the HTTP server beside it in the same
 /// process. Updates over HTTP go through the same feed as `--stdin` lines; the frame loop
@@ -17,16 +18,16 @@ enum Serve {
     let board = try MarqueeCommand.resolveBoard(&options)
     guard let address = ListenAddress(options.listen) else { throw UsageError("'--listen \(options.listen)' is not an address") }
     let token = try options.tokenFile.map(TokenFile.load)
-    options.clockStart = options.clockStart ?? MarqueeCommand.now()
+    options.clockStart = options.clockStart ?? SignPlan.now()
     let fonts = FontCache()
-    let (controller, zones) = try MarqueeCommand.makeSign(options, stop: stop, fonts: fonts)
+    let (controller, zones) = try SignPlan.makeSign(options, stop: stop, fonts: fonts)
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.ledColor ? nil
         : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: LEDColor.rgb(spec.options.ledColor))
     }
     // Over HTTP, fonts are the names the sign offers, never paths of a request's choosing.
     let feed = Feed(
-      zones: zones, sizes: MarqueeCommand.zoneSizes(controller), stop: stop, fonts: fonts,
+      zones: zones, sizes: SignPlan.zoneSizes(controller), stop: stop, fonts: fonts,
       fontAccess: FontCache.offered(startingWith: zones.flatMap(\.options.fonts)))
     let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
     let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
@@ -60,7 +61,7 @@ enum Serve {
           return "the command line no longer runs the sign"
         }
         var zones: [(name: String, options: RunOptions)] =
-          options.hasZones ? try MarqueeCommand.zoneSpecs(options).map { ($0.name, $0.options) } : [("main", options)]
+          options.hasZones ? try SignPlan.zoneSpecs(options).map { ($0.name, $0.options) } : [("main", options)]
         // Messages on the command line are the first zone's, as at the start.
         if options.hasZones && !options.messages.isEmpty { zones[0].options.messages = options.messages }
         try feed.reset(to: zones)

@@ -5,6 +5,7 @@ import Marquee
 import MatrixCore
 import SimpleJSON
 import Synchronization
+import SignService
 
 /// The requests `marquee serve` answers: the JSON API, the event stream and the page.
 ///

@@ -5,6 +5,7 @@
 #endif
 import Drivers
 import MatrixCore
+import SignService
 
 /// The bearer token a non-loopback server asks for, kept in a file only its owner reads.
 enum TokenFile {

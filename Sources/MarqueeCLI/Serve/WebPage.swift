@@ -1,3 +1,4 @@
+import SignService
 /// The page `marquee serve` gives at `/`: one HTML file with its style and script, nothing
 /// fetched from elsewhere, so it works offline and on a phone.
 ///

@@ -19,9 +19,9 @@ import Synchronization
 /// and skipped. Updates are coalesced: only the latest per zone waits to be applied, and it
 /// is applied at the next frame, so a flood of lines keeps the sign responsive, shows the
 /// latest content and uses bounded memory.
-final class Feed: Sendable {
+package final class Feed: Sendable {
   /// What waits to be applied to one zone.
-  struct Pending {
+  package struct Pending {
     var content: ZoneContent?
     var immediately = false
     var pause: Bool?
@@ -42,7 +42,7 @@ final class Feed: Sendable {
   }
 
   /// A zone's size: what its content must fit.
-  struct Size: Sendable {
+  package struct Size: Sendable {
     var width: Int, height: Int
   }
 
@@ -62,7 +62,7 @@ final class Feed: Sendable {
   let onEnd: RunOptions.EndOfInput
 
   /// A feed for `zones` of the given sizes; `fonts` is the cache the sign was built with.
-  init(
+  package init(
     zones: [(name: String, options: RunOptions)], sizes: [String: Size], stop: StopFlag,
     onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any
   ) {
@@ -84,7 +84,7 @@ final class Feed: Sendable {
   }
 
   /// Starts reading standard input on its own thread.
-  func start(descriptor: Int32 = 0) {
+  package func start(descriptor: Int32 = 0) {
     DispatchQueue.global().async { [self] in
       var reader = LineReader(descriptor: descriptor, maximumLength: Feed.maximumLineLength)
       var number = 0
@@ -126,7 +126,7 @@ final class Feed: Sendable {
   }
 
   /// Turns one line into a pending update.
-  func handle(_ line: String) throws {
+  package func handle(_ line: String) throws {
     let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
     if trimmed.first == "{" {
       let value: JSONValue
@@ -151,12 +151,12 @@ final class Feed: Sendable {
   }
 
   /// An update checked and built, waiting to be committed.
-  struct Update {
-    var zone: String
+  package struct Update {
+    package var zone: String
     var options: RunOptions
     var content: ZoneContent?
     var immediately: Bool
-    var pause: Bool?
+    package var pause: Bool?
     /// The fonts of the new content.
     var fonts: [FontCache.Identity]?
   }
@@ -164,7 +164,7 @@ final class Feed: Sendable {
   /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
   /// update without applying it. With `replacing`, the zone's options start from those it
   /// had when the sign started, and messages are required.
-  func prepare(_ fields: JSONFields, replacing: Bool = false) throws -> Update {
+  package func prepare(_ fields: JSONFields, replacing: Bool = false) throws -> Update {
     for key in LayoutFile.placementKeys where fields.value[key] != nil {
       throw JSONFieldError(field: fields.name(key), reason: "an update cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
     }
@@ -192,7 +192,7 @@ final class Feed: Sendable {
     var options = state.withLock { replacing ? $0.initial[zone]! : $0.options[zone]! }
     if let messages {
       do {
-        try CommandLineParser.checkMessages(messages)
+        try RunOptions.checkMessages(messages)
       } catch {
         throw RuntimeError(error.message)
       }
@@ -221,7 +221,7 @@ final class Feed: Sendable {
       } catch let refused as FontCache.NotOffered {
         throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
       }
-      let made = try MarqueeCommand.makeContent(options, fonts: chain)
+      let made = try SignPlan.makeContent(options, fonts: chain)
       try check(made, fits: zone, fields: fields)
       content = made
     }
@@ -246,7 +246,7 @@ final class Feed: Sendable {
   }
 
   /// Applies checked updates together, at the next frame.
-  func commit(_ updates: [Update]) {
+  package func commit(_ updates: [Update]) {
     state.withLock { state in
       for update in updates {
         state.options[update.zone] = update.options
@@ -269,7 +269,7 @@ final class Feed: Sendable {
 
   /// Replaces every zone's content and options with `zones` (a reloaded config), which must
   /// name the same zones; nothing changes if any zone fails.
-  func reset(to zones: [(name: String, options: RunOptions)]) throws {
+  package func reset(to zones: [(name: String, options: RunOptions)]) throws {
     guard zones.map(\.name).sorted() == zoneNames.sorted() else {
       throw RuntimeError(
         "the zones changed (\(zones.map(\.name).joined(separator: ", ")) for \(zoneNames.joined(separator: ", "))); restart marquee to use a new layout")
@@ -292,7 +292,7 @@ final class Feed: Sendable {
   }
 
   /// Each zone's options now (what updates have made of them).
-  var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
+  package var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
 
   /// Takes what waits to be applied, oldest zone first.
   func drain() -> [(String, Pending)] {
@@ -305,7 +305,7 @@ final class Feed: Sendable {
   }
 
   /// Blocks until the first line has been read or input ended.
-  func waitForFirstLine() {
+  package func waitForFirstLine() {
     while !stop.isSet {
       let ready = state.withLock { $0.received > 0 || $0.ended }
       if ready { return }
@@ -316,13 +316,18 @@ final class Feed: Sendable {
 
 /// A sign fed by a ``Feed``: before each frame, the updates waiting are applied at that
 /// frame's time.
-struct FedSign: Timeline {
+package struct FedSign: Timeline {
   let controller: SignController
   let feed: Feed
-  var width: Int { controller.width }
-  var height: Int { controller.height }
 
-  func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
+  package init(controller: SignController, feed: Feed) {
+    self.controller = controller
+    self.feed = feed
+  }
+  package var width: Int { controller.width }
+  package var height: Int { controller.height }
+
+  package func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     for (zone, pending) in feed.drain() {
       do {
         if let content = pending.content {
@@ -338,14 +343,14 @@ struct FedSign: Timeline {
     controller.render(at: t, into: &frame, workspace: &workspace)
   }
 
-  func nextChange(after t: Double) -> Double? {
+  package func nextChange(after t: Double) -> Double? {
     controller.nextChange(after: t)
   }
 }
 
 /// Reads lines from a file descriptor, bounding each line's length.
-struct LineReader {
-  enum Line {
+package struct LineReader {
+  package enum Line {
     case text(String)
     case tooLong
   }

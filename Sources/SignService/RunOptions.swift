@@ -141,3 +141,17 @@ public struct RunOptions: Sendable, Equatable {
   /// The longest dwell or transition accepted, in seconds (a day).
   public static let maximumSeconds = 86_400.0
 }
+
+extension RunOptions {
+
+  /// Refuses more messages, or longer ones, than the documented limits.
+  package static func checkMessages(_ messages: [String]) throws(UsageError) {
+    guard messages.count <= RunOptions.maximumMessageCount else {
+      throw UsageError("\(messages.count) messages is more than the limit of \(RunOptions.maximumMessageCount).")
+    }
+    for (index, message) in messages.enumerated() where message.unicodeScalars.count > RunOptions.maximumMessageLength {
+      throw UsageError(
+        "message \(index + 1) is \(message.unicodeScalars.count) characters long; the limit is \(RunOptions.maximumMessageLength).")
+    }
+  }
+}

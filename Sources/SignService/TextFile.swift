@@ -1,7 +1,7 @@
 import MatrixCore
 
 /// Reads small text files (sprites, layouts, board files) with errors that name the file.
-enum TextFile {
+package enum TextFile {
   /// The largest file read, so a wrong path to a huge file cannot exhaust memory.
   static let maximumSize = 16 << 20
 
@@ -15,14 +15,14 @@ enum TextFile {
   }
 
   /// The file as text; invalid UTF-8 becomes U+FFFD.
-  static func read(_ path: String) throws -> String {
+  package static func read(_ path: String) throws -> String {
     String(decoding: try readBytes(path), as: UTF8.self)
   }
 }
 
 extension String {
   /// The string padded with spaces to at least `width` characters (one space at least).
-  func padding(to width: Int) -> String {
+  package func padding(to width: Int) -> String {
     count < width ? self + String(repeating: " ", count: width - count) : self + " "
   }
 }

@@ -10,9 +10,9 @@ import Synchronization
 /// Fonts loaded once per file, whatever the spelling that names them (`unifont`,
 /// `Unifont`, `/usr/share/unifont/./unifont.hex`), shared by every zone and update, and
 /// dropped once no zone uses them.
-final class FontCache: Sendable {
+package final class FontCache: Sendable {
   /// Which fonts a document may name.
-  enum Access: Sendable {
+  package enum Access: Sendable {
     /// Any name or path: the command line, config and layout files, `--stdin` (the
     /// operator's own input).
     case any
@@ -23,21 +23,21 @@ final class FontCache: Sendable {
   }
 
   /// One font file (or built-in font), however it is named.
-  enum Identity: Hashable, Sendable {
+  package enum Identity: Hashable, Sendable {
     case builtin(String)
     case file(device: UInt64, inode: UInt64, size: Int64, modified: Int)
   }
 
   /// A font the sign does not offer over the API, in words that do not say whether such a
   /// file exists.
-  struct NotOffered: Error, CustomStringConvertible {
+  package struct NotOffered: Error, CustomStringConvertible {
     var name: String
-    var description: String { "'\(name)' is not a font this sign offers: use a name from GET /api/fonts" }
+    package var description: String { "'\(name)' is not a font this sign offers: use a name from GET /api/fonts" }
   }
 
   let fonts = Mutex<[Identity: any Font]>([:])
 
-  init() {}
+  package init() {}
 
   /// The chain of `names`, loading each font not loaded yet, and the fonts' identities.
   ///
@@ -112,7 +112,7 @@ final class FontCache: Sendable {
 
   /// The access of the HTTP API: the font folders and the folders of the font files the sign
   /// started with, and the names it started with.
-  static func offered(startingWith names: [String]) -> Access {
+  package static func offered(startingWith names: [String]) -> Access {
     var folders = FontLocator.searchFolders.compactMap(realPath)
     for name in names where name.contains("/") {
       if let real = realPath(name), let slash = real.lastIndex(of: "/") { folders.append(String(real[..<slash])) }

@@ -2,15 +2,15 @@ import Marquee
 import SimpleJSON
 
 /// A zone of a layout file: its rectangle and its options.
-struct ZoneSpec {
-  var name: String
+package struct ZoneSpec {
+  package var name: String
   var x: Int, y: Int, width: Int, height: Int
-  var options: RunOptions
+  package var options: RunOptions
 }
 
 /// Reads layout files: `{"zones": [{"name": …, "x": …, "y": …, "width": …, "height": …,
 /// "messages": […], …}]}`, where each zone also takes the options the command line has.
-enum LayoutFile {
+package enum LayoutFile {
   /// A zone's content keys: its messages and the options zones take (feed lines take these
   /// too).
   static let contentKeys = ["messages"] + Option.zoneOptions.map(\.key)

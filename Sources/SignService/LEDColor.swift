@@ -2,7 +2,7 @@ import Drivers
 
 /// LED colours: the names `--color` takes, or `#rrggbb`; used by RGB boards, the simulator
 /// and GIF recordings.
-enum LEDColor {
+package enum LEDColor {
   /// RGB of a lit LED, and the 256-color terminal palette's reds (or other hues) from dim to bright.
   static let named: [String: (rgb: (UInt8, UInt8, UInt8), terminal: [Int])] = [
     "red": ((255, 40, 20), TerminalDisplay.reds),
@@ -19,14 +19,14 @@ enum LEDColor {
   }
 
   /// The RGB of a colour `isColor` accepted.
-  static func rgb(_ text: String) -> RGBColor {
+  package static func rgb(_ text: String) -> RGBColor {
     if let (red, green, blue) = named[text]?.rgb { return RGBColor(red: red, green: green, blue: blue) }
     return RGBColor(hex: text) ?? RGBColor(red: 255, green: 40, blue: 20)
   }
 
   /// The terminal palette of a colour, from dim to bright: the named ones' own, or the
   /// nearest steps of the 256-colour cube.
-  static func terminalPalette(_ text: String) -> [Int] {
+  package static func terminalPalette(_ text: String) -> [Int] {
     if let palette = named[text]?.terminal { return palette }
     let color = rgb(text)
     let cube = [0, 95, 135, 175, 215, 255]
@@ -41,5 +41,5 @@ enum LEDColor {
 
 extension RGBColor {
   /// The colour as the GIF recorder takes it.
-  var tuple: (UInt8, UInt8, UInt8) { (red, green, blue) }
+  package var tuple: (UInt8, UInt8, UInt8) { (red, green, blue) }
 }

@@ -1,11 +1,11 @@
 import Drivers
 
 /// Writes a line to standard error, ignoring failures (there is nowhere left to report them).
-func printError(_ text: String) {
+package func printError(_ text: String) {
   try? writeAll(Array((text.hasSuffix("\n") ? text : text + "\n").utf8), to: 2, what: "standard error")
 }
 
 /// Writes text to standard output.
-func printOutput(_ text: String) throws {
+package func printOutput(_ text: String) throws {
   try writeAll(Array(text.utf8), to: 1, what: "standard output")
 }

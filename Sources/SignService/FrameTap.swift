@@ -9,7 +9,7 @@ import Synchronization
 /// The latest frame the sign showed and the brightness asked over HTTP, shared between the
 /// frame loop and the server. Each side copies under the lock into storage of its own, so
 /// the frame loop never waits on the network and never allocates.
-final class FrameTap: Sendable {
+package final class FrameTap: Sendable {
   struct State {
     var pixels: Framebuffer
     var brightness = 1.0
@@ -28,7 +28,7 @@ final class FrameTap: Sendable {
   /// The frame period the player aims for, in nanoseconds.
   let period: Int64
 
-  init(width: Int, height: Int, fps: Double) {
+  package init(width: Int, height: Int, fps: Double) {
     state = Mutex(State(
       pixels: Framebuffer(width: width, height: height),
       intervals: [Int64](repeating: 0, count: FrameTap.intervalCapacity)))
@@ -37,7 +37,7 @@ final class FrameTap: Sendable {
 
   /// Copies the latest frame into `pixels` (the sign's size); returns its generation and
   /// brightness.
-  func read(into pixels: inout Framebuffer) -> (generation: UInt64, brightness: Double) {
+  package func read(into pixels: inout Framebuffer) -> (generation: UInt64, brightness: Double) {
     state.withLock { state in
       pixels.assign(state.pixels)
       return (state.generation, state.brightness)
@@ -45,14 +45,14 @@ final class FrameTap: Sendable {
   }
 
   /// The brightness step asked over HTTP.
-  var level: Int {
+  package var level: Int {
     get { state.withLock { $0.level } }
     set { state.withLock { $0.level = newValue } }
   }
 
   /// How late frames came, from the gaps between them: the gap beyond one period, in
   /// microseconds, at the median, the 99th percentile and the worst, over the last frames.
-  func lateness() -> (frames: Int, p50: Double, p99: Double, max: Double) {
+  package func lateness() -> (frames: Int, p50: Double, p99: Double, max: Double) {
     let (gaps, count) = state.withLock { state in (Array(state.intervals.prefix(min(state.intervalCount, FrameTap.intervalCapacity))), state.intervalCount) }
     let late = gaps.map { max(0, $0 - period) }.sorted()
     guard !late.isEmpty else { return (count, 0, 0, 0) }
@@ -83,16 +83,21 @@ final class FrameTap: Sendable {
 
 /// A display that shares every frame with the server, applies the brightness asked over
 /// HTTP, and passes the frame on.
-struct TappedDisplay<Inner: Display>: Display {
+package struct TappedDisplay<Inner: Display>: Display {
   var inner: Inner
   let board: FrameTap
   var shownLevel = 15
 
-  var width: Int { inner.width }
-  var height: Int { inner.height }
-  var wantsEveryFrame: Bool { inner.wantsEveryFrame }
+  package init(inner: Inner, board: FrameTap) {
+    self.inner = inner
+    self.board = board
+  }
 
-  mutating func show(_ frame: Frame, changed: Bool) throws {
+  package var width: Int { inner.width }
+  package var height: Int { inner.height }
+  package var wantsEveryFrame: Bool { inner.wantsEveryFrame }
+
+  package mutating func show(_ frame: Frame, changed: Bool) throws {
     let level = board.record(frame, changed: changed)
     // A new level changes what the display shows even when the pixels did not change.
     let relit = level != shownLevel
@@ -106,7 +111,7 @@ struct TappedDisplay<Inner: Display>: Display {
     }
   }
 
-  mutating func shutdown() throws {
+  package mutating func shutdown() throws {
     try inner.shutdown()
   }
 }

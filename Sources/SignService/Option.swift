@@ -5,18 +5,19 @@ import SimpleJSON
 /// and its help. The parser, layout files, feed lines and `--help` are all driven by
 /// ``Option/all``; code names an option as a static member (`Option.width`), so a misspelt
 /// name does not compile.
-struct Option: Sendable {
+package struct Option: Sendable {
   /// Where an option may be given.
-  struct Places: OptionSet, Sendable {
-    let rawValue: Int
+  package struct Places: OptionSet, Sendable {
+    package let rawValue: Int
+    package init(rawValue: Int) { self.rawValue = rawValue }
     /// On the command line.
-    static let commandLine = Places(rawValue: 1)
+    package static let commandLine = Places(rawValue: 1)
     /// In a layout file's zones and in feed lines (the same keys).
-    static let zone = Places(rawValue: 2)
+    package static let zone = Places(rawValue: 2)
   }
 
   /// What an option needs to mean anything; without it, the option is a usage error.
-  enum Need: Sendable {
+  package enum Need: Sendable {
     /// Cycle mode (or a layout or feed, which may switch a zone to it).
     case cycleMode
     /// `--gif`.
@@ -30,29 +31,29 @@ struct Option: Sendable {
   }
 
   /// The long name, without dashes (`letter-spacing`).
-  let name: String
+  package let name: String
   /// The key in layout zones and feed lines (`letterSpacing`).
-  let key: String
+  package let key: String
   /// A one-letter short name, if any.
-  var short: Character?
+  package var short: Character?
   /// The value's placeholder (`<pixels>`), or `nil` for a flag.
-  let placeholder: String?
+  package let placeholder: String?
   /// One line of help, without the default.
   let help: String
   /// The default as help shows it (read from `RunOptions()`, or a description).
   let defaultText: String?
-  let places: Places
-  let needs: Need?
+  package let places: Places
+  package let needs: Need?
   /// Applies a command-line value (`nil` for a flag).
-  var applyText: @Sendable (String?, inout RunOptions) throws(UsageError) -> Void
+  package var applyText: @Sendable (String?, inout RunOptions) throws(UsageError) -> Void
   /// Applies the JSON field `key` when present.
   var applyJSON: @Sendable (JSONFields, String, inout RunOptions) throws(JSONFieldError) -> Void
   /// The option's value in `options` as JSON, as `applyJSON` reads it back (`GET
   /// /api/state` shows every zone option through it).
-  var encodeJSON: @Sendable (RunOptions) -> JSONValue
+  package var encodeJSON: @Sendable (RunOptions) -> JSONValue
 
   /// The option as usage text shows it: `--width <pixels>`.
-  var label: String {
+  package var label: String {
     var label = short.map { "-\($0), " } ?? ""
     label += "--\(name)"
     if let placeholder { label += " \(placeholder)" }
@@ -60,12 +61,12 @@ struct Option: Sendable {
   }
 
   /// The help line with its default.
-  var helpLine: String { defaultText.map { "\(help) (default: \($0))" } ?? help }
+  package var helpLine: String { defaultText.map { "\(help) (default: \($0))" } ?? help }
 
 }
 
 /// What a value error names: `--name <placeholder>`.
-struct OptionLabel: Sendable {
+package struct OptionLabel: Sendable {
   let name: String
   let placeholder: String
 
@@ -76,7 +77,7 @@ struct OptionLabel: Sendable {
 }
 
 /// How a value of type `Value` is read from text and from JSON, and shown as a default.
-struct OptionKind<Value>: Sendable {
+package struct OptionKind<Value>: Sendable {
   let placeholder: String
   /// Reads the text of a value of the option `label` names.
   let text: @Sendable (String, OptionLabel) throws(UsageError) -> Value

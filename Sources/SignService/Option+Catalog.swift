@@ -60,7 +60,7 @@ extension Option {
     help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'.")
   static let letterSpacing = value("letter-spacing", \.letterSpacing, .integer("<pixels>", in: 0...64),
                                    help: "Dark columns between letters.")
-  static let gif = optional("gif", \.gifPath, .text("<file>"),
+  package static let gif = optional("gif", \.gifPath, .text("<file>"),
                             help: "Record the sign to an animated GIF (no waiting) for --seconds or --frames.")
   static let pbm = optional("pbm", \.pbmPath, .text("<file>"), help: "Write the first frame as a PBM image.")
   static let seconds = optional("seconds", \.seconds, .number("<seconds>", in: 0.001...86_400), needs: .gif,
@@ -69,7 +69,7 @@ extension Option {
                               needs: .gif, help: "With --gif: image pixels per LED.")
   static let color = value("color", \.ledColor, .color,
                            help: "LED color: red, green, amber, blue, white, or #rrggbb (RGB boards light each zone in its own).")
-  static let stdin = flag(
+  package static let stdin = flag(
     "stdin", \.stdin,
     help: "Read lines from standard input while running: a line replaces the message; a JSON object updates a zone (see Docs/feeds.md).")
   static let onEndOfInput = value(
@@ -83,7 +83,7 @@ extension Option {
     help: "Read the sign's options from a JSON file (the options' names in camelCase, messages, zones; see Docs/cli.md); options given here override it.")
   static let layout = optional("layout", \.layoutPath, .text("<file>"),
                                help: "Split the sign into zones described in a JSON file (see Docs/zones.md).")
-  static let board = optional("board", \.boardPath, .text("<name|file>"),
+  package static let board = optional("board", \.boardPath, .text("<name|file>"),
                               help: "Drive the sign a board file describes: a board's name or a path; see 'marquee boards'.")
   static let simulate = flag("simulate", \.simulate, needs: .board,
                              help: "With --board: show the sign's exact geometry here instead of driving it.")
@@ -106,11 +106,11 @@ extension Option {
     help: "With --board: the brightness step at full brightness, of 16 on every board (fades dim below it).")
   static let keep = flag("keep", \.keepLastFrame, needs: .board,
                          help: "With --board: leave the last frame lit on exit instead of blanking the sign.")
-  static let frames = optional("frames", \.frames, .integer("<count>", in: 1...Int(Int32.max)),
+  package static let frames = optional("frames", \.frames, .integer("<count>", in: 1...Int(Int32.max)),
                                default: "run until Ctrl-C", help: "Stop after this many frames.")
-  static let loops = optional("loops", \.loops, .integer("<count>", in: 1...1_000_000),
+  package static let loops = optional("loops", \.loops, .integer("<count>", in: 1...1_000_000),
                               help: "Stop after this many full passes of the ribbon, or rounds of the cycle.")
-  static let once = Option(
+  package static let once = Option(
     name: "once", key: "once", placeholder: nil, help: "Stop after one full pass or round (--loops 1).",
     defaultText: nil, places: [.commandLine], needs: nil,
     applyText: { _, options in options.loops = 1 },
@@ -123,18 +123,18 @@ extension Option {
                                help: "leds (simulated sign) or ascii (text frames).")
   static let noColor = flag("no-color", \.color, setting: false,
                             help: "Draw the simulated sign without colours (also when NO_COLOR is set).")
-  static let version = action("version", help: "Show the version.")
-  static let help = action("help", short: "h", help: "Show help information.")
+  package static let version = action("version", help: "Show the version.")
+  package static let help = action("help", short: "h", help: "Show help information.")
 
   /// Every option, in `--help` order.
-  static let all: [Option] = [
+  package static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
     board, simulate, spiDump, i2cDump, retry, listen, tokenFile, allowHost, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.
-  static let zoneOptions = all.filter { $0.places.contains(.zone) }
+  package static let zoneOptions = all.filter { $0.places.contains(.zone) }
 
   /// Sets both flips from `h`/`v` letters; `false` (nothing set) for other text.
   static func setFlips(_ text: String, in options: inout RunOptions) -> Bool {

@@ -8,7 +8,7 @@ import SimpleJSON
 /// one zone) and `zones` (as in a layout file). The file is applied first; options on the
 /// command line override it. Errors name the file, the line and column and the field, and
 /// are usage errors (exit 64) like the same bad value on the command line.
-enum ConfigFile {
+package enum ConfigFile {
   /// The options a config file takes: every command-line option but those that only make
   /// sense typed (help, version, and the config file itself).
   static let options = Option.all.filter {
@@ -19,7 +19,7 @@ enum ConfigFile {
   static let keys = options.map(\.key) + ["messages", "zones"]
 
   /// The config file `arguments` name (`--config FILE` or `--config=FILE`, before `--`).
-  static func path(in arguments: [String]) -> String? {
+  package static func path(in arguments: [String]) -> String? {
     var index = 0
     while index < arguments.count, arguments[index] != "--" {
       let argument = arguments[index]
@@ -31,7 +31,7 @@ enum ConfigFile {
   }
 
   /// The options the file at `path` sets over the defaults, and which options it gave.
-  static func load(_ path: String) throws -> (options: RunOptions, given: [Option]) {
+  package static func load(_ path: String) throws -> (options: RunOptions, given: [Option]) {
     var result = RunOptions()
     result.configPath = path
     var given: [Option] = []
@@ -55,7 +55,7 @@ enum ConfigFile {
 
 /// A JSON file of options (a config or layout file), read so that every error names the
 /// file, the line and column, and the field: `sign.json:3:10: field 'fps': …`.
-enum OptionFile {
+package enum OptionFile {
   /// Parses `text` and reads it with `body`.
   ///
   /// - Throws: ``UsageError``: a bad value in a file named on the command line is the same
