@@ -59,7 +59,7 @@ let package = Package(
       name: "CustomTransitionExample", dependencies: ["MatrixCore", "BitmapFonts", "Marquee"],
       path: "Tests/DocExamples/CustomTransitionExample"),
     // Bounded, leak-free child processes for the tests that run binaries and tools.
-    .target(name: "TestSupport", path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Drivers"], path: "Tests/TestSupport"),
     .testTarget(
       name: "MatrixCoreTests", dependencies: ["MatrixCore", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),

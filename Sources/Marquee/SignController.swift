@@ -41,15 +41,20 @@ public final class SignController: Timeline, Sendable {
   }
 
   /// Why a change could not be made.
-  public struct ChangeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
+  public enum ChangeError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The sign has no zone of that name; `zones` are the names it has.
+    case noSuchZone(String, zones: [String])
+
+    public var description: String {
+      switch self {
+      case .noSuchZone(let name, let zones): "no zone named '\(name)' (zones: \(zones.joined(separator: ", ")))"
+      }
+    }
   }
 
   func zoneIndex(_ name: String?, in sign: Sign) throws(ChangeError) -> Int {
     guard let name else { return 0 }
-    guard let index = sign.zoneIndex(named: name) else {
-      throw ChangeError(description: "no zone named '\(name)' (zones: \(sign.zones.map(\.name).joined(separator: ", ")))")
-    }
+    guard let index = sign.zoneIndex(named: name) else { throw .noSuchZone(name, zones: sign.zones.map(\.name)) }
     return index
   }
 

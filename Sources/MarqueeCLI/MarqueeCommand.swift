@@ -81,26 +81,13 @@ public enum MarqueeCommand {
   /// Builds what the player draws: the sign, fed from standard input with `--stdin`; with
   /// `--loops`, sets the frame count that plays exactly that many loops.
   static func makeTimeline(_ options: inout RunOptions, stop: StopFlag) throws -> any Timeline {
-    // The sign's t = 0 in Unix time, fixed once: every zone and every feed update share it.
-    options.clockStart = options.clockStart ?? SignPlan.now()
-    let fonts = FontCache()
-    let (controller, zones) = try SignPlan.makeSign(options, stop: stop, fonts: fonts)
-    // RGB boards light a zone of another colour in its own.
-    options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
-      spec.options.ledColor == options.ledColor ? nil
-        : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: LEDColor.rgb(spec.options.ledColor))
-    }
-    if let loops = options.loops {
-      // Nothing moves: one frame shows it all.
-      let loop = controller.sign.loopDuration ?? 0
-      options.frames = max(1, Int((Double(loops) * loop * options.fps - 1e-9).rounded(.up)))
-    }
-    guard options.stdin else { return controller }
-    let feed = Feed(zones: zones, sizes: SignPlan.zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts)
-    feed.start()
+    let built = try SignPlan.build(options, stop: stop)
+    options = built.options
+    guard options.stdin else { return built.controller }
+    built.feed.start()
     // With nothing to show yet, the sign starts with the first line.
-    if options.messages.isEmpty && !options.hasZones { feed.waitForFirstLine() }
-    return FedSign(controller: controller, feed: feed)
+    if options.messages.isEmpty && !options.hasZones { built.feed.waitForFirstLine() }
+    return built.timeline
   }
 
   /// Builds the sign from `options` and plays it until the frame limit or a signal.

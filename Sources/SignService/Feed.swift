@@ -19,7 +19,7 @@ import Synchronization
 /// and skipped. Updates are coalesced: only the latest per zone waits to be applied, and it
 /// is applied at the next frame, so a flood of lines keeps the sign responsive, shows the
 /// latest content and uses bounded memory.
-package final class Feed: Sendable {
+public final class Feed: Sendable {
   /// What waits to be applied to one zone.
   package struct Pending {
     var content: ZoneContent?
@@ -84,7 +84,7 @@ package final class Feed: Sendable {
   }
 
   /// Starts reading standard input on its own thread.
-  package func start(descriptor: Int32 = 0) {
+  public func start(descriptor: Int32 = 0) {
     DispatchQueue.global().async { [self] in
       var reader = LineReader(descriptor: descriptor, maximumLength: Feed.maximumLineLength)
       var number = 0
@@ -125,8 +125,12 @@ package final class Feed: Sendable {
     stop.wake()
   }
 
-  /// Turns one line into a pending update.
-  package func handle(_ line: String) throws {
+  /// Turns one feed line (plain text, or a JSON content document) into an update, applied
+  /// at the next frame.
+  ///
+  /// - Throws: ``RuntimeError`` saying why the line changes nothing (a bad field names its
+  ///   path: `field 'speed': …`).
+  public func handle(_ line: String) throws {
     let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
     if trimmed.first == "{" {
       let value: JSONValue
@@ -147,6 +151,8 @@ package final class Feed: Sendable {
       commit([try prepare(try JSONFields(value))])
     } catch let error as JSONFieldError {
       throw RuntimeError("\(error)")
+    } catch let error as ContentError {
+      throw RuntimeError("\(error)")
     }
   }
 
@@ -166,12 +172,12 @@ package final class Feed: Sendable {
   /// had when the sign started, and messages are required.
   package func prepare(_ fields: JSONFields, replacing: Bool = false) throws -> Update {
     for key in LayoutFile.placementKeys where fields.value[key] != nil {
-      throw JSONFieldError(field: fields.name(key), reason: "an update cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
+      throw ContentError.placementInUpdate(field: fields.name(key), key: key)
     }
     try fields.rejectUnknownKeys(LayoutFile.contentKeys + ["zone", "message", "immediately", "pause"])
     let zone = try fields.string("zone") ?? firstZone
     guard zoneNames.contains(zone) else {
-      throw JSONFieldError(field: fields.name("zone"), reason: "no zone named '\(zone)' (zones: \(zoneNames.joined(separator: ", ")))")
+      throw ContentError.noSuchZone(field: fields.name("zone"), name: zone, zones: zoneNames)
     }
     var messages = try fields.strings("messages")
     if let single = try fields.string("message") { messages = [single] }
@@ -201,9 +207,7 @@ package final class Feed: Sendable {
     if let fields {
       // The colours of an RGB board's zones are set up with the display, before any line.
       if fields.optional("color") != nil {
-        throw JSONFieldError(
-          field: fields.name("color"),
-          reason: "a zone's colour is set when the sign starts (in the layout or config file); an update cannot change it")
+        throw ContentError.colorInUpdate(field: fields.name("color"))
       }
       try LayoutFile.apply(fields, to: &options)
     }
@@ -240,8 +244,7 @@ package final class Feed: Sendable {
       case .textTallerThanSign: key = "font"
       default: key = "messages"
       }
-      guard let fields else { throw RuntimeError("zone '\(zone)': \(error)") }
-      throw JSONFieldError(field: fields.name(key), reason: "\(error) (zone '\(zone)' is \(size.width)x\(size.height))")
+      throw ContentError.doesNotFit(field: fields?.name(key) ?? key, zone: zone, width: size.width, height: size.height, reason: "\(error)")
     }
   }
 
@@ -271,8 +274,7 @@ package final class Feed: Sendable {
   /// name the same zones; nothing changes if any zone fails.
   package func reset(to zones: [(name: String, options: RunOptions)]) throws {
     guard zones.map(\.name).sorted() == zoneNames.sorted() else {
-      throw RuntimeError(
-        "the zones changed (\(zones.map(\.name).joined(separator: ", ")) for \(zoneNames.joined(separator: ", "))); restart marquee to use a new layout")
+      throw ContentError.zonesChanged(from: zoneNames, to: zones.map(\.name))
     }
     let previous = state.withLock { ($0.initial, $0.initialFonts) }
     var updates: [Update] = []
@@ -292,7 +294,7 @@ package final class Feed: Sendable {
   }
 
   /// Each zone's options now (what updates have made of them).
-  package var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
+  public var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
 
   /// Takes what waits to be applied, oldest zone first.
   func drain() -> [(String, Pending)] {
@@ -316,7 +318,7 @@ package final class Feed: Sendable {
 
 /// A sign fed by a ``Feed``: before each frame, the updates waiting are applied at that
 /// frame's time.
-package struct FedSign: Timeline {
+public struct FedSign: Timeline {
   let controller: SignController
   let feed: Feed
 
@@ -324,10 +326,10 @@ package struct FedSign: Timeline {
     self.controller = controller
     self.feed = feed
   }
-  package var width: Int { controller.width }
-  package var height: Int { controller.height }
+  public var width: Int { controller.width }
+  public var height: Int { controller.height }
 
-  package func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
+  public func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     for (zone, pending) in feed.drain() {
       do {
         if let content = pending.content {
@@ -343,7 +345,7 @@ package struct FedSign: Timeline {
     controller.render(at: t, into: &frame, workspace: &workspace)
   }
 
-  package func nextChange(after t: Double) -> Double? {
+  public func nextChange(after t: Double) -> Double? {
     controller.nextChange(after: t)
   }
 }

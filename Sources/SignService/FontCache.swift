@@ -10,9 +10,9 @@ import Synchronization
 /// Fonts loaded once per file, whatever the spelling that names them (`unifont`,
 /// `Unifont`, `/usr/share/unifont/./unifont.hex`), shared by every zone and update, and
 /// dropped once no zone uses them.
-package final class FontCache: Sendable {
+public final class FontCache: Sendable {
   /// Which fonts a document may name.
-  package enum Access: Sendable {
+  public enum Access: Sendable {
     /// Any name or path: the command line, config and layout files, `--stdin` (the
     /// operator's own input).
     case any

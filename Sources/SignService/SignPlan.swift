@@ -8,10 +8,66 @@ import Drivers
 import Marquee
 import MatrixCore
 
+/// A sign built from options, ready to play: what ``SignPlan/build(_:stop:now:)`` makes.
+public struct BuiltSign: Sendable {
+  /// The options, completed: the clock's start fixed, the colour regions and, with `loops`,
+  /// the frame count set.
+  public let options: RunOptions
+  /// The sign's zones, and each zone's options.
+  public let controller: SignController
+  public let zones: [(name: String, options: RunOptions)]
+  /// The update queue of the zones (content documents from a feed or an API, applied at the
+  /// next frame); not reading anything until `feed.start()`.
+  public let feed: Feed
+  /// What the player draws: the sign, with the feed's updates applied before each frame.
+  public var timeline: FedSign { FedSign(controller: controller, feed: feed) }
+}
+
 /// Turns options into a sign: its zones and their content, one zone or the zones of a
 /// layout or config file, with each zone's font chain from one shared cache. A plain run,
 /// `serve` and a reload all build through it.
-package enum SignPlan {
+public enum SignPlan {
+  /// Builds the sign `options` describe: its zones, their content and the feed that
+  /// updates them; the sign's clock starts at `now` (Unix time) unless the options fix it.
+  ///
+  /// - Throws: ``UsageError`` for a bad value (naming the option, file or field),
+  ///   ``RuntimeError`` for a file or font that cannot be read.
+  public static func build(
+    _ options: RunOptions, stop: StopFlag, now: Double = SignPlan.now(), fontAccess: FontCache.Access = .any
+  ) throws -> BuiltSign {
+    var options = options
+    // The sign's t = 0 in Unix time, fixed once: every zone and every update share it.
+    options.clockStart = options.clockStart ?? now
+    let fonts = FontCache()
+    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts)
+    // RGB boards light a zone of another colour in its own.
+    options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
+      spec.options.ledColor == options.ledColor ? nil
+        : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: LEDColor.rgb(spec.options.ledColor))
+    }
+    if let loops = options.loops {
+      // Nothing moves: one frame shows it all.
+      let loop = controller.sign.loopDuration ?? 0
+      options.frames = max(1, Int((Double(loops) * loop * options.fps - 1e-9).rounded(.up)))
+    }
+    let access: FontCache.Access
+    if case .offered = fontAccess { access = FontCache.offered(startingWith: zones.flatMap(\.options.fonts)) } else { access = .any }
+    let feed = Feed(
+      zones: zones, sizes: zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access)
+    return BuiltSign(options: options, controller: controller, zones: zones, feed: feed)
+  }
+
+  /// Each zone's name and options: the zones of a layout or config file (the messages on
+  /// the command line are the first zone's), or one zone, `main`.
+  package static func zoneOptions(_ options: RunOptions) throws -> [ZoneSpec] {
+    guard options.hasZones else {
+      return [ZoneSpec(name: "main", x: 0, y: 0, width: options.width, height: options.height, options: options)]
+    }
+    var specs = try zoneSpecs(options)
+    if !options.messages.isEmpty { specs[0].options.messages = options.messages }
+    return specs
+  }
+
   /// Builds the sign the options describe: one zone, or the zones of a layout file.
   package static func makeSign(
     _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache()
@@ -19,21 +75,13 @@ package enum SignPlan {
     func content(_ options: RunOptions) throws -> ZoneContent {
       try makeContent(options, fonts: fonts.chain(options.fonts).chain)
     }
-    var zones: [Zone] = []
-    var zoneOptions: [(name: String, options: RunOptions)] = []
     do {
-      if options.hasZones {
-        for (index, var spec) in try zoneSpecs(options).enumerated() {
-          if index == 0 && !options.messages.isEmpty { spec.options.messages = options.messages }
-          zoneOptions.append((spec.name, spec.options))
-          zones.append(try Zone(
-            name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height,
-            content: content(spec.options)))
-        }
-        return (SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop), zoneOptions)
+      let specs = try zoneOptions(options)
+      let zones = try specs.map { spec in
+        try Zone(name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height, content: content(spec.options))
       }
-      zones = [try Zone(name: "main", x: 0, y: 0, width: options.width, height: options.height, content: content(options))]
-      return (SignController(sign: try Sign(width: options.width, height: options.height, zones: zones), wake: stop), [("main", options)])
+      let sign = try Sign(width: options.width, height: options.height, zones: zones)
+      return (SignController(sign: sign, wake: stop), specs.map { ($0.name, $0.options) })
     } catch let error as RuntimeError {
       throw error
     } catch let error as UsageError {
@@ -59,7 +107,7 @@ package enum SignPlan {
   }
 
   /// The current Unix time.
-  package static func now() -> Double {
+  public static func now() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_REALTIME, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9

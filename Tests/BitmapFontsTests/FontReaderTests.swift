@@ -10,7 +10,7 @@ import Testing
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/bin/gzip"), "needs the Debian package gzip"),
         arguments: ["-1", "-6", "-9"])
   func matchesTheGzipTool(level: String) throws {
-    var random = SplitRandom(state: 5)
+    var random = SplitMix64(seed: 5)
     // Text-like and random data, so every block type appears.
     var data = [UInt8]()
     for _ in 0..<40_000 { data.append(UInt8(ascii: "a") + UInt8(random.next() % 6)) }
@@ -32,7 +32,7 @@ import Testing
     #expect(throws: GzipError.self) { try Gzip.decompress(Array(bytes.prefix(bytes.count - 5))) }
     bytes[bytes.count - 8] ^= 0xFF  // CRC
     #expect(throws: GzipError(reason: "gzip CRC mismatch (the file is corrupt)")) { try Gzip.decompress(bytes) }
-    var random = SplitRandom(state: 9)
+    var random = SplitMix64(seed: 9)
     for _ in 0..<300 {
       var junk = [UInt8](good)
       for _ in 0..<4 { junk[10 + Int(random.next() % UInt64(junk.count - 10))] = UInt8(truncatingIfNeeded: random.next()) }
@@ -47,7 +47,6 @@ import Testing
   }
 }
 
-typealias SplitRandom = SeededRandom
 
 @Suite struct HexFontTests {
   @Test(.enabled(if: DebianFonts.exists(DebianFonts.unifontHex), "needs the Debian package unifont"))
@@ -100,7 +99,7 @@ typealias SplitRandom = SeededRandom
   }
 
   @Test func eightBytesAtATimeHexCheckAgreesWithTheByteByByteOne() {
-    var random = SeededRandom(state: 21)
+    var random = SplitMix64(seed: 21)
     let digits = Array("0123456789abcdefABCDEF".utf8)
     for position in 0..<8 {
       for byte in 0...255 {
@@ -407,7 +406,7 @@ typealias SplitRandom = SeededRandom
     for path in [DebianFonts.terminus16, DebianFonts.fixed6x13] where DebianFonts.exists(path) {
       samples.append(try Gzip.decompress([UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))))
     }
-    var random = SplitRandom(state: 77)
+    var random = SplitMix64(seed: 77)
     for sample in samples {
       for cut in stride(from: 0, to: sample.count, by: max(1, sample.count / 40)) {
         _ = try? FontFile.load(bytes: Array(sample.prefix(cut)), path: "cut")

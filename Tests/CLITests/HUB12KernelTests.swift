@@ -14,9 +14,8 @@ import Testing
   ]
 
   static func board(_ name: String) throws -> HUB12Board {
-    let path = "Boards/\(name).json"
-    guard case .hub12(let board) = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8), path: path) else {
-      throw InvalidBoardValue(field: path, reason: "not a HUB12 board")
+    guard case .hub12(let board) = try boardFile(name) else {
+      throw InvalidBoardValue(field: "Boards/\(name).json", reason: "not a HUB12 board")
     }
     return board
   }

@@ -39,8 +39,12 @@ struct TerminalSessionTests {
       Thread.sleep(forTimeInterval: 0.1)
       first = try screen()
     }
-    Thread.sleep(forTimeInterval: 0.5)
-    let second = try screen()
+    // The sign moves: wait (bounded) for the screen to change.
+    var second = try screen()
+    for _ in 0..<100 where second == first {
+      Thread.sleep(forTimeInterval: 0.05)
+      second = try screen()
+    }
     let rows = first.split(separator: "\n").filter { $0.contains("●") }
     // Eight rows of 40 dots, drawn in place: the screen holds one sign, not a scrolling log.
     #expect(rows.count == 8)

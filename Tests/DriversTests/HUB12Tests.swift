@@ -1,6 +1,7 @@
 import MarqueeTesting
 import MatrixCore
 import SimpleJSON
+import TestSupport
 import Testing
 
 @testable import Drivers
@@ -9,9 +10,8 @@ import Testing
 /// emulated panels against the frame, and board files.
 @Suite struct HUB12Tests {
   static func board(_ name: String) throws -> HUB12Board {
-    let path = "Boards/\(name).json"
-    guard case .hub12(let board) = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8), path: path) else {
-      throw InvalidBoardValue(field: path, reason: "not a HUB12 board")
+    guard case .hub12(let board) = try boardFile(name) else {
+      throw InvalidBoardValue(field: "Boards/\(name).json", reason: "not a HUB12 board")
     }
     return board
   }
@@ -40,7 +40,7 @@ import Testing
   @Test(arguments: ["hub12-p10-32x16", "hub12-p10-128x16"])
   func theBytesAreWhatTheDMDLibraryShifts(_ name: String) throws {
     let board = try HUB12Tests.board(name)
-    var random = TestRandom(state: 12)
+    var random = SplitMix64(seed: 12)
     var encoder = HUB12Encoder(board: board)
     var cycle = HUB12Cycle()
     for _ in 0..<5 {
@@ -57,7 +57,7 @@ import Testing
   /// Random frames through the emulated shift registers, latches and decoder, for every
   /// shipped board, polarity and a serpentine grid: one scan cycle lights the frame.
   @Test func randomFramesRoundTripThroughTheEmulatedPanels() throws {
-    var random = TestRandom(state: 1612)
+    var random = SplitMix64(seed: 1612)
     var boards = try ["hub12-p10-32x16", "hub12-p10-128x16", "hub12-p10-64x32", "hub12-32x16-scan8"].map(HUB12Tests.board)
     let lines: [HUB12Board.Signal: HUB12Board.Line] = [
       .oe: .init(chip: "c", offset: 1), .a: .init(chip: "c", offset: 2), .b: .init(chip: "c", offset: 3),

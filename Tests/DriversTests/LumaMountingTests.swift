@@ -45,7 +45,7 @@ struct LumaModel {
 @Suite struct LumaMountingTests {
   /// Random frames of a board's size.
   static func frames(width: Int, height: Int) -> [Framebuffer] {
-    var random = TestRandom(state: 42)
+    var random = SplitMix64(seed: 42)
     return (0..<6).map { _ in
       var frame = Framebuffer(width: width, height: height)
       for y in 0..<height { for x in 0..<width where random.next() % 3 == 0 { frame[x, y] = true } }

@@ -5,9 +5,8 @@ import Testing
 
 @testable import Drivers
 
-typealias TestRandom = SeededRandom
 
-func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Frame {
+func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Frame {
   var pixels = Framebuffer(width: width, height: height)
   for y in 0..<height { for x in 0..<width where Bool.random(using: &random) { pixels[x, y] = true } }
   return Frame(pixels: pixels)
@@ -15,7 +14,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
 
 @Suite struct BitBlockTests {
   @Test func symmetriesMatchPixelByPixelDefinitions() {
-    var random = TestRandom(state: 3)
+    var random = SplitMix64(seed: 3)
     for _ in 0..<200 {
       let block = random.next()
       for y in 0..<8 {
@@ -63,7 +62,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
   }
 
   @Test func aFrameSendsAtMostEightRowsAndAnEqualFrameSendsNothing() throws {
-    var random = TestRandom(state: 11)
+    var random = SplitMix64(seed: 11)
     let board = try Board(name: "big", wiring: .fc16, columns: 16, rows: 2)
     var encoder = MAX7219Encoder(board: board)
     var output = SPITransactions()
@@ -110,7 +109,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
   /// Every wiring, rotation, chain start, direction and serpentine: framebuffer -> bytes ->
   /// emulated chips -> the same framebuffer.
   @Test func roundTripThroughTheEmulatorForEveryGeometry() throws {
-    var random = TestRandom(state: 99)
+    var random = SplitMix64(seed: 99)
     let wirings = [false, true].flatMap { dr in [false, true].flatMap { cr in [false, true].map { rr in
       ModuleWiring(digitsAreRows: dr, columnsReversed: cr, rowsReversed: rr) } } }
     for wiring in wirings {
@@ -149,7 +148,7 @@ func randomFrame(width: Int, height: Int, using random: inout TestRandom) -> Fra
   }
 
   /// Frames a sign goes through: random ones, a few pixels changed, the same again, dark.
-  func frameSequence(width: Int, height: Int, using random: inout TestRandom) -> [Frame] {
+  func frameSequence(width: Int, height: Int, using random: inout SplitMix64) -> [Frame] {
     var frames = [randomFrame(width: width, height: height, using: &random)]
     var touched = frames[0]
     for _ in 0..<3 {

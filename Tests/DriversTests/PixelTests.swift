@@ -1,5 +1,6 @@
 import MarqueeTesting
 import MatrixCore
+import TestSupport
 import Testing
 
 @testable import Drivers
@@ -10,9 +11,8 @@ import Testing
   static let red = RGBColor(red: 255, green: 0, blue: 0)
 
   static func board(_ file: String) throws -> PixelBoard {
-    let path = "Boards/\(file).json"
-    guard case .pixels(let board) = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8), path: path) else {
-      throw InvalidBoardValue(field: path, reason: "not a pixel board")
+    guard case .pixels(let board) = try boardFile(file) else {
+      throw InvalidBoardValue(field: "Boards/\(file).json", reason: "not a pixel board")
     }
     return board
   }
@@ -55,7 +55,7 @@ import Testing
   /// pixel's colour at the board's brightness, every pulse inside its window, one latch
   /// per frame.
   @Test func ws2812FramesRoundTripThroughTheLineEmulator() throws {
-    var random = TestRandom(state: 2812)
+    var random = SplitMix64(seed: 2812)
     for file in ["ws2812-8x32", "ws2812-16x16", "sk6812-rgbw-8x32"] {
       let board = try PixelTests.unlimited(try PixelTests.board(file))
       let color = RGBColor(red: 200, green: 100, blue: 40)
@@ -89,7 +89,7 @@ import Testing
   }
 
   @Test func apa102FramesRoundTripAndTheEndFrameReachesTheLastLED() throws {
-    var random = TestRandom(state: 102)
+    var random = SplitMix64(seed: 102)
     for file in ["apa102-16x16", "sk9822-8x32"] {
       let board = try PixelTests.unlimited(try PixelTests.board(file))
       var encoder = PixelEncoder(board: board, color: RGBColor(red: 10, green: 20, blue: 30))

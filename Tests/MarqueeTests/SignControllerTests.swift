@@ -53,7 +53,7 @@ import Marquee
     try controller.resume()
     try controller.pause(zone: "ticker")
     try controller.resume(zone: "ticker")
-    #expect(throws: SignController.ChangeError.self) { try controller.pause(zone: "nope") }
+    #expect(throws: SignController.ChangeError.noSuchZone("nope", zones: controller.sign.zones.map(\.name))) { try controller.pause(zone: "nope") }
   }
 
   @Test func changesFromManyThreadsWhileAPlayerDraws() throws {

@@ -66,7 +66,7 @@ import Testing
     let context = EffectContext(width: 32, height: 8)
     let instants = (0...40).map { Double($0) / 40 }
     let alone = instants.map { render(transition, at: $0) }
-    var random = SeededRandom(state: 7)
+    var random = SplitMix64(seed: 7)
     for order in [Array(instants.indices), instants.indices.reversed(), instants.indices.shuffled(using: &random)] {
       var workspace = FrameWorkspace()
       var frame = Frame(width: 32, height: 8)
@@ -174,7 +174,7 @@ import Testing
 @Suite struct ColumnEffectReferenceTests {
   /// A layer holding random pixels, fully covering.
   func layer(width: Int, height: Int, seed: UInt64) -> Layer {
-    var random = SeededRandom(state: seed)
+    var random = SplitMix64(seed: seed)
     var card = Framebuffer(width: width, height: height)
     // Blank columns too: slice skips them.
     for y in 0..<height {

@@ -6,11 +6,12 @@ import Testing
 @testable import Marquee
 
 /// Updates, pauses and resumes in any order and at any pace (as a feed or an HTTP client
-/// sends them): the zone always has content to draw, and its clock never runs backwards.
+/// sends them): the latest content is always the one the zone shows or will show, it is in
+/// force once its boundary has passed, and the zone's clock never runs backwards.
 @Suite struct ZoneStressTests {
-  @Test func randomUpdatesPausesAndResumesNeverLoseTheContent() throws {
+  @Test func randomUpdatesPausesAndResumesKeepTheLatestContentAndTheClockMonotonic() throws {
     let renderer = TextRenderer()
-    var random = SeededRandom(state: 1763)
+    var random = SplitMix64(seed: 1763)
     for round in 0..<40 {
       let modes: [ZoneContent.Mode] = [.auto, .scroll, .cycle]
       func content() -> ZoneContent {
@@ -20,7 +21,8 @@ import Testing
           marquee: MarqueeSettings(speed: [20, 30, 40].randomElement(using: &random)!, gap: 4),
           cycle: CycleSettings(dwell: 0.5, transition: Transition(entry: try! EffectCatalog.parse("scroll-up"), duration: 0.2), speed: 30))
       }
-      var zone = try Zone(name: "main", x: 0, y: 0, width: 32, height: 8, content: content())
+      var latest = content()
+      var zone = try Zone(name: "main", x: 0, y: 0, width: 32, height: 8, content: latest)
       var t = 0.0
       var lastZoneTime = 0.0
       var frame = Frame(width: 32, height: 8)
@@ -33,14 +35,22 @@ import Testing
         switch op {
         case 0: zone.pause(at: t)
         case 1: zone.resume(at: t)
-        default: _ = try zone.replace(content: content(), at: t, immediately: now)
+        default:
+          latest = content()
+          _ = try zone.replace(content: latest, at: t, immediately: now)
         }
+        #expect(zone.segments.last?.content == latest, "round \(round): the latest content was dropped at \(t)")
         let z = zone.zoneTime(t)
         #expect(z >= lastZoneTime - 1e-9, "round \(round): zone time went back from \(lastZoneTime) to \(z) at \(t)")
         lastZoneTime = z
         zone.render(at: t, into: &frame, workspace: &workspace)
         _ = zone.nextChange(after: t)
       }
+      // Resumed and given time, the zone shows the latest content.
+      zone.resume(at: t)
+      let later = t + 120
+      zone.render(at: later, into: &frame, workspace: &workspace)
+      #expect(zone.segment(at: zone.zoneTime(later)).content == latest, "round \(round): not in force after two minutes")
     }
   }
 }

@@ -248,7 +248,7 @@ import Testing
     let before = flag.wakeCount
     try controller.replaceMessages(["NEW"], at: 30)
     #expect(flag.wakeCount == before + 1)
-    #expect(throws: SignController.ChangeError.self) { try controller.replaceMessages(["X"], inZone: "nope") }
+    #expect(throws: SignController.ChangeError.noSuchZone("nope", zones: controller.sign.zones.map(\.name))) { try controller.replaceMessages(["X"], inZone: "nope") }
   }
 }
 

@@ -12,7 +12,7 @@ import Testing
   }
 
   @Test func readsFilesOfEverySizeWhole() throws {
-    var random = SeededRandom(state: 5)
+    var random = SplitMix64(seed: 5)
     for size in [0, 1, 65_535, 65_536, 65_537, 300_001] {
       let bytes = (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) }
       let path = try temporaryFile(bytes)

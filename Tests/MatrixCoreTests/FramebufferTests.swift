@@ -44,7 +44,7 @@ struct NaiveImage: Equatable {
   }
 }
 
-func randomFramebuffer(width: Int, height: Int, using random: inout SeededRandom) -> Framebuffer {
+func randomFramebuffer(width: Int, height: Int, using random: inout SplitMix64) -> Framebuffer {
   var framebuffer = Framebuffer(width: width, height: height)
   for y in 0..<height {
     for x in 0..<width where Bool.random(using: &random) { framebuffer[x, y] = true }
@@ -105,7 +105,7 @@ func randomFramebuffer(width: Int, height: Int, using random: inout SeededRandom
   }
 
   @Test func blitMatchesAPixelByPixelReferenceAtAnyOffset() {
-    var random = SeededRandom(state: 42)
+    var random = SplitMix64(seed: 42)
     let modes: [BlitMode] = [.copy, .or, .xor, .clear, .and]
     for _ in 0..<400 {
       let destination = randomFramebuffer(
@@ -131,7 +131,7 @@ func randomFramebuffer(width: Int, height: Int, using random: inout SeededRandom
   }
 
   @Test func windowCopyMatchesTheGeneralBlit() {
-    var random = SeededRandom(state: 11)
+    var random = SplitMix64(seed: 11)
     for round in 0..<400 {
       let strip = randomFramebuffer(
         width: round % 50 == 0 ? 0 : Int.random(in: 1...300, using: &random),
@@ -168,7 +168,7 @@ func randomFramebuffer(width: Int, height: Int, using random: inout SeededRandom
   }
 
   @Test func textFormRoundTrips() throws {
-    var random = SeededRandom(state: 7)
+    var random = SplitMix64(seed: 7)
     let framebuffer = randomFramebuffer(width: 67, height: 5, using: &random)
     let text = framebuffer.text
     #expect(text.split(separator: "\n").allSatisfy { $0.count == 67 })

@@ -8,7 +8,7 @@ import Testing
   static let sizes = [(1, 1), (7, 3), (32, 8), (63, 5), (64, 2), (65, 4), (130, 9)]
 
   @Test func shiftMovesPixelsAndDarkensWhatIsUncovered() {
-    var random = SeededRandom(state: 31)
+    var random = SplitMix64(seed: 31)
     for (width, height) in FramebufferWordOpsTests.sizes {
       let original = randomFramebuffer(width: width, height: height, using: &random)
       for dx in [-width - 1, -width, -65, -64, -63, -9, -1, 0, 1, 8, 63, 64, 65, width] {
@@ -26,7 +26,7 @@ import Testing
   }
 
   @Test func ditherKeepsPixelsOfLowRank() {
-    var random = SeededRandom(state: 32)
+    var random = SplitMix64(seed: 32)
     for (width, height) in FramebufferWordOpsTests.sizes {
       let original = randomFramebuffer(width: width, height: height, using: &random)
       for level in [-1.0, 0, 0.5, 1, 17.3, 32, 63.9, 64, 70] {
@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test func rankedMaskKeepsPixelsBelowTheThreshold() {
-    var random = SeededRandom(state: 33)
+    var random = SplitMix64(seed: 33)
     for (width, height) in FramebufferWordOpsTests.sizes {
       let original = randomFramebuffer(width: width, height: height, using: &random)
       let ranks = (0..<(width * height)).map { _ in Int32.random(in: 0..<Int32(width * height), using: &random) }
@@ -67,7 +67,7 @@ import Testing
   }
 
   @Test func scalingTakesTheNearestSourcePixel() {
-    var random = SeededRandom(state: 34)
+    var random = SplitMix64(seed: 34)
     for (width, height) in FramebufferWordOpsTests.sizes {
       let source = randomFramebuffer(width: width, height: height, using: &random)
       for factor in [0.25, 0.5, 0.9, 1, 1.3, 2, 7] {
@@ -94,7 +94,7 @@ import Testing
   }
 
   @Test func columnPatternsLightAndKeepTheirColumns() {
-    var random = SeededRandom(state: 36)
+    var random = SplitMix64(seed: 36)
     for (width, height) in FramebufferWordOpsTests.sizes {
       let original = randomFramebuffer(width: width, height: height, using: &random)
       let pattern = random.next()
@@ -116,7 +116,7 @@ import Testing
   }
 
   @Test func maskedAssignKeepsCoveredPixelsOnly() {
-    var random = SeededRandom(state: 37)
+    var random = SplitMix64(seed: 37)
     for (width, height) in FramebufferWordOpsTests.sizes {
       let pixels = randomFramebuffer(width: width, height: height, using: &random)
       let coverage = randomFramebuffer(width: width, height: height, using: &random)
@@ -137,7 +137,7 @@ import Testing
   }
 
   @Test func wholeRowBlitsInEveryModeMatchPixels() {
-    var random = SeededRandom(state: 35)
+    var random = SplitMix64(seed: 35)
     for (width, height) in FramebufferWordOpsTests.sizes {
       for mode in [BlitMode.copy, .or, .xor, .clear, .and] {
         let source = randomFramebuffer(width: width, height: height, using: &random)

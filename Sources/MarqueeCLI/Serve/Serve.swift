@@ -18,17 +18,10 @@ enum Serve {
     let board = try MarqueeCommand.resolveBoard(&options)
     guard let address = ListenAddress(options.listen) else { throw UsageError("'--listen \(options.listen)' is not an address") }
     let token = try options.tokenFile.map(TokenFile.load)
-    options.clockStart = options.clockStart ?? SignPlan.now()
-    let fonts = FontCache()
-    let (controller, zones) = try SignPlan.makeSign(options, stop: stop, fonts: fonts)
-    options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
-      spec.options.ledColor == options.ledColor ? nil
-        : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: LEDColor.rgb(spec.options.ledColor))
-    }
     // Over HTTP, fonts are the names the sign offers, never paths of a request's choosing.
-    let feed = Feed(
-      zones: zones, sizes: SignPlan.zoneSizes(controller), stop: stop, fonts: fonts,
-      fontAccess: FontCache.offered(startingWith: zones.flatMap(\.options.fonts)))
+    let built = try SignPlan.build(options, stop: stop, fontAccess: .offered(folders: [], started: []))
+    options = built.options
+    let (controller, feed) = (built.controller, built.feed)
     let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
     let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
     let api = SignAPI(
@@ -48,7 +41,7 @@ enum Serve {
       stop.set()
       server.join()
     }
-    try MarqueeCommand.present(FedSign(controller: controller, feed: feed), board: board, options: options, stop: stop, tap: frames)
+    try MarqueeCommand.present(built.timeline, board: board, options: options, stop: stop, tap: frames)
   }
 
   /// SIGHUP: the config file and the command line read again, and each zone's content and
@@ -60,10 +53,7 @@ enum Serve {
         guard case .run(let options) = try CommandLineParser.parse(arguments, base: base.options, baseGiven: base.given) else {
           return "the command line no longer runs the sign"
         }
-        var zones: [(name: String, options: RunOptions)] =
-          options.hasZones ? try SignPlan.zoneSpecs(options).map { ($0.name, $0.options) } : [("main", options)]
-        // Messages on the command line are the first zone's, as at the start.
-        if options.hasZones && !options.messages.isEmpty { zones[0].options.messages = options.messages }
+        let zones = try SignPlan.zoneOptions(options).map { ($0.name, $0.options) }
         try feed.reset(to: zones)
         return nil
       } catch let error as UsageError {

@@ -211,6 +211,8 @@ final class SignAPI: Sendable {
       return .error(error.status, error.message)
     } catch let error as JSONFieldError {
       return .error(400, "\(error.field): \(error.reason)")
+    } catch let error as ContentError {
+      return .error(400, error.field.map { "\($0): \(error.reason)" } ?? error.reason)
     } catch {
       return .error(400, "\(error)")
     }
@@ -223,7 +225,7 @@ final class SignAPI: Sendable {
       try fields.rejectUnknownKeys(["zone"])
       let names = try fields.string("zone").map { [$0] } ?? zones.map(\.name)
       for name in names where !zones.contains(where: { $0.name == name }) {
-        throw JSONFieldError(field: "zone", reason: "no zone named '\(name)' (zones: \(zones.map(\.name).joined(separator: ", ")))")
+        throw ContentError.noSuchZone(field: "zone", name: name, zones: zones.map(\.name))
       }
       var documents: [JSONFields] = []
       for name in names {
