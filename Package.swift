@@ -72,6 +72,8 @@ let package = Package(
     .testTarget(name: "DriversTests", dependencies: ["Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SimpleJSON"]),
+    // The option model, content documents and the API in-process: no program is started.
+    .testTarget(name: "ServiceTests", dependencies: ["SignService", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
     .testTarget(
       name: "CLITests", dependencies: ["MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],

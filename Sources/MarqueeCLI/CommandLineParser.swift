@@ -36,22 +36,8 @@ public struct CommandLineParser {
     var index = 0
     var onlyMessages = false
     var given: [Option] = []
-    if arguments.first == "effects" { return .effects }
-    if arguments.first == "boards" { return .boards }
-    if arguments.first == "fonts" {
-      guard arguments.count <= 2 else { throw UsageError("'fonts' takes at most one pattern: marquee fonts [PATTERN]") }
-      return .fonts(arguments.count == 2 ? arguments[1] : nil)
-    }
-    if arguments.first == "gallery" {
-      guard arguments.count == 2 else { throw UsageError("'gallery' needs one folder: marquee gallery DIR") }
-      return .gallery(arguments[1])
-    }
-    if arguments.first == "identify" {
-      options.identify = true
-      index = 1
-    }
-    if arguments.first == "serve" {
-      options.serve = true
+    if let first = arguments.first, let subcommand = Subcommand.all.first(where: { $0.name == first }) {
+      if let invocation = try subcommand.parse(Array(arguments.dropFirst()), &options) { return invocation }
       index = 1
     }
     while index < arguments.count {

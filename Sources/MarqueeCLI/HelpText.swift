@@ -19,13 +19,7 @@ public enum HelpText {
       USAGE: \(usage)
 
       SUBCOMMANDS:
-        effects                 List the transition effects, one per line with what it does.
-        gallery <folder>        Render a GIF of every effect and mode, with captions.
-        fonts [<pattern>]       List the fonts (whose names contain the pattern), with format, height and glyphs.
-        boards                  List the board names --board takes, with their size and file.
-        identify --board <file> Light each module, backpack or panel in data order, one a second, with its number.
-        serve [<message> ...]   Run the sign with an HTTP API and a web page to change it (see Docs/api.md).
-
+      \(Subcommand.helpLines)
       ARGUMENTS:
         <message>               The text to show (use -- before a message that starts with -).
 

@@ -14,14 +14,14 @@ extension Option {
                          places: [.commandLine], help: "Frame rate.")
   static let gap = value("gap", \.marquee.gap, .integer("<pixels>", in: 0...RunOptions.maximumWidth),
                          help: "Dark columns between the end of the text and its start.")
-  static let direction = value("direction", \.marquee.direction, .choice("<direction>"),
-                               help: "Scroll direction: left, right.")
-  static let align = value("align", \.marquee.alignment, .choice("<alignment>"),
-                           help: "Where text that fits stands: left, center, right.")
-  static let valign = value("valign", \.marquee.verticalAlignment, .choice("<alignment>"),
-                            help: "Where the line stands: top, middle, bottom.")
-  static let mode = value("mode", \.mode, .choice("<mode>"),
-                          help: "auto (still if it fits, else scroll), scroll, cycle (one message at a time).")
+  static let direction = value("direction", \.marquee.direction, .choice(),
+                               help: "Scroll direction.")
+  static let align = value("align", \.marquee.alignment, .choice(),
+                           help: "Where text that fits stands.")
+  static let valign = value("valign", \.marquee.verticalAlignment, .choice(),
+                            help: "Where the line stands.")
+  static let mode = value("mode", \.mode, .choice(),
+                          help: "auto: still if it fits, else scroll; scroll; cycle: one message at a time.")
   static let dwell = value("dwell", \.dwell, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
                            needs: .cycleMode, help: "Cycle: how long each message stands.")
   static let entry = value("in", \.entry, .effects, needs: .cycleMode,
@@ -30,8 +30,8 @@ extension Option {
                              default: "the exit half of --in", help: "Cycle: how messages leave.")
   static let duration = value("duration", \.duration, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
                               needs: .cycleMode, help: "Cycle: how long a transition takes.")
-  static let ease = value("ease", \.easing, .choice("<easing>"), needs: .cycleMode,
-                          help: "Cycle: linear, ease-in, ease-out, ease-in-out.")
+  static let ease = value("ease", \.easing, .choice(), needs: .cycleMode,
+                          help: "Cycle: how a transition follows time.")
   static let sprite = optional("sprite", \.spritePath, .text("<file>"), needs: .cycleMode,
                                help: "Cycle: frames for the sprite effect ('#'/'.' rows, frames separated by empty lines).")
   static let seed = value("seed", \.seed, .seed, help: "Seed of the random effect's order.")
@@ -73,7 +73,7 @@ extension Option {
     "stdin", \.stdin,
     help: "Read lines from standard input while running: a line replaces the message; a JSON object updates a zone (see Docs/feeds.md).")
   static let onEndOfInput = value(
-    "on-eof", \.onEndOfInput, .choice("<keep|blank|exit>"), places: [.commandLine], needs: .stdin,
+    "on-eof", \.onEndOfInput, .choice(), places: [.commandLine], needs: .stdin,
     help: "With --stdin, when the input ends: keep the last content, blank the sign, or blank it and exit 0 (so a service manager restarts the feed).")
   static let clockStart = optional(
     "clock-start", \.clockStart, .number("<unix-seconds>", in: 0...1e11),
@@ -119,8 +119,8 @@ extension Option {
     },
     encodeJSON: { .bool($0.loops == 1) })
   static let noWait = flag("no-wait", \.noWait, help: "Render frames as fast as possible instead of in real time.")
-  static let output = optional("output", \.output, .choice("<output>"), default: "leds on a terminal, else ascii",
-                               help: "leds (simulated sign) or ascii (text frames).")
+  static let output = optional("output", \.output, .choice(), default: "leds on a terminal, else ascii",
+                               help: "leds: the simulated sign; ascii: text frames.")
   static let noColor = flag("no-color", \.color, setting: false,
                             help: "Draw the simulated sign without colours (also when NO_COLOR is set).")
   package static let version = action("version", help: "Show the version.")

@@ -64,11 +64,12 @@ extension OptionKind where Value == Double {
 }
 
 extension OptionKind where Value: RawRepresentable & CaseIterable & Sendable, Value.RawValue == String {
-  /// One of the cases, by its raw value.
-  static func choice(_ placeholder: String) -> OptionKind {
+  /// One of the cases, by its raw value; the placeholder lists them (`<left|right>`), so
+  /// help shows the choices from the type itself.
+  static func choice() -> OptionKind {
     let names = Value.allCases.map(\.rawValue)
     return OptionKind(
-      placeholder: placeholder,
+      placeholder: "<" + names.joined(separator: "|") + ">",
       text: { text, option throws(UsageError) in
         guard let value = Value(rawValue: text) else { throw option.invalid(text, "use one of \(list(names)).") }
         return value

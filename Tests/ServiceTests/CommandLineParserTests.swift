@@ -55,7 +55,7 @@ import Testing
     (["--speed", "-1", "x"], "The value '-1' is invalid for '--speed <px-per-second>': must be from 0 to 100000."),
     (["--speed", "nan", "x"], "The value 'nan' is invalid for '--speed <px-per-second>': not a finite number."),
     (["--fps", "0", "x"], "'--fps' must be greater than 0."),
-    (["--direction", "up", "x"], "The value 'up' is invalid for '--direction <direction>': use one of left, right."),
+    (["--direction", "up", "x"], "The value 'up' is invalid for '--direction <left|right>': use one of left, right."),
     (["--width"], "Missing value for '--width <pixels>'"),
     (["--no-wait=yes", "x"], "The flag '--no-wait' does not take a value (got 'yes')."),
     ([], "Missing expected argument '<message> ...'"),

@@ -1,0 +1,46 @@
+import SignService
+
+/// The subcommands of `marquee`, in one table: the parser reads the first argument against
+/// it and `--help` lists it.
+struct Subcommand: Sendable {
+  /// The word (`fonts`).
+  let name: String
+  /// How help shows its arguments (`fonts [<pattern>]`).
+  let usage: String
+  let help: String
+  /// What the rest of the arguments make: an invocation of its own, or `nil` to parse
+  /// them as a run with `options` set up for the subcommand.
+  let parse: @Sendable (_ rest: [String], _ options: inout RunOptions) throws(UsageError) -> Invocation?
+
+  static let all: [Subcommand] = [
+    Subcommand(name: "effects", usage: "effects", help: "List the transition effects, one per line with what it does.") { _, _ in .effects },
+    Subcommand(name: "gallery", usage: "gallery <folder>", help: "Render a GIF of every effect and mode, with captions.") { rest, _ throws(UsageError) in
+      guard rest.count == 1 else { throw UsageError("'gallery' needs one folder: marquee gallery DIR") }
+      return .gallery(rest[0])
+    },
+    Subcommand(
+      name: "fonts", usage: "fonts [<pattern>]", help: "List the fonts (whose names contain the pattern), with format, height and glyphs."
+    ) { rest, _ throws(UsageError) in
+      guard rest.count <= 1 else { throw UsageError("'fonts' takes at most one pattern: marquee fonts [PATTERN]") }
+      return .fonts(rest.first)
+    },
+    Subcommand(name: "boards", usage: "boards", help: "List the board names --board takes, with their size and file.") { _, _ in .boards },
+    Subcommand(
+      name: "identify", usage: "identify --board <file>", help: "Light each module, backpack or panel in data order, one a second, with its number."
+    ) { _, options in
+      options.identify = true
+      return nil
+    },
+    Subcommand(
+      name: "serve", usage: "serve [<message> ...]", help: "Run the sign with an HTTP API and a web page to change it (see Docs/api.md)."
+    ) { _, options in
+      options.serve = true
+      return nil
+    },
+  ]
+
+  /// The subcommands as help lists them.
+  static var helpLines: String {
+    all.map { "  " + $0.usage.padding(to: 24) + $0.help + "\n" }.joined()
+  }
+}

@@ -1,0 +1,114 @@
+import HTTP
+import MatrixCore
+import SimpleJSON
+import Testing
+
+@testable import Marquee
+@testable import MarqueeCLI
+@testable import SignService
+
+/// The sign's HTTP API in-process, through the responder seam: requests in, responses out,
+/// no sockets and no process (the socket tests in CLITests cover limits and slow clients).
+@Suite struct SignAPITests {
+  /// A sign of two zones built as `marquee serve` builds it, and its API behind every check.
+  final class Served {
+    let built: BuiltSign
+    let api: SignAPI
+    let responder: any HTTPResponder
+    let frames: FrameTap
+
+    init(token: String? = nil) throws {
+      var options = RunOptions()
+      options.width = 64
+      options.configZones = try JSONParser.parse(#"""
+        [{"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
+         {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["R"], "font": "3x5"}]
+        """#)
+      built = try SignPlan.build(options, stop: StopFlag(), now: 0, fontAccess: .offered(folders: [], started: []))
+      frames = FrameTap(width: 64, height: 8, fps: 40)
+      let places = built.controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+      api = SignAPI(feed: built.feed, frames: frames, zones: places, width: 64, height: 8, fps: 40, stop: StopFlag(), reload: nil)
+      responder = api.responder(hosts: HostNames(machineName: "signpi"), token: token)
+    }
+
+    func send(_ method: String, _ path: String, _ body: String? = nil, headers: [String: String] = [:]) -> HTTPResponse {
+      var all = ["Host": "127.0.0.1:8080"].merging(headers) { _, new in new }
+      if body != nil { all["Content-Type"] = "application/json" }
+      return responder.respond(to: HTTPRequest(method: method, path: path, headers: all, body: Array((body ?? "").utf8))).wait()
+    }
+
+    func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser.parse(String(decoding: response.body, as: UTF8.self)) }
+  }
+
+  @Test func aWriteIsCheckedWholeAndAppliedAtTheNextFrame() throws {
+    let sign = try Served()
+    let before = try sign.json(sign.send("GET", "/api/state"))
+    let bad = sign.send("PATCH", "/api/content", #"{"zones": [{"zone": "left", "messages": ["new"]}, {"zone": "right", "speed": -1}]}"#)
+    #expect(bad.status == 400)
+    #expect(try sign.json(bad)["error"] == .string("zones[1].speed: -1 is out of range (0 to 100000)"))
+    #expect(try sign.json(sign.send("GET", "/api/state")) == before, "the first zone is not changed either")
+    let good = sign.send("PATCH", "/api/content", #"{"zones": [{"zone": "left", "messages": ["new"], "speed": 7}]}"#)
+    #expect(good.status == 200)
+    guard case .array(let list)? = try sign.json(good)["zones"], list.count == 2 else {
+      Issue.record("two zones in the state")
+      return
+    }
+    #expect(list[0]["messages"] == .array([.string("new")]) && list[0]["speed"] == .number(7))
+    #expect(list[1]["messages"] == .array([.string("R")]) && list[1]["font"] == .string("3x5"))
+    // The update waits for the frame loop, which applies it before drawing.
+    var frame = Frame(width: 64, height: 8)
+    var workspace = FrameWorkspace()
+    sign.built.timeline.render(at: 0, into: &frame, workspace: &workspace)
+    #expect(sign.built.controller.sign.zones[0].segments.last?.content.messages == ["new"])
+  }
+
+  @Test func typedErrorsBecomeFieldPaths() throws {
+    let sign = try Served()
+    let cases: [(String, String)] = [
+      (#"{"zone": "middle", "messages": ["x"]}"#, "zone: no zone named 'middle' (zones: left, right)"),
+      (#"{"zones": [{"zone": "left", "x": 3}]}"#, "zones[0].x: an update cannot rename, move or resize a zone"),
+      (#"{"zone": "left", "color": "green"}"#, "color: a zone's colour is set when the sign starts"),
+      (#"{"zone": "left", "font": "/etc/passwd"}"#, "font: '/etc/passwd' is not a font this sign offers"),
+      (#"{"zone": "left", "speed": "fast"}"#, "speed: expected a number"),
+    ]
+    for (body, error) in cases {
+      let response = sign.send("PATCH", "/api/content", body)
+      #expect(response.status == 400)
+      let text = try sign.json(response)["error"]
+      #expect(text.map { if case .string(let s) = $0 { s.hasPrefix(error) } else { false } } == true, "\(body): \(String(decoding: response.body, as: UTF8.self))")
+    }
+  }
+
+  @Test func theChecksComeFirstAndTheRouterAnswersTheRest() throws {
+    let sign = try Served(token: "0123456789abcdef0123")
+    #expect(sign.send("GET", "/api/state", headers: ["Host": "evil.example"]).status == 421)
+    #expect(sign.send("GET", "/api/state").status == 401)
+    let auth = ["Authorization": "bearer 0123456789abcdef0123"]
+    #expect(sign.send("GET", "/api/state", headers: auth).status == 200)
+    #expect(sign.send("DELETE", "/api/state", headers: auth).status == 405)
+    #expect(sign.send("GET", "/nope", headers: auth).status == 404)
+    #expect(sign.send("GET", "/").status == 200, "the page needs no token")
+    var form = auth
+    form["Content-Type"] = "text/plain"
+    let posted = sign.responder.respond(to: HTTPRequest(
+      method: "POST", path: "/api/pause", headers: form.merging(["Host": "localhost"]) { a, _ in a }, body: Array("{}".utf8))).wait()
+    #expect(posted.status == 415)
+    // Every request is counted, refused ones too.
+    let stats = try sign.json(sign.send("GET", "/api/stats", headers: auth))
+    #expect(stats["requests"] == .number(8))
+  }
+
+  @Test func theEventStreamSendsTheStateThenEachNewFrame() throws {
+    let sign = try Served()
+    let response = sign.send("GET", "/api/events")
+    let events = try #require(response.events)
+    let first = String(decoding: events.next(now: 0) ?? [], as: UTF8.self)
+    #expect(first.hasPrefix("event: state\ndata: {\"width\":64") && first.contains("event: frame\ndata: {\"width\":64,\"height\":8"))
+    #expect(events.next(now: 1) == nil, "nothing new")
+    var lit = Frame(width: 64, height: 8)
+    lit.pixels[0, 0] = true
+    _ = sign.frames.record(lit, changed: true)
+    let next = String(decoding: events.next(now: 2) ?? [], as: UTF8.self)
+    #expect(next.hasPrefix("event: frame\ndata: ") && next.contains("\"rows\":[\"8000000000000000\""), "\(next)")
+  }
+}
