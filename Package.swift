@@ -54,6 +54,7 @@ let package = Package(
     // The Swift examples of README.md and Docs/, verbatim, built and run by DocExampleTests.
     .executableTarget(name: "ReadmeExample", dependencies: ["BitmapFonts", "Marquee"], path: "Tests/DocExamples/ReadmeExample"),
     .executableTarget(name: "ZonesExample", dependencies: ["BitmapFonts", "Marquee", "Drivers"], path: "Tests/DocExamples/ZonesExample"),
+    .executableTarget(name: "ServiceExample", dependencies: ["Drivers", "Marquee", "SignService"], path: "Tests/DocExamples/ServiceExample"),
     .executableTarget(name: "PowerMeterExample", dependencies: ["MatrixCore", "Marquee"], path: "Tests/DocExamples/PowerMeterExample"),
     .executableTarget(
       name: "CustomTransitionExample", dependencies: ["MatrixCore", "BitmapFonts", "Marquee"],

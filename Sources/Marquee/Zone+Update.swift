@@ -36,14 +36,14 @@ extension Zone {
       }
       return frame.pixels
     }
-    let transition = content.mode == .cycle ? content.cycle.transition : current.content.cycle.transition
-    let context = EffectContext(width: width, height: height, seed: content.cycle.seed, sprite: content.cycle.sprite)
+    let transition = content.motion.isCycle ? content.transition : current.content.transition
+    let context = EffectContext(width: width, height: height, seed: content.seed, sprite: content.sprite)
     if let direction = current.timeline.scrollDirection, local >= 0 {
       // Scrolling: the old picture scrolls on, the new content follows it in.
       var prefixWidth = width
       var takeover = local
       if immediately {
-        prefixWidth += current.content.marquee.gap
+        prefixWidth += current.content.motion.ribbon?.gap ?? 0
       } else {
         takeover = current.timeline.nextBoundary(after: local)
       }
@@ -51,17 +51,18 @@ extension Zone {
       prefix.draw(picture(at: takeover), atX: direction == .left ? 0 : prefixWidth - width, y: 0)
       start = current.start + current.leadIn.duration + takeover
       leadIn = .scroll(prefix: prefix, direction: direction, speed: current.timeline.scrollSpeed)
-    } else if current.content.mode == .cycle && local >= 0 {
+    } else if current.content.motion.isCycle && local >= 0 {
       let takeover = immediately ? local : current.timeline.nextBoundary(after: local)
       start = current.start + current.leadIn.duration + takeover
       leadIn = .transition(from: picture(at: takeover), transition, context)
     } else if let direction = timeline.scrollDirection {
       // Still text (or a bridge in progress) giving way to a scroll: it scrolls out ahead
       // of the new text.
-      var prefix = Framebuffer(width: width + content.marquee.gap, height: height)
-      prefix.draw(picture(at: local), atX: direction == .left ? 0 : content.marquee.gap, y: 0)
+      let gap = content.motion.ribbon?.gap ?? 0
+      var prefix = Framebuffer(width: width + gap, height: height)
+      prefix.draw(picture(at: local), atX: direction == .left ? 0 : gap, y: 0)
       leadIn = .scroll(prefix: prefix, direction: direction, speed: timeline.scrollSpeed)
-    } else if content.mode == .cycle {
+    } else if content.motion.isCycle {
       leadIn = .transition(from: picture(at: local), transition, context)
     }
     segments.append(Segment(start: start, leadIn: leadIn, content: content, timeline: timeline, firstFrame: first))

@@ -3,41 +3,116 @@ import MatrixCore
 
 /// What a zone shows and how: everything needed to build its timeline from a list of
 /// messages, so the messages can be replaced while the sign runs.
+///
+/// Each setting exists once: how the text moves (``Motion``, with the settings of that
+/// motion only), how it looks (``Style``, the same for every motion), and how one content
+/// gives way to the next (``transition``, between messages in cycle mode and for every
+/// live update), so a content cannot say two things.
 public struct ZoneContent: Sendable, Equatable {
-  /// How messages are shown.
-  public enum Mode: String, Sendable, CaseIterable {
+  /// How messages move.
+  public enum Motion: Sendable, Equatable {
     /// Still if the text fits, a scrolling ribbon if not.
-    case auto
+    case auto(Ribbon = Ribbon())
     /// Always a scrolling ribbon.
-    case scroll
-    /// One message at a time, with transitions.
-    case cycle
+    case scroll(Ribbon = Ribbon())
+    /// One message at a time, with the content's transition between them.
+    case cycle(Cycle = Cycle())
+
+    /// The ribbon's settings, for the motions that scroll as one ribbon.
+    public var ribbon: Ribbon? {
+      switch self {
+      case .auto(let ribbon), .scroll(let ribbon): ribbon
+      case .cycle: nil
+      }
+    }
+
+    /// Whether messages take turns.
+    public var isCycle: Bool {
+      if case .cycle = self { return true }
+      return false
+    }
+  }
+
+  /// How a ribbon scrolls: every message in one strip.
+  public struct Ribbon: Sendable, Equatable {
+    /// Pixels per second.
+    public var speed: Double
+    /// Dark columns between the end of one message and the start of the next.
+    public var gap: Int
+    /// The way the text moves.
+    public var direction: ScrollDirection
+
+    public init(speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .left) {
+      self.speed = speed
+      self.gap = gap
+      self.direction = direction
+    }
+  }
+
+  /// How messages take turns.
+  public struct Cycle: Sendable, Equatable {
+    /// Seconds a message stands still (twice for one that scrolls: at its start and end).
+    public var dwell: Double
+    /// Pixels per second for a message wider than the zone.
+    public var speed: Double
+
+    public init(dwell: Double = 2, speed: Double = 20) {
+      self.dwell = dwell
+      self.speed = speed
+    }
+  }
+
+  /// How the text looks, whatever the motion.
+  public struct Style: Sendable, Equatable {
+    /// Fonts and letter spacing.
+    public var renderer: TextRenderer
+    /// Where text that fits stands across the zone.
+    public var alignment: HorizontalAlignment
+    /// Where the line stands down the zone.
+    public var verticalAlignment: VerticalAlignment
+    /// Inversion and flips, applied to every frame.
+    public var presentation: Presentation
+
+    public init(
+      renderer: TextRenderer = TextRenderer(), alignment: HorizontalAlignment = .left,
+      verticalAlignment: VerticalAlignment = .middle, presentation: Presentation = Presentation()
+    ) {
+      self.renderer = renderer
+      self.alignment = alignment
+      self.verticalAlignment = verticalAlignment
+      self.presentation = presentation
+    }
   }
 
   /// The messages.
   public var messages: [String]
-  /// How they are shown.
-  public var mode: Mode
-  /// Fonts and letter spacing.
-  public var renderer: TextRenderer
-  /// Ribbon settings (auto and scroll modes; also alignment and presentation for all).
-  public var marquee: MarqueeSettings
-  /// Cycle settings (cycle mode; its transition also bridges live updates).
-  public var cycle: CycleSettings
+  /// How they move.
+  public var motion: Motion
+  /// How they look.
+  public var style: Style
+  /// How one message gives way to the next in cycle mode, and how new content replaces
+  /// this one when the zone is updated.
+  public var transition: Transition
+  /// The seed of the random effects' order.
+  public var seed: UInt64
+  /// The sprite of the sprite effect.
+  public var sprite: Sprite
   /// The Unix time of the sign's `t = 0`, for time placeholders in messages
   /// (`{time:%H:%M}`); `nil` leaves placeholders as written.
   public var epoch: Double?
 
-  /// Creates content.
+  /// Creates content; the defaults are a still line of the built-in font that scrolls when
+  /// it does not fit.
   public init(
-    messages: [String], mode: Mode = .auto, renderer: TextRenderer = TextRenderer(),
-    marquee: MarqueeSettings = MarqueeSettings(), cycle: CycleSettings = CycleSettings()
+    messages: [String], motion: Motion = .auto(), style: Style = Style(), transition: Transition = .scrollUp,
+    seed: UInt64 = 0x5EED, sprite: Sprite = .pacman
   ) {
     self.messages = messages
-    self.mode = mode
-    self.renderer = renderer
-    self.marquee = marquee
-    self.cycle = cycle
+    self.motion = motion
+    self.style = style
+    self.transition = transition
+    self.seed = seed
+    self.sprite = sprite
   }
 
   /// Builds the timeline for a `width` x `height` area.
@@ -47,13 +122,17 @@ public struct ZoneContent: Sendable, Equatable {
       plain.epoch = nil
       return try TemplateTimeline(content: plain, width: width, height: height, epoch: epoch)
     }
-    switch mode {
-    case .auto, .scroll:
-      var settings = marquee
-      settings.mode = mode == .scroll ? .scroll : .auto
-      return try RibbonTimeline(messages: messages, renderer: renderer, width: width, height: height, settings: settings)
-    case .cycle:
-      return try CycleTimeline(messages: messages, renderer: renderer, width: width, height: height, settings: cycle)
+    switch motion {
+    case .auto(let ribbon), .scroll(let ribbon):
+      let settings = MarqueeSettings(
+        mode: motion == .scroll(ribbon) ? .scroll : .auto, speed: ribbon.speed, gap: ribbon.gap, direction: ribbon.direction,
+        alignment: style.alignment, verticalAlignment: style.verticalAlignment, presentation: style.presentation)
+      return try RibbonTimeline(messages: messages, renderer: style.renderer, width: width, height: height, settings: settings)
+    case .cycle(let cycle):
+      let settings = CycleSettings(
+        dwell: cycle.dwell, transition: transition, speed: cycle.speed, alignment: style.alignment,
+        verticalAlignment: style.verticalAlignment, presentation: style.presentation, seed: seed, sprite: sprite)
+      return try CycleTimeline(messages: messages, renderer: style.renderer, width: width, height: height, settings: settings)
     }
   }
 }

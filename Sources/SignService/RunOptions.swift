@@ -12,8 +12,15 @@ public struct RunOptions: Sendable, Equatable {
     case ascii
   }
 
-  /// How messages are shown (auto, scroll, cycle).
-  public typealias Mode = ZoneContent.Mode
+  /// How messages are shown.
+  public enum Mode: String, Sendable, CaseIterable {
+    /// Still if the text fits, a scrolling ribbon if not.
+    case auto
+    /// Always a scrolling ribbon.
+    case scroll
+    /// One message at a time, with transitions.
+    case cycle
+  }
 
   /// What the sign does when standard input ends (`--stdin`).
   public enum EndOfInput: String, Sendable, CaseIterable {

@@ -115,17 +115,23 @@ public enum SignPlan {
 
   /// The content of one zone from its options.
   static func makeContent(_ options: RunOptions, fonts: FontChain) throws -> ZoneContent {
-    let renderer = TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing)
-    let sprite = try options.spritePath.map(loadSprite) ?? .pacman
     let transition = Transition(
       entry: try EffectCatalog.parse(options.entry),
       exit: try options.exit.map(EffectCatalog.parse),
       duration: options.duration, easing: options.easing)
-    let cycle = CycleSettings(
-      dwell: options.dwell, transition: transition, speed: options.marquee.speed,
-      alignment: options.marquee.alignment, verticalAlignment: options.marquee.verticalAlignment,
-      presentation: options.marquee.presentation, seed: options.seed, sprite: sprite)
-    var content = ZoneContent(messages: options.messages, mode: options.mode, renderer: renderer, marquee: options.marquee, cycle: cycle)
+    let ribbon = ZoneContent.Ribbon(speed: options.marquee.speed, gap: options.marquee.gap, direction: options.marquee.direction)
+    let motion: ZoneContent.Motion
+    switch options.mode {
+    case .auto: motion = .auto(ribbon)
+    case .scroll: motion = .scroll(ribbon)
+    case .cycle: motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.marquee.speed))
+    }
+    let style = ZoneContent.Style(
+      renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing), alignment: options.marquee.alignment,
+      verticalAlignment: options.marquee.verticalAlignment, presentation: options.marquee.presentation)
+    var content = ZoneContent(
+      messages: options.messages, motion: motion, style: style, transition: transition, seed: options.seed,
+      sprite: try options.spritePath.map(loadSprite) ?? .pacman)
     content.epoch = options.clockStart
     return content
   }

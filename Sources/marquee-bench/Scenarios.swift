@@ -82,7 +82,7 @@ struct Scenarios {
     let sign = try Sign(width: width, height: height, zones: [
       Zone(name: "clock", x: 0, y: 0, width: clockWidth, height: height, content: ZoneContent(messages: ["12:00"])),
       Zone(name: "ticker", x: clockWidth, y: 0, width: width - clockWidth, height: height,
-           content: ZoneContent(messages: [Scenarios.lumaMessage], mode: .scroll, marquee: MarqueeSettings(speed: 100))),
+           content: ZoneContent(messages: [Scenarios.lumaMessage], motion: .scroll(.init(speed: 100)))),
     ])
     composeAndEncode("zones", sign, frames: frames)
   }

@@ -97,12 +97,20 @@ import Testing
       rows[start..<start + 8].map { String($0.prefix(26)) }.joined(separator: "\n")
     }
     func clock(_ text: String) throws -> String {
-      let sign = try Sign(width: 26, height: 8, content: ZoneContent(messages: [text], marquee: MarqueeSettings(alignment: .center)))
+      let sign = try Sign(width: 26, height: 8, content: ZoneContent(messages: [text], style: .init(alignment: .center)))
       return sign.frame(at: 0).pixels.text.split(separator: "\n").joined(separator: "\n")
     }
     let (before, after) = (try clock("12:00"), try clock("12:01"))
     #expect(clocks.contains(before), "the clock showed 12:00 at first")
     #expect(clocks.contains(after), "the clock shows 12:01 after the live update")
+  }
+
+  /// The service example builds the sign, feeds it a document and plays two frames: both
+  /// show the new text (the update is applied before the first frame is drawn).
+  @Test func theServiceExampleShowsTheFedText() throws {
+    let frames = asciiFrames(try run("ServiceExample"))
+    let expected = try #require(asciiFrames(try BinaryRunner.run(["--width", "64", "--frames", "1", "--output", "ascii", "Open 9-18"]).stdout).first)
+    #expect(frames.count == 2 && frames.allSatisfy { $0 == expected }, "\(frames)")
   }
 
   @Test func thePowerMeterAndTheCustomTransitionExamplesCheckThemselves() throws {

@@ -64,7 +64,7 @@ import Testing
     let clocked = try BinaryRunner.run(
       ["--layout", "Docs/examples/two-zones.json", "--clock-start", "1700000000", "--frames", "1", "--no-wait", "--output", "ascii"],
       environment: ["TZ": "UTC"])
-    let clock = try Sign(width: 26, height: 8, content: ZoneContent(messages: ["22:13"], marquee: MarqueeSettings(alignment: .center)))
+    let clock = try Sign(width: 26, height: 8, content: ZoneContent(messages: ["22:13"], style: .init(alignment: .center)))
     let expected = clock.frame(at: 0).pixels.text.split(separator: "\n").map(String.init)
     #expect(asciiFrames(clocked.stdout).first?.map { String($0.prefix(26)) } == expected)
     let lines = try BinaryRunner.run(["--layout", "Docs/examples/two-lines.json", "--width", "32", "--height", "16", "--frames", "3", "--no-wait", "--output", "ascii"])

@@ -10,9 +10,8 @@ import Marquee
 @Suite struct SignControllerTests {
   func controller() throws -> SignController {
     let ticker = ZoneContent(
-      messages: ["Next train: Central 4 min", "Platform 2"], mode: .scroll,
-      marquee: MarqueeSettings(speed: 25, gap: 12))
-    let clock = ZoneContent(messages: ["12:00"], marquee: MarqueeSettings(alignment: .center))
+      messages: ["Next train: Central 4 min", "Platform 2"], motion: .scroll(.init(speed: 25, gap: 12)))
+    let clock = ZoneContent(messages: ["12:00"], style: .init(alignment: .center))
     let sign = try Sign(width: 64, height: 8, zones: [
       Zone(name: "clock", x: 0, y: 0, width: 26, height: 8, content: clock),
       Zone(name: "ticker", x: 26, y: 0, width: 38, height: 8, content: ticker),
@@ -35,7 +34,7 @@ import Marquee
     #expect(try controller.replaceMessages(["12:01"], inZone: "clock", immediately: true))
     #expect(controller.sign.zones[0].content.messages == ["12:01"])
     let clockAlone = try Sign(width: 26, height: 8, content: ZoneContent(
-      messages: ["12:01"], marquee: MarqueeSettings(alignment: .center)))
+      messages: ["12:01"], style: .init(alignment: .center)))
     #expect(draw(controller, at: 3.5).cropped(x: 0, y: 0, width: 26, height: 8) == clockAlone.frame(at: 0).pixels)
 
     // The first zone when no zone is named.
@@ -90,7 +89,7 @@ import Marquee
 /// Whether new content is "the same" is derived from its values, not a hand-kept list.
 @Suite struct ContentEqualityTests {
   func cycling(_ transition: Transition) -> ZoneContent {
-    ZoneContent(messages: ["A", "B"], mode: .cycle, cycle: CycleSettings(transition: transition))
+    ZoneContent(messages: ["A", "B"], motion: .cycle(), transition: transition)
   }
 
   @Test func twoHandDrawnTransitionsAreDifferentContentAndACopyIsTheSame() throws {
@@ -107,16 +106,25 @@ import Marquee
     let base = ZoneContent(messages: ["A"])
     var changed: [ZoneContent] = []
     var content = base
-    content.marquee.presentation.flippedVertically = true
+    content.style.presentation.flippedVertically = true
     changed.append(content)
     content = base
-    content.cycle.sprite = try Sprite(text: "#.\n.#")
+    content.sprite = try Sprite(text: "#.\n.#")
     changed.append(content)
     content = base
-    content.renderer = TextRenderer(fonts: FontChain(BuiltinFont3x5()))
+    content.style.renderer = TextRenderer(fonts: FontChain(BuiltinFont3x5()))
     changed.append(content)
     content = base
-    content.cycle.transition = Transition(entry: try EffectCatalog.parse("fade"), duration: 0.5)
+    content.transition = Transition(entry: try EffectCatalog.parse("fade"), duration: 0.5)
+    changed.append(content)
+    content = base
+    content.motion = .scroll()
+    changed.append(content)
+    content = base
+    content.motion = .auto(.init(gap: 3))
+    changed.append(content)
+    content = base
+    content.seed = 1
     changed.append(content)
     content = base
     content.epoch = 1_000

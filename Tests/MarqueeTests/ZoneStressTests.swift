@@ -13,13 +13,13 @@ import Testing
     let renderer = TextRenderer()
     var random = SplitMix64(seed: 1763)
     for round in 0..<40 {
-      let modes: [ZoneContent.Mode] = [.auto, .scroll, .cycle]
       func content() -> ZoneContent {
-        ZoneContent(
+        let ribbon = ZoneContent.Ribbon(speed: [20, 30, 40].randomElement(using: &random)!, gap: 4)
+        let motions: [ZoneContent.Motion] = [.auto(ribbon), .scroll(ribbon), .cycle(.init(dwell: 0.5, speed: 30))]
+        return ZoneContent(
           messages: ["Load \(Int.random(in: 0..<5, using: &random))", "and more text that scrolls"].prefix(Int.random(in: 1...2, using: &random)).map { $0 },
-          mode: modes.randomElement(using: &random)!, renderer: renderer,
-          marquee: MarqueeSettings(speed: [20, 30, 40].randomElement(using: &random)!, gap: 4),
-          cycle: CycleSettings(dwell: 0.5, transition: Transition(entry: try! EffectCatalog.parse("scroll-up"), duration: 0.2), speed: 30))
+          motion: motions.randomElement(using: &random)!, style: .init(renderer: renderer),
+          transition: Transition(entry: try! EffectCatalog.parse("scroll-up"), duration: 0.2))
       }
       var latest = content()
       var zone = try Zone(name: "main", x: 0, y: 0, width: 32, height: 8, content: latest)

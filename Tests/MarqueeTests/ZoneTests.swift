@@ -7,10 +7,19 @@ import Testing
 @Suite struct ZoneTests {
   let renderer = TextRenderer()
 
-  func content(_ messages: [String], _ mode: ZoneContent.Mode = .auto, speed: Double = 10) -> ZoneContent {
-    ZoneContent(
-      messages: messages, mode: mode, renderer: renderer, marquee: MarqueeSettings(speed: speed, gap: 4),
-      cycle: CycleSettings(dwell: 1, transition: Transition(entry: try! EffectCatalog.parse("scroll-up-left"), duration: 0.5), speed: speed))
+  /// How a test zone moves.
+  enum Kind { case auto, scroll, cycle }
+
+  func content(_ messages: [String], _ kind: Kind = .auto, speed: Double = 10) -> ZoneContent {
+    let ribbon = ZoneContent.Ribbon(speed: speed, gap: 4)
+    let motion: ZoneContent.Motion = switch kind {
+    case .auto: .auto(ribbon)
+    case .scroll: .scroll(ribbon)
+    case .cycle: .cycle(.init(dwell: 1, speed: speed))
+    }
+    return ZoneContent(
+      messages: messages, motion: motion, style: .init(renderer: renderer),
+      transition: Transition(entry: try! EffectCatalog.parse("scroll-up-left"), duration: 0.5))
   }
 
   func twoZones() throws -> Sign {
@@ -18,6 +27,18 @@ import Testing
       Zone(name: "clock", x: 0, y: 0, width: 20, height: 8, content: content(["12:00"])),
       Zone(name: "ticker", x: 20, y: 0, width: 44, height: 8, content: content(["NEWS: a long headline that scrolls", "SPORT"], .scroll)),
     ])
+  }
+
+  /// Alignment is said once, in the style, and every motion honours it (it once lived in
+  /// two places, and a cycling content silently took the other one); scroll mode always
+  /// moves, so it has none.
+  @Test(arguments: [ZoneContent.Motion.auto(), .cycle()])
+  func everyMotionTakesTheStylesAlignment(motion: ZoneContent.Motion) throws {
+    let sign = try Sign(width: 32, height: 8, content: ZoneContent(messages: ["HI"], motion: motion, style: .init(alignment: .center)))
+    let lit = sign.frame(at: 0.1).pixels
+    let columns = (0..<32).filter { x in (0..<8).contains { lit[x, $0] } }
+    let left = try #require(columns.first), right = try #require(columns.last)
+    #expect(abs(left - (31 - right)) <= 1, "\(motion): lit from \(left) to \(right) of 32")
   }
 
   @Test func zonesNeverDrawOutsideTheirRectangleAndTogetherAreTheUnion() throws {
@@ -43,7 +64,7 @@ import Testing
   func noEffectDrawsOutsideItsZone(name: String) throws {
     // A cycling zone in the middle of a bigger sign, with neighbours dark.
     var zoneContent = content(["AB", "CD"], .cycle)
-    zoneContent.cycle.transition = Transition(entry: try EffectCatalog.parse(name), duration: 0.5)
+    zoneContent.transition = Transition(entry: try EffectCatalog.parse(name), duration: 0.5)
     let sign = try Sign(width: 40, height: 16, zones: [Zone(name: "z", x: 10, y: 4, width: 17, height: 8, content: zoneContent)])
     for step in 0..<40 {
       let pixels = sign.frame(at: 0.9 + Double(step) / 60).pixels
@@ -126,7 +147,7 @@ import Testing
 
   func scrolling(_ messages: [String]) throws -> Zone {
     try Zone(name: "z", x: 0, y: 0, width: 32, height: 8, content: ZoneContent(
-      messages: messages, mode: .scroll, renderer: renderer, marquee: MarqueeSettings(speed: 10, gap: 4)))
+      messages: messages, motion: .scroll(.init(speed: 10, gap: 4)), style: .init(renderer: renderer)))
   }
 
   /// Whether each frame is the one before moved left by one column (or identical).
@@ -145,7 +166,7 @@ import Testing
   @Test func anUpdateInTheMiddleOfAScrollShowsNoJump() throws {
     var zone = try scrolling(["OLD NEWS THAT SCROLLS ALONG"])
     let before = try Sign(width: 32, height: 8, zones: [zone]).frame(at: 3.35)
-    #expect(try zone.replace(content: ZoneContent(messages: ["FRESH HEADLINE"], mode: .scroll, renderer: renderer, marquee: MarqueeSettings(speed: 10, gap: 4)), at: 3.35))
+    #expect(try zone.replace(content: ZoneContent(messages: ["FRESH HEADLINE"], motion: .scroll(.init(speed: 10, gap: 4)), style: .init(renderer: renderer)), at: 3.35))
     let after = try Sign(width: 32, height: 8, zones: [zone]).frame(at: 3.35)
     #expect(before == after, "the frame at the update is unchanged")
     #expect(try movesSmoothly(zone, from: 3.3, steps: 400))
@@ -160,7 +181,7 @@ import Testing
 
   @Test func anImmediateUpdateAlsoScrollsOnWithoutAJump() throws {
     var zone = try scrolling(["OLD NEWS THAT SCROLLS ALONG"])
-    #expect(try zone.replace(content: ZoneContent(messages: ["NOW"], mode: .scroll, renderer: renderer, marquee: MarqueeSettings(speed: 10, gap: 4)), at: 2, immediately: true))
+    #expect(try zone.replace(content: ZoneContent(messages: ["NOW"], motion: .scroll(.init(speed: 10, gap: 4)), style: .init(renderer: renderer)), at: 2, immediately: true))
     #expect(try movesSmoothly(zone, from: 1.9, steps: 200))
     // Within the sign's width plus the gap, the new text is at the left edge.
     let sign = try Sign(width: 32, height: 8, zones: [zone])
@@ -179,8 +200,8 @@ import Testing
 
   @Test func aCycleUpdateWaitsForTheDwellToEndThenTransitions() throws {
     var zone = try Zone(name: "c", x: 0, y: 0, width: 32, height: 8, content: ZoneContent(
-      messages: ["A", "B"], mode: .cycle, renderer: renderer,
-      cycle: CycleSettings(dwell: 1, transition: Transition(entry: [ScrollEffect.all[0]], duration: 0.5), alignment: .center)))
+      messages: ["A", "B"], motion: .cycle(.init(dwell: 1)), style: .init(renderer: renderer, alignment: .center),
+      transition: Transition(entry: [ScrollEffect.all[0]], duration: 0.5)))
     let sign0 = try Sign(width: 32, height: 8, zones: [zone])
     let a = sign0.frame(at: 0.2)
     var content = zone.content

@@ -6,9 +6,8 @@ import Marquee
 
 // Content: messages and how to show them.
 let ticker = ZoneContent(
-  messages: ["Next train: Central 4 min", "Platform 2"], mode: .scroll,
-  marquee: MarqueeSettings(speed: 25, gap: 12))
-let clock = ZoneContent(messages: ["12:00"], marquee: MarqueeSettings(alignment: .center))
+  messages: ["Next train: Central 4 min", "Platform 2"], motion: .scroll(.init(speed: 25, gap: 12)))
+let clock = ZoneContent(messages: ["12:00"], style: .init(alignment: .center))
 
 // A 64x8 sign with two zones.
 let sign = try Sign(width: 64, height: 8, zones: [
