@@ -16,14 +16,19 @@ targets=("$@")
 
 swift build -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E "error|warning: " || true
 build=$(swift build --show-bin-path)
-modules=(CPlatform MatrixCore SimpleJSON BitmapFonts Marquee Drivers HTTP SignService MarqueeCLI)
+modules=(CPlatform MatrixCore SimpleJSON BitmapFonts Marquee Drivers HTTP SignService)
 objects=()
 for module in "${modules[@]}"; do objects+=("$build/$module.build"/*.o); done
 
 scratch=$(mktemp -d)
 status=0
 for target in "${targets[@]}"; do
-  swiftc -sanitize=fuzzer,address "${objects[@]}" "$build/$target.build"/*.o -o "$scratch/$target" 2>"$scratch/$target.link.log"
+  if ! swiftc -sanitize=fuzzer,address "${objects[@]}" "$build/$target.build"/*.o -o "$scratch/$target" 2>"$scratch/$target.link.log"; then
+    echo "$target FAILED to link:"
+    tail -n 20 "$scratch/$target.link.log"
+    status=1
+    continue
+  fi
   mkdir -p "$scratch/corpus-$target"
   echo "== $target: ${seconds}s"
   if ! "$scratch/$target" -max_total_time="$seconds" -timeout="$timeout_seconds" -print_final_stats=1 -rss_limit_mb=2048 \
