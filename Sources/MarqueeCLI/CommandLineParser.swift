@@ -19,6 +19,8 @@ public enum Invocation: Sendable, Equatable {
   case fonts(String?)
   /// Render the effect gallery into a folder.
   case gallery(String)
+  /// Print the schedule's timeline of the config file: from a date (nil: today), for days.
+  case schedule(RunOptions, from: LocalDate?, days: Int)
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:
@@ -113,7 +115,8 @@ public struct CommandLineParser {
       try checkServe(options)
       return .run(options)
     }
-    guard !options.messages.isEmpty || options.hasZones || options.stdin else {
+    // Programs bring their own messages.
+    guard !options.messages.isEmpty || options.hasZones || options.stdin || options.schedule?.programs.isEmpty == false else {
       throw UsageError("Missing expected argument '<message> ...'")
     }
     return .run(options)

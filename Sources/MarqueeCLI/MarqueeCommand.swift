@@ -49,6 +49,9 @@ public enum MarqueeCommand {
       case .gallery(let folder):
         try Recording.gallery(into: folder)
         return ExitCode.success
+      case .schedule(let options, let from, let days):
+        try printOutput(ScheduleListing.text(options.schedule!, from: from ?? LocalTime.date(at: LocalTime.now()).date, days: days))
+        return ExitCode.success
       case .run(let options) where options.serve:
         try Serve.run(options, arguments: arguments, stop: stop)
       case .run(let options):
@@ -80,14 +83,22 @@ public enum MarqueeCommand {
 
   /// Builds what the player draws: the sign, fed from standard input with `--stdin`; with
   /// `--loops`, sets the frame count that plays exactly that many loops.
-  static func makeTimeline(_ options: inout RunOptions, stop: StopFlag) throws -> any Timeline {
+  static func makeTimeline(_ options: inout RunOptions, stop: StopFlag, tap: inout FrameTap?) throws -> any Timeline {
     let built = try SignPlan.build(options, stop: stop)
     options = built.options
-    guard options.stdin else { return built.controller }
-    built.feed.start()
-    // With nothing to show yet, the sign starts with the first line.
-    if options.messages.isEmpty && !options.hasZones { built.feed.waitForFirstLine() }
-    return built.timeline
+    if let schedule = options.schedule {
+      // Programs, brightness and off periods change the sign from a thread of their own;
+      // the frame loop applies them (through the feed and the tap) and never reads the clock.
+      let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
+      tap = frames
+      SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop).start()
+    }
+    if options.stdin {
+      built.feed.start()
+      // With nothing to show yet, the sign starts with the first line.
+      if options.messages.isEmpty && !options.hasZones { built.feed.waitForFirstLine() }
+    }
+    return options.stdin || options.schedule != nil ? built.timeline : built.controller
   }
 
   /// Builds the sign from `options` and plays it until the frame limit or a signal.
@@ -97,8 +108,9 @@ public enum MarqueeCommand {
     if options.stdin && StandardDescriptors.closed.contains(0) {
       throw RuntimeError("standard input is closed, and '--stdin' reads from it")
     }
+    var tap: FrameTap?
     let timeline: any Timeline =
-      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(&options, stop: stop) }
+      if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(&options, stop: stop, tap: &tap) }
     if let gif = options.gifPath {
       try Recording.recordGIF(timeline, options: options, path: gif)
       return
@@ -107,7 +119,7 @@ public enum MarqueeCommand {
       try Recording.writePBM(timeline, path: pbm)
       return
     }
-    try present(timeline, board: board, options: options, stop: stop)
+    try present(timeline, board: board, options: options, stop: stop, tap: tap)
   }
 
   /// The board `--board` names, checked against the other options; the sign takes its size.

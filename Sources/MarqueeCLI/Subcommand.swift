@@ -24,6 +24,40 @@ struct Subcommand: Sendable {
       guard rest.count <= 1 else { throw UsageError("'fonts' takes at most one pattern: marquee fonts [PATTERN]") }
       return .fonts(rest.first)
     },
+    Subcommand(
+      name: "schedule", usage: "schedule [--from <date>] [--days <n>]",
+      help: "Print when the config's programs play, the brightness changes and the off periods (from today, 7 days)."
+    ) { rest, options throws(UsageError) in
+      var from: LocalDate?
+      var days = 7
+      var index = 0
+      while index < rest.count {
+        let argument = rest[index]
+        let value = index + 1 < rest.count ? rest[index + 1] : nil
+        switch argument {
+        case "--from":
+          guard let value, let date = LocalDate(Substring(value)) else {
+            throw UsageError("'--from' needs a date as YYYY-MM-DD: marquee schedule --from 2026-12-07")
+          }
+          from = date
+        case "--days":
+          guard let value, let count = Int(value), (1...366).contains(count) else {
+            throw UsageError("'--days' needs a whole number of days from 1 to 366")
+          }
+          days = count
+        case "--config":
+          // Read before the subcommand (the config file's options are the base).
+          guard value != nil else { throw UsageError("'--config' needs a file") }
+        default:
+          throw UsageError("'schedule' takes --config FILE, --from DATE and --days N, not '\(argument)'")
+        }
+        index += 2
+      }
+      guard options.schedule != nil else {
+        throw UsageError("'schedule' needs a config file with programs, brightness or off periods: marquee schedule --config sign.json")
+      }
+      return .schedule(options, from: from, days: days)
+    },
     Subcommand(name: "boards", usage: "boards", help: "List the board names --board takes, with their size and file.") { _, _ in .boards },
     Subcommand(
       name: "identify", usage: "identify --board <file>", help: "Light each module, backpack or panel in data order, one a second, with its number."
@@ -41,6 +75,9 @@ struct Subcommand: Sendable {
 
   /// The subcommands as help lists them.
   static var helpLines: String {
-    all.map { "  " + $0.usage.padding(to: 24) + $0.help + "\n" }.joined()
+    all.map { subcommand in
+      let usage = "  " + subcommand.usage
+      return usage.count < 26 ? usage.padding(to: 26) + subcommand.help + "\n" : usage + "\n" + String(repeating: " ", count: 26) + subcommand.help + "\n"
+    }.joined()
   }
 }

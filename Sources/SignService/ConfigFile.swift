@@ -16,7 +16,7 @@ package enum ConfigFile {
   }
 
   /// The keys a config file takes.
-  static let keys = options.map(\.key) + ["messages", "zones"]
+  static let keys = options.map(\.key) + ["messages", "zones"] + ScheduleFile.keys
 
   /// The config file `arguments` name (`--config FILE` or `--config=FILE`, before `--`).
   package static func path(in arguments: [String]) -> String? {
@@ -37,7 +37,10 @@ package enum ConfigFile {
     var given: [Option] = []
     try OptionFile.read(try TextFile.read(path), path: path) { fields throws(JSONFieldError) in
       try fields.rejectUnknownKeys(keys)
-      for option in options where fields.value[option.key] != nil {
+      // "brightness" is the board's full brightness as a number, or a brightness schedule
+      // as a list of levels at times (read with the programs).
+      let scheduled = { if case .array? = fields.value["brightness"] { true } else { false } }()
+      for option in options where fields.value[option.key] != nil && !(scheduled && option.key == Option.brightness.key) {
         try option.applyJSON(fields, option.key, &result)
         given.append(option)
       }
@@ -48,6 +51,15 @@ package enum ConfigFile {
         }
         result.configZones = zones
       }
+      // Programs name the config's zones (or the one zone, "main").
+      var zoneNames = ["main"]
+      if case .array(let list)? = result.configZones {
+        zoneNames = list.enumerated().map { index, zone in
+          if case .string(let name)? = zone["name"] { return name }
+          return "zone\(index + 1)"
+        }
+      }
+      result.schedule = try ScheduleFile.read(fields, base: result, zones: zoneNames)
     }
     return (result, given)
   }

@@ -248,6 +248,13 @@ public final class Feed: Sendable {
     }
   }
 
+  /// An update that shows `zone`'s content as the sign started with it (or as the last
+  /// reload set it), at once.
+  func restart(_ zone: String) throws -> Update {
+    let messages = state.withLock { $0.initial[zone]?.messages ?? [] }
+    return try prepare(zone: zone, messages: messages, fields: nil, immediately: true, pause: nil, replacing: true)
+  }
+
   /// Applies checked updates together, at the next frame.
   package func commit(_ updates: [Update]) {
     state.withLock { state in

@@ -15,8 +15,11 @@ package final class FrameTap: Sendable {
     var brightness = 1.0
     /// Bumped by every changed frame.
     var generation: UInt64 = 0
-    /// The brightness step asked over HTTP (0...15; 15 is the board's full brightness).
+    /// The brightness step asked over HTTP or by the schedule (0...15; 15 is the board's
+    /// full brightness).
     var level = 15
+    /// An off period of the schedule: the sign shows nothing.
+    var off = false
     /// Gaps between successive frames, in nanoseconds, the last ``intervalCapacity``.
     var intervals: [Int64]
     var intervalCount = 0
@@ -44,10 +47,16 @@ package final class FrameTap: Sendable {
     }
   }
 
-  /// The brightness step asked over HTTP.
+  /// The brightness step asked over HTTP or by the schedule.
   package var level: Int {
     get { state.withLock { $0.level } }
     set { state.withLock { $0.level = newValue } }
+  }
+
+  /// Whether the sign is dark for an off period.
+  package var off: Bool {
+    get { state.withLock { $0.off } }
+    set { state.withLock { $0.off = newValue } }
   }
 
   /// How late frames came, from the gaps between them: the gap beyond one period, in
@@ -60,8 +69,8 @@ package final class FrameTap: Sendable {
     return (count, at(0.5), at(0.99), Double(late.last!) / 1000)
   }
 
-  /// Called by the frame loop for every frame shown.
-  func record(_ frame: Frame, changed: Bool) -> Int {
+  /// Called by the frame loop for every frame shown; the level and off state to show it with.
+  func record(_ frame: Frame, changed: Bool) -> (level: Int, off: Bool) {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     let time = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
@@ -76,21 +85,25 @@ package final class FrameTap: Sendable {
         state.brightness = frame.brightness
         state.generation &+= 1
       }
-      return state.level
+      return (state.level, state.off)
     }
   }
 }
 
 /// A display that shares every frame with the server, applies the brightness asked over
-/// HTTP, and passes the frame on.
+/// HTTP or by the schedule, goes dark in off periods, and passes the frame on.
 package struct TappedDisplay<Inner: Display>: Display {
   var inner: Inner
   let board: FrameTap
   var shownLevel = 15
+  var shownOff = false
+  /// What an off period shows, made once.
+  let dark: Frame
 
   package init(inner: Inner, board: FrameTap) {
     self.inner = inner
     self.board = board
+    dark = Frame(width: inner.width, height: inner.height)
   }
 
   package var width: Int { inner.width }
@@ -98,9 +111,15 @@ package struct TappedDisplay<Inner: Display>: Display {
   package var wantsEveryFrame: Bool { inner.wantsEveryFrame }
 
   package mutating func show(_ frame: Frame, changed: Bool) throws {
-    let level = board.record(frame, changed: changed)
+    let (level, off) = board.record(frame, changed: changed)
+    let toggled = off != shownOff
+    shownOff = off
+    if off {
+      try inner.show(dark, changed: toggled)
+      return
+    }
     // A new level changes what the display shows even when the pixels did not change.
-    let relit = level != shownLevel
+    let relit = level != shownLevel || toggled
     shownLevel = level
     if level >= 15 {
       try inner.show(frame, changed: changed || relit)

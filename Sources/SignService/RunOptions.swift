@@ -72,6 +72,8 @@ public struct RunOptions: Sendable, Equatable {
   /// The `zones` array of the config file, read when the sign is built (the command line's
   /// options are the zones' defaults, as for a layout file).
   public var configZones: JSONValue?
+  /// The programs, brightness schedule and off periods of the config file, if it has them.
+  public var schedule: SignSchedule?
   /// Whether the sign is split into zones (a layout file, or zones in the config file).
   public var hasZones: Bool { layoutPath != nil || configZones != nil }
   /// A board file: drive that sign (or simulate it).

@@ -20,7 +20,7 @@ struct ProgramAllocations {
     var environment: [String: String] = [:]
   }
 
-  static func modes(board: String, fakeKernel: String) -> [Mode] {
+  static func modes(board: String, fakeKernel: String, schedule: String) -> [Mode] {
     let moving = ["--fps", "1000", "--speed", "1000"]
     let message = "Allocation-free frames in every display"
     return [
@@ -54,6 +54,10 @@ struct ProgramAllocations {
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
       Mode(name: "stdin-idle", arguments: ["--stdin", "--output", "ascii"] + moving + [message], openInput: true),
+      // A program, a brightness level and an off period that never ends the run: the
+      // schedule's thread and the dimming and darkening display in the frame loop.
+      Mode(name: "schedule", arguments: ["--config", schedule, "--output", "ascii"] + moving),
+      Mode(name: "schedule-off", arguments: ["--config", schedule + ".off", "--output", "ascii"] + moving),
     ]
   }
 
@@ -80,8 +84,20 @@ struct ProgramAllocations {
     fputs(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4, "rows": 1}}"#, file)
     fclose(file)
     defer { unlink(board) }
+    // Programs due all day (the only change at midnight), so no switch falls in a run.
+    let schedule = "/tmp/marquee-bench-allocations-schedule-\(getpid()).json"
+    for (path, off) in [(schedule, ""), (schedule + ".off", #", "off": [{"times": ["00:00-24:00"]}]"#)] {
+      guard let file = fopen(path, "w") else { return }
+      fputs(#"{"programs": [{"name": "day", "times": ["00:00-24:00"], "messages": ["Allocation-free frames on a schedule"]}], "# +
+        #""brightness": [{"at": "00:00", "level": 9}]"# + off + "}", file)
+      fclose(file)
+    }
+    defer {
+      unlink(schedule)
+      unlink(schedule + ".off")
+    }
     let fakeKernel = ChildProcess.ownFolder + "/libMarqueeFakeKernel.so"
-    for mode in ProgramAllocations.modes(board: board, fakeKernel: fakeKernel) {
+    for mode in ProgramAllocations.modes(board: board, fakeKernel: fakeKernel, schedule: schedule) {
       guard let before = count(mode, frames: short), let after = count(mode, frames: long) else {
         print("marquee-bench scenario=allocs-\(mode.name) error=marquee-did-not-run")
         continue

@@ -1,0 +1,137 @@
+import SimpleJSON
+
+/// Reads a sign's programs, brightness schedule, off periods and location from a config
+/// document (`programs`, `brightness`, `off`, `location`), with field-path errors
+/// (`programs[1].times[0]: …`).
+package enum ScheduleFile {
+  /// The config keys it reads.
+  package static let keys = ["programs", "brightness", "off", "location"]
+
+  /// The keys of a program besides the content keys of a zone.
+  static let programKeys = ["name", "days", "times", "dates", "duration", "passes", "default", "zones"]
+
+  /// The schedule in `fields`, or nil when it has none of the keys. Each program's content
+  /// is checked against the option model from `base` (the sign's own options), and each
+  /// zone it names against `zones`.
+  package static func read(_ fields: JSONFields, base: RunOptions, zones: [String]) throws(JSONFieldError) -> SignSchedule? {
+    // "brightness" as a number is the board's full brightness (an option), not a schedule.
+    let scheduled = { if case .array? = fields.value["brightness"] { true } else { false } }()
+    guard keys.contains(where: { $0 == "brightness" ? scheduled : fields.optional($0) != nil }) else { return nil }
+    var schedule = SignSchedule()
+    if let location = try fields.object("location") {
+      try location.rejectUnknownKeys(["latitude", "longitude"])
+      guard let latitude = try location.number("latitude", in: -90...90) else { throw location.missing("latitude") }
+      guard let longitude = try location.number("longitude", in: -180...180) else { throw location.missing("longitude") }
+      schedule.location = Location(latitude: latitude, longitude: longitude)
+    }
+    var names: Set<String> = []
+    for program in try fields.objects("programs") ?? [] {
+      let read = try self.program(program, base: base, zones: zones)
+      guard names.insert(read.name).inserted else {
+        throw JSONFieldError(field: program.name("name"), reason: "two programs are named '\(read.name)'")
+      }
+      schedule.programs.append(read)
+    }
+    if schedule.programs.filter(\.isDefault).count > 1 {
+      throw JSONFieldError(field: "programs", reason: "more than one program is the default")
+    }
+    for point in scheduled ? try fields.objects("brightness") ?? [] : [] {
+      try point.rejectUnknownKeys(["at", "offset", "level"])
+      let at = try point.requiredString("at")
+      let moment: BrightnessPoint.Moment
+      switch at {
+      case "sunrise": moment = .sunrise
+      case "sunset": moment = .sunset
+      default:
+        guard let minute = TimeWindow.minute(Substring(at)) else {
+          throw JSONFieldError(field: point.name("at"), reason: "expected HH:MM, \"sunrise\" or \"sunset\", got \"\(at)\"")
+        }
+        moment = .time(minute)
+      }
+      if (moment == .sunrise || moment == .sunset) && schedule.location == nil {
+        throw JSONFieldError(field: point.name("at"), reason: "\(at) needs the sign's \"location\" (latitude and longitude)")
+      }
+      schedule.brightness.append(BrightnessPoint(
+        at: moment, offset: try point.integer("offset", in: -720...720) ?? 0, level: try point.requiredInteger("level", in: 0...15)))
+    }
+    for period in try fields.objects("off") ?? [] {
+      try period.rejectUnknownKeys(["days", "times", "dates"])
+      schedule.off.append(try recurrence(period))
+    }
+    return schedule
+  }
+
+  static func program(_ fields: JSONFields, base: RunOptions, zones: [String]) throws(JSONFieldError) -> Program {
+    try fields.rejectUnknownKeys(programKeys + LayoutFile.contentKeys)
+    let name = try fields.requiredString("name")
+    guard !name.isEmpty, !name.contains("/") else {
+      throw JSONFieldError(field: fields.name("name"), reason: "a program's name must be non-empty and without '/'")
+    }
+    // Content: the program's own keys are its first zone's; "zones" names others.
+    var documents: [(zone: String, document: JSONValue)] = []
+    var paths: [String] = []
+    if case .object(let members) = fields.value, members.contains(where: { LayoutFile.contentKeys.contains($0.key) }) {
+      // "": the sign's first zone, whatever the layout calls it.
+      documents.append(("", .object(members.filter { LayoutFile.contentKeys.contains($0.key) })))
+      paths.append(fields.path)
+    }
+    for zone in try fields.objects("zones") ?? [] {
+      try zone.rejectUnknownKeys(["zone"] + LayoutFile.contentKeys)
+      let zoneName = try zone.requiredString("zone")
+      guard zones.contains(zoneName) else {
+        throw JSONFieldError(field: zone.name("zone"), reason: "no zone named '\(zoneName)' (zones: \(zones.joined(separator: ", ")))")
+      }
+      guard case .object(let members) = zone.value else { continue }
+      documents.append((zoneName, .object(members.filter { $0.key != "zone" })))
+      paths.append(zone.path)
+    }
+    guard !documents.isEmpty else {
+      throw JSONFieldError(field: fields.name("messages"), reason: "a program needs content: messages (and options) or zones")
+    }
+    // Checked now against the option model, so a bad program is refused at the start.
+    for ((_, document), path) in zip(documents, paths) {
+      var options = base
+      let documentFields = try JSONFields(document, path: path)
+      try LayoutFile.apply(documentFields, to: &options)
+      // A program replaces what its zones show: its messages say what.
+      guard try documentFields.strings("messages") != nil else { throw documentFields.missing("messages") }
+    }
+    let isDefault = try fields.bool("default") ?? false
+    let hasWhen = ["days", "times", "dates"].contains { fields.optional($0) != nil }
+    var length = Program.Length.seconds(30)
+    if let seconds = try fields.number("duration", in: 1...86_400) { length = .seconds(seconds) }
+    if let passes = try fields.integer("passes", in: 1...10_000) {
+      guard fields.optional("duration") == nil else {
+        throw JSONFieldError(field: fields.name("passes"), reason: "give 'duration' or 'passes', not both")
+      }
+      length = .passes(passes)
+    }
+    return Program(
+      name: name, zones: documents, when: hasWhen || !isDefault ? try recurrence(fields) : nil, length: length, isDefault: isDefault)
+  }
+
+  /// `days`, `times` and `dates` of a program or off period.
+  static func recurrence(_ fields: JSONFields) throws(JSONFieldError) -> Recurrence {
+    var when = Recurrence()
+    for (index, day) in (try fields.strings("days") ?? []).enumerated() {
+      guard let weekday = Weekday(rawValue: day.lowercased()) else {
+        throw JSONFieldError(field: "\(fields.name("days"))[\(index)]", reason: "expected one of mon, tue, wed, thu, fri, sat, sun, got \"\(day)\"")
+      }
+      when.days.insert(weekday)
+    }
+    for (index, text) in (try fields.strings("times") ?? []).enumerated() {
+      guard let window = TimeWindow(text) else {
+        throw JSONFieldError(field: "\(fields.name("times"))[\(index)]", reason: "expected HH:MM-HH:MM (24-hour), got \"\(text)\"")
+      }
+      when.windows.append(window)
+    }
+    if let dates = try fields.string("dates") {
+      let parts = dates.split(separator: "/")
+      guard parts.count == 2, let first = LocalDate(parts[0]), let last = LocalDate(parts[1]), first <= last else {
+        throw JSONFieldError(field: fields.name("dates"), reason: "expected FIRST/LAST as YYYY-MM-DD/YYYY-MM-DD, got \"\(dates)\"")
+      }
+      when.dates = first...last
+    }
+    return when
+  }
+}

@@ -1,0 +1,270 @@
+import SimpleJSON
+
+/// A stretch of the day: `09:00-18:00`; one whose end is not after its start (`18:00-02:00`)
+/// runs past midnight into the next day, and `00:00-24:00` is the whole day.
+public struct TimeWindow: Sendable, Equatable, CustomStringConvertible {
+  /// Minutes after midnight, 0...1439.
+  public var start: Int
+  /// Minutes after midnight, 1...1440; at or before `start`, the next day's.
+  public var end: Int
+
+  public init(start: Int, end: Int) {
+    self.start = start
+    self.end = end
+  }
+
+  /// Reads `HH:MM-HH:MM`.
+  public init?(_ text: String) {
+    let parts = text.split(separator: "-")
+    guard parts.count == 2, let start = TimeWindow.minute(parts[0]), let end = TimeWindow.minute(parts[1], allowing24: true),
+      start < 1440
+    else { return nil }
+    self.init(start: start, end: end)
+  }
+
+  /// `HH:MM` as minutes after midnight (`24:00` only if allowed).
+  static func minute(_ text: Substring, allowing24: Bool = false) -> Int? {
+    let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+    guard parts.count == 2, parts[0].count == 2, parts[1].count == 2, let hour = Int(parts[0]), let minute = Int(parts[1]),
+      (0...59).contains(minute), (0...23).contains(hour) || (allowing24 && hour == 24 && minute == 0)
+    else { return nil }
+    return hour * 60 + minute
+  }
+
+  /// Whether it runs past midnight.
+  public var crossesMidnight: Bool { end <= start }
+
+  public var description: String { "\(TimeWindow.text(start))-\(TimeWindow.text(end))" }
+
+  /// `HH:MM` of a minute of the day.
+  package static func text(_ minute: Int) -> String {
+    let h = minute / 60, m = minute % 60
+    return (h < 10 ? "0\(h)" : "\(h)") + ":" + (m < 10 ? "0\(m)" : "\(m)")
+  }
+
+  /// The stretch of real time it covers when it starts on `date`.
+  func interval(on date: LocalDate) -> Range<Double> {
+    let from = LocalTime.instant(of: date, minute: start)
+    let to = LocalTime.instant(of: crossesMidnight ? date.adding(days: 1) : date, minute: end)
+    return from..<max(from, to)
+  }
+}
+
+/// When something is in force: on some days of the week, in some windows of those days,
+/// between two dates.
+public struct Recurrence: Sendable, Equatable {
+  /// The days it may start on; empty: every day.
+  public var days: Set<Weekday>
+  /// The windows; empty: the whole day.
+  public var windows: [TimeWindow]
+  /// The first and last dates it may start on, if limited.
+  public var dates: ClosedRange<LocalDate>?
+
+  public init(days: Set<Weekday> = [], windows: [TimeWindow] = [], dates: ClosedRange<LocalDate>? = nil) {
+    self.days = days
+    self.windows = windows
+    self.dates = dates
+  }
+
+  /// Whether it may start on `date`.
+  func starts(on date: LocalDate) -> Bool {
+    (days.isEmpty || days.contains(date.weekday)) && (dates?.contains(date) ?? true)
+  }
+
+  /// The stretches of real time it covers that start on the days from `first` to `last`.
+  func intervals(from first: LocalDate, through last: LocalDate) -> [Range<Double>] {
+    var result: [Range<Double>] = []
+    var date = first
+    while date <= last {
+      if starts(on: date) {
+        for window in windows.isEmpty ? [TimeWindow(start: 0, end: 1440)] : windows {
+          let interval = window.interval(on: date)
+          if !interval.isEmpty { result.append(interval) }
+        }
+      }
+      date = date.adding(days: 1)
+    }
+    return result
+  }
+}
+
+/// One program of the sign (节目): what each zone shows, and when.
+public struct Program: Sendable, Equatable {
+  /// How long a program plays when others are due with it.
+  public enum Length: Sendable, Equatable {
+    case seconds(Double)
+    /// Passes through its messages (one full ribbon, or one round of the cycle).
+    case passes(Int)
+  }
+
+  public var name: String
+  /// Each zone's content document (the keys of layout zones), by zone name; `""` is the
+  /// sign's first zone (a program's own messages and options).
+  public var zones: [(zone: String, document: JSONValue)]
+  /// When it is due; nil for a program that plays only as the default.
+  public var when: Recurrence?
+  /// How long its turn is when several are due.
+  public var length: Length
+  /// Whether it plays when no program is due.
+  public var isDefault: Bool
+
+  public init(name: String, zones: [(zone: String, document: JSONValue)], when: Recurrence?, length: Length = .seconds(30), isDefault: Bool = false) {
+    self.name = name
+    self.zones = zones
+    self.when = when
+    self.length = length
+    self.isDefault = isDefault
+  }
+
+  public static func == (a: Program, b: Program) -> Bool {
+    a.name == b.name && a.when == b.when && a.length == b.length && a.isDefault == b.isDefault
+      && a.zones.count == b.zones.count && zip(a.zones, b.zones).allSatisfy { $0.zone == $1.zone && $0.document == $1.document }
+  }
+}
+
+/// A brightness level from a time of day, or from sunrise or sunset with an offset.
+public struct BrightnessPoint: Sendable, Equatable {
+  public enum Moment: Sendable, Equatable {
+    /// Minutes after midnight.
+    case time(Int)
+    case sunrise
+    case sunset
+  }
+
+  public var at: Moment
+  /// Minutes after (negative: before) the moment.
+  public var offset: Int
+  /// 0...15.
+  public var level: Int
+
+  public init(at: Moment, offset: Int = 0, level: Int) {
+    self.at = at
+    self.offset = offset
+    self.level = level
+  }
+
+  /// When it takes effect on `date`, or nil (sunrise or sunset on a day without one).
+  func instant(on date: LocalDate, location: Location?) -> Double? {
+    switch at {
+    case .time(let minute): return LocalTime.instant(of: date, minute: minute) + Double(offset) * 60
+    // The sun's times to the minute: they are no more accurate than that.
+    case .sunrise: return location.flatMap { SunTimes.sunrise(on: date, at: $0) }.map { ($0 / 60).rounded() * 60 + Double(offset) * 60 }
+    case .sunset: return location.flatMap { SunTimes.sunset(on: date, at: $0) }.map { ($0 / 60).rounded() * 60 + Double(offset) * 60 }
+    }
+  }
+}
+
+/// What the schedule says at one instant.
+public struct ScheduleState: Sendable, Equatable {
+  /// The program playing: its turn among the programs due, or the default; nil when the
+  /// sign has no programs.
+  public var program: String?
+  /// The programs due, in the order they were given (empty: the default plays).
+  public var due: [String]
+  /// The brightness level (0...15) in force, nil without a brightness schedule.
+  public var brightness: Int?
+  /// Whether the sign is in an off period.
+  public var off: Bool
+  /// When any of this may next change: the state holds at least until then.
+  public var nextChange: Double?
+}
+
+/// A sign's programs, brightness schedule and off periods. What plays, how bright and
+/// whether the sign is on are a pure function of this and the time: ``state(at:length:)``.
+public struct SignSchedule: Sendable, Equatable {
+  public var programs: [Program]
+  public var brightness: [BrightnessPoint]
+  public var off: [Recurrence]
+  public var location: Location?
+
+  public init(programs: [Program] = [], brightness: [BrightnessPoint] = [], off: [Recurrence] = [], location: Location? = nil) {
+    self.programs = programs
+    self.brightness = brightness
+    self.off = off
+    self.location = location
+  }
+
+  /// How far around an instant the schedule looks, in days: back for what started before
+  /// it (a window may start the day before and run past midnight), ahead for what comes.
+  /// When nothing changes within the days ahead, the next change is reported as the end of
+  /// that reach: the state holds at least until then, and is looked at again there.
+  static let reachBack = 1, reachAhead = 2
+
+  /// The state at Unix time `t`; `length` gives a program's turn in seconds (for
+  /// `.passes`, the caller knows how long its content's pass is).
+  public func state(at t: Double, length: (Program) -> Double = { program in
+    if case .seconds(let seconds) = program.length { return seconds }
+    return 30
+  }) -> ScheduleState {
+    let today = LocalTime.date(at: t).date
+    let first = today.adding(days: -SignSchedule.reachBack), last = today.adding(days: SignSchedule.reachAhead)
+    var boundaries: [Double] = []
+    var due: [Program] = []
+    for program in programs {
+      guard let when = program.when else { continue }
+      let intervals = when.intervals(from: first, through: last)
+      if intervals.contains(where: { $0.contains(t) }) { due.append(program) }
+      for interval in intervals { boundaries += [interval.lowerBound, interval.upperBound] }
+    }
+    var off = false
+    for period in self.off {
+      let intervals = period.intervals(from: first, through: last)
+      if intervals.contains(where: { $0.contains(t) }) { off = true }
+      for interval in intervals { boundaries += [interval.lowerBound, interval.upperBound] }
+    }
+    var level: Int?
+    if !brightness.isEmpty {
+      var points: [(Double, Int)] = []
+      var date = first
+      while date <= last {
+        for point in brightness { if let at = point.instant(on: date, location: location) { points.append((at, point.level)) } }
+        date = date.adding(days: 1)
+      }
+      points.sort { $0.0 < $1.0 }
+      level = points.last(where: { $0.0 <= t })?.1 ?? points.last?.1
+      boundaries += points.map(\.0)
+    }
+    var next = boundaries.filter { $0 > t }.min() ?? LocalTime.instant(of: last.adding(days: 1), minute: 0)
+    // Several due: they take turns in order, from the last moment the set changed.
+    var playing = due.first ?? programs.first(where: \.isDefault)
+    if due.count > 1 {
+      let anchor = boundaries.filter { $0 <= t }.max() ?? t
+      let lengths = due.map { max(1, length($0)) }
+      let round = lengths.reduce(0, +)
+      var position = (t - anchor).truncatingRemainder(dividingBy: round)
+      let roundStart = t - position
+      var turnEnd = roundStart
+      for (program, seconds) in zip(due, lengths) {
+        turnEnd += seconds
+        if position < seconds {
+          playing = program
+          break
+        }
+        position -= seconds
+      }
+      next = min(next, turnEnd)
+    }
+    return ScheduleState(program: playing?.name, due: due.map(\.name), brightness: level, off: off, nextChange: next)
+  }
+
+  /// Each change of what the schedule says from `start` to `end`: the timeline
+  /// `marquee schedule` prints.
+  public func changes(from start: Double, to end: Double, length: (Program) -> Double = { program in
+    if case .seconds(let seconds) = program.length { return seconds }
+    return 30
+  }) -> [(time: Double, state: ScheduleState)] {
+    var result: [(Double, ScheduleState)] = []
+    var t = start
+    var previous: ScheduleState?
+    while t < end {
+      let state = self.state(at: t, length: length)
+      var shown = state
+      shown.nextChange = nil
+      if previous != shown { result.append((t, state)) }
+      previous = shown
+      guard let next = state.nextChange, next > t else { break }
+      t = next
+    }
+    return result
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+/// `marquee schedule` in real time zones, across the nights clocks change: a window in the
+/// skipped hour starts when the clocks jump or does not play, and one in the repeated hour
+/// plays once. Each zone comes from the C library's `TZ` (Debian's tzdata).
+@Suite(.enabled(if: ["Europe/Berlin", "America/New_York", "Asia/Shanghai"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + $0) },
+              "needs Debian's tzdata (.ci/run installs it)"))
+struct ScheduleBinaryTests {
+  static let night = #"""
+    {"programs": [
+      {"name": "gap", "times": ["02:10-02:50"], "messages": ["skipped hour"]},
+      {"name": "night", "times": ["02:30-03:30"], "messages": ["night"]},
+      {"name": "twice", "times": ["01:15-01:45"], "messages": ["repeated"]},
+      {"name": "idle", "default": true, "messages": ["idle"]}]}
+    """#
+
+  func listing(_ json: String, zone: String, from date: String, days: Int = 1) throws -> [String] {
+    let path = NSTemporaryDirectory() + "marquee-schedule-\(getpid())-\(UUID().uuidString).json"
+    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try BinaryRunner.run(["schedule", "--config", path, "--from", date, "--days", "\(days)"], environment: ["TZ": zone])
+    #expect(result.status == 0, "\(result.stderr)")
+    return result.stdout.split(separator: "\n").dropFirst().map(String.init)
+  }
+
+  @Test(arguments: [("Europe/Berlin", "2026-03-29"), ("America/New_York", "2026-03-08")])
+  func theSkippedHour(zone: String, date: String) throws {
+    let lines = try listing(ScheduleBinaryTests.night, zone: zone, from: date)
+    #expect(lines == [
+      "Sun \(date) 00:00  on, program idle (default)",
+      "Sun \(date) 01:15  program twice",
+      "Sun \(date) 01:45  program idle (default)",
+      "Sun \(date) 02:00  clocks go forward from 02:00 to 03:00",
+      "Sun \(date) 03:00  program night",
+      "Sun \(date) 03:30  program idle (default)",
+    ], "\(lines.joined(separator: "\n"))")
+  }
+
+  @Test func theRepeatedHourInBerlin() throws {
+    // 02:00-02:59 comes twice: the windows in it play once, from their first moment.
+    let lines = try listing(ScheduleBinaryTests.night, zone: "Europe/Berlin", from: "2026-10-25")
+    #expect(lines == [
+      "Sun 2026-10-25 00:00  on, program idle (default)",
+      "Sun 2026-10-25 01:15  program twice",
+      "Sun 2026-10-25 01:45  program idle (default)",
+      "Sun 2026-10-25 02:10  program gap",
+      "Sun 2026-10-25 02:30  programs gap, night take turns",
+      "Sun 2026-10-25 02:50  program night",
+      "Sun 2026-10-25 03:00  clocks go back from 03:00 to 02:00",
+      "Sun 2026-10-25 03:30  program idle (default)",
+    ], "\(lines.joined(separator: "\n"))")
+  }
+
+  @Test func theRepeatedHourInNewYork() throws {
+    let lines = try listing(ScheduleBinaryTests.night, zone: "America/New_York", from: "2026-11-01")
+    #expect(lines.filter { $0.contains("program twice") }.count == 1, "\(lines.joined(separator: "\n"))")
+    #expect(lines.contains("Sun 2026-11-01 02:00  clocks go back from 02:00 to 01:00"))
+    #expect(lines.last == "Sun 2026-11-01 03:30  program idle (default)")
+  }
+
+  /// The issue's shop in Shanghai (no daylight saving): the offers Monday to Saturday, the
+  /// evening notice, off at night, dim from a quarter of an hour before sunset.
+  @Test func aShopInShanghai() throws {
+    let shop = #"""
+      {"location": {"latitude": 31.23, "longitude": 121.47},
+       "programs": [
+         {"name": "offers", "days": ["mon", "tue", "wed", "thu", "fri", "sat"], "times": ["09:00-18:00"],
+          "messages": ["今日特价 Offers"], "mode": "scroll"},
+         {"name": "evening", "times": ["18:00-23:00"], "zones": [{"zone": "main", "messages": ["Closed"]}]},
+         {"name": "idle", "default": true, "messages": ["Welcome"]}],
+       "brightness": [{"at": "07:00", "level": 15}, {"at": "sunset", "offset": -15, "level": 4}],
+       "off": [{"times": ["23:00-07:00"]}]}
+      """#
+    let lines = try listing(shop, zone: "Asia/Shanghai", from: "2026-12-05", days: 2)
+    #expect(lines.count == 10, "\(lines.joined(separator: "\n"))")
+    #expect(lines[0] == "Sat 2026-12-05 00:00  off, program idle (default), brightness 4")
+    #expect(lines[1] == "Sat 2026-12-05 07:00  on, brightness 15")
+    #expect(lines[2] == "Sat 2026-12-05 09:00  program offers")
+    // Sunset in Shanghai on 5 December is at 16:51 (astral: 16:50:57, within a minute, as
+    // SunTimesTests checks): the level drops a quarter of an hour before.
+    #expect(["Sat 2026-12-05 16:36  brightness 4", "Sat 2026-12-05 16:37  brightness 4"].contains(lines[3]), "\(lines[3])")
+    #expect(lines[4] == "Sat 2026-12-05 18:00  program evening")
+    #expect(lines[5] == "Sat 2026-12-05 23:00  off, program idle (default)")
+    // Sunday: no offers.
+    #expect(!lines[6...].contains { $0.contains("offers") })
+  }
+
+  @Test func aBadProgramIsAUsageErrorAtItsPlace() throws {
+    let path = NSTemporaryDirectory() + "marquee-schedule-bad-\(getpid()).json"
+    try #"{"messages": ["x"],\#n "programs": [{"name": "a", "times": ["9-17"], "messages": ["x"]}]}"#
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try BinaryRunner.run(["schedule", "--config", path])
+    #expect(result.status == 64 && result.stderr.hasPrefix("Error: \(path):2:39: field 'programs[0].times[0]': expected HH:MM-HH:MM"), "\(result.stderr)")
+    let none = try BinaryRunner.run(["schedule"])
+    #expect(none.status == 64 && none.stderr.contains("needs a config file with programs"))
+    // The sign itself refuses the same file the same way.
+    #expect(try BinaryRunner.run(["--config", path, "--frames", "1"]).status == 64)
+  }
+}
+
+/// The running sign follows its programs and off periods (on the machine's real clock: the
+/// programs here are due all day, so the test does not depend on when it runs).
+@Suite struct ScheduledSignTests {
+  func frames(_ json: String, count: Int) throws -> [[String]] {
+    let path = NSTemporaryDirectory() + "marquee-scheduled-\(getpid())-\(UUID().uuidString).json"
+    try json.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try BinaryRunner.run(["--config", path, "--frames", "\(count)"])
+    #expect(result.status == 0, "\(result.stderr)")
+    return asciiFrames(result.stdout)
+  }
+
+  func still(_ text: String) throws -> [String] {
+    try #require(asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", text]).stdout).first)
+  }
+
+  @Test func programsDueTogetherTakeTurnsOnTheSign() throws {
+    let shown = try frames(#"""
+      {"width": 32, "output": "ascii", "fps": 10, "messages": ["Start"],
+       "programs": [{"name": "a", "times": ["00:00-24:00"], "duration": 1, "messages": ["AAA"]},
+                    {"name": "b", "times": ["00:00-24:00"], "duration": 1, "messages": ["BBB"]}]}
+      """#, count: 35)
+    let a = try still("AAA"), b = try still("BBB")
+    #expect(shown.first == a || shown.first == b, "the first frame already shows a program")
+    #expect(!shown.contains(try still("Start")), "the sign's own messages give way to the programs")
+    // Each turn is a second (ten frames): both show in 3.5 s, and they alternate.
+    let runs = shown.reduce(into: [[String]]()) { runs, frame in if runs.last != frame { runs.append(frame) } }
+    #expect(runs.count >= 3 && runs.allSatisfy { $0 == a || $0 == b }, "\(runs.count) runs")
+  }
+
+  @Test func anOffPeriodIsDark() throws {
+    let shown = try frames(#"""
+      {"width": 32, "output": "ascii", "fps": 20, "messages": ["On"], "off": [{"times": ["00:00-24:00"]}]}
+      """#, count: 5)
+    #expect(shown.count == 5 && shown.allSatisfy { $0.allSatisfy { !$0.contains("#") } })
+  }
+
+  @Test func serveShowsTheLevelInForce() throws {
+    let path = NSTemporaryDirectory() + "marquee-scheduled-serve-\(getpid()).json"
+    try #"{"width": 32, "messages": ["Hi"], "brightness": [{"at": "00:00", "level": 6}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let sign = try ServedSign(["--config", path, "--output", "ascii"])
+    #expect(try ServeTests.json(sign.client.request("GET", "/api/state"))["brightness"] == .number(6))
+    _ = sign.stop()
+  }
+}
