@@ -159,8 +159,8 @@ public final class Feed: Sendable {
   /// An update checked and built, waiting to be committed.
   package struct Update {
     package var zone: String
-    var options: RunOptions
-    var content: ZoneContent?
+    package var options: RunOptions
+    package var content: ZoneContent?
     var immediately: Bool
     package var pause: Bool?
     /// The fonts of the new content.

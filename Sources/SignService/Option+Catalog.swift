@@ -93,6 +93,8 @@ extension Option {
                             help: "With serve: where the HTTP server listens; anything but loopback needs --token-file.")
   static let tokenFile = optional("token-file", \.tokenFile, .text("<file>"), needs: .serve,
                                   help: "With serve: every /api/ request needs 'Authorization: Bearer' and this file's token (made, mode 0600, if missing).")
+  static let state = optional("state", \.statePath, .text("<file>"), needs: .serve,
+                              help: "With serve: keep what is changed over the API in this file (written safely before each answer) and restore it at start.")
   static let allowHost = value(
     "allow-host", \.allowHosts, .names("<name[,name...]>"), places: [.commandLine], needs: .serve, default: "none",
     help: "With serve: more host names to answer to (besides IP addresses, localhost and this machine's name, also under .local); others get 421.")
@@ -130,7 +132,7 @@ extension Option {
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
-    board, simulate, spiDump, i2cDump, retry, listen, tokenFile, allowHost, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

@@ -98,6 +98,8 @@ public struct RunOptions: Sendable, Equatable {
   public var listen = "127.0.0.1:8080"
   /// The file of the bearer token `serve` asks for (made, mode 0600, if missing).
   public var tokenFile: String?
+  /// The file `serve` keeps what a person changed in, across restarts.
+  public var statePath: String?
   /// Host names `serve` answers to besides this machine's own and IP addresses.
   public var allowHosts: [String] = []
   /// The zones whose colour is not the sign's, for boards of RGB LEDs (set when the sign

@@ -7,6 +7,7 @@ import BitmapFonts
 import Drivers
 import Marquee
 import MatrixCore
+import SimpleJSON
 
 /// A sign built from options, ready to play: what ``SignPlan/build(_:stop:now:)`` makes.
 public struct BuiltSign: Sendable {
@@ -32,14 +33,18 @@ public enum SignPlan {
   ///
   /// - Throws: ``UsageError`` for a bad value (naming the option, file or field),
   ///   ``RuntimeError`` for a file or font that cannot be read.
+  ///
+  /// `saved` holds zones' content documents to start with instead of the options' (what a
+  /// state file kept); one that no longer checks is skipped with a warning.
   public static func build(
-    _ options: RunOptions, stop: StopFlag, now: Double = SignPlan.now(), fontAccess: FontCache.Access = .any
+    _ options: RunOptions, stop: StopFlag, now: Double = SignPlan.now(), fontAccess: FontCache.Access = .any,
+    saved: [(zone: String, document: JSONValue)] = []
   ) throws -> BuiltSign {
     var options = options
     // The sign's t = 0 in Unix time, fixed once: every zone and every update share it.
     options.clockStart = options.clockStart ?? now
     let fonts = FontCache()
-    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts)
+    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.ledColor ? nil
@@ -70,13 +75,26 @@ public enum SignPlan {
 
   /// Builds the sign the options describe: one zone, or the zones of a layout file.
   package static func makeSign(
-    _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache()
+    _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache(), saved: [(zone: String, document: JSONValue)] = []
   ) throws -> (SignController, [(name: String, options: RunOptions)]) {
     func content(_ options: RunOptions) throws -> ZoneContent {
       try makeContent(options, fonts: fonts.chain(options.fonts).chain)
     }
     do {
-      let specs = try zoneOptions(options)
+      var specs = try zoneOptions(options)
+      for (zone, document) in saved {
+        guard let index = specs.firstIndex(where: { $0.name == zone }) else { continue }
+        do {
+          var restored = specs[index].options
+          let fields = try JSONFields(document, path: "zones.\(zone)")
+          try LayoutFile.apply(fields, to: &restored)
+          if let messages = try fields.strings("messages") { restored.messages = messages }
+          _ = try content(restored).makeTimeline(width: specs[index].width, height: specs[index].height)
+          specs[index].options = restored
+        } catch {
+          printError("Warning: the saved state of zone '\(zone)': \(error); it starts from the config")
+        }
+      }
       let zones = try specs.map { spec in
         try Zone(name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height, content: content(spec.options))
       }

@@ -19,7 +19,9 @@ enum Serve {
     guard let address = ListenAddress(options.listen) else { throw UsageError("'--listen \(options.listen)' is not an address") }
     let token = try options.tokenFile.map(TokenFile.load)
     // Over HTTP, fonts are the names the sign offers, never paths of a request's choosing.
-    let built = try SignPlan.build(options, stop: stop, fontAccess: .offered(folders: [], started: []))
+    // What was changed over the API before a restart or a power cut, over the config.
+    let saved = options.statePath.flatMap(StateFile.load)
+    let built = try SignPlan.build(options, stop: stop, fontAccess: .offered(folders: [], started: []), saved: saved?.zones.map { (zone: $0.name, document: $0.document) } ?? [])
     options = built.options
     let (controller, feed) = (built.controller, built.feed)
     let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
@@ -29,7 +31,9 @@ enum Serve {
     let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
     let api = SignAPI(
       feed: feed, frames: frames, zones: places, width: options.width, height: options.height, fps: options.fps,
-      stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed) })
+      stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed) },
+      statePath: options.statePath)
+    if let saved { api.restore(saved) }
     let server: HTTPServer
     do {
       server = try HTTPServer(

@@ -28,6 +28,8 @@ final class SignAPI: Sendable {
     var stateVersion = 0
     var requests = 0
     var reloadsSeen: UInt
+    /// What a person changed, as the state file keeps it.
+    var saved = SignState()
   }
 
   let feed: Feed
@@ -39,11 +41,14 @@ final class SignAPI: Sendable {
   let reload: (@Sendable () -> String?)?
   let counters: Mutex<Counters>
   let writes = DispatchQueue(label: "marquee.serve.writes")
+  /// The state file (`--state`), if any.
+  let statePath: String?
 
   init(
     feed: Feed, frames: FrameTap, zones: [ZonePlace], width: Int, height: Int, fps: Double, stop: StopFlag,
-    reload: (@Sendable () -> String?)?
+    reload: (@Sendable () -> String?)?, statePath: String? = nil
   ) {
+    self.statePath = statePath
     self.feed = feed
     self.frames = frames
     self.zones = zones
@@ -187,12 +192,40 @@ final class SignAPI: Sendable {
         documents = [fields]
       }
       let updates = try documents.map { try feed.prepare($0, replacing: replacing) }
+      try save { saved in
+        for update in updates {
+          if update.content != nil { saved.set(zone: update.zone, SignAPI.document(update.options)) }
+          if let pause = update.pause { saved.paused[update.zone] = pause }
+        }
+      }
       feed.commit(updates)
       changed { counters in
         for update in updates { if let pause = update.pause { counters.paused[update.zone] = pause } }
       }
       return .json(state())
     }
+  }
+
+  /// Records a change in the state file before it is made: with `--state`, a write is
+  /// answered 200 only once it is on the disk; if it cannot be saved, nothing changes and
+  /// the answer is 500 saying why. Called on the writes queue, one write at a time.
+  func save(_ change: (inout SignState) -> Void) throws(HTTPRequestError) {
+    var next = counters.withLock { $0.saved }
+    change(&next)
+    if let statePath {
+      do {
+        try StateFile.save(next, to: statePath)
+      } catch {
+        throw HTTPRequestError(status: 500, message: "the change was not made: \(error)")
+      }
+    }
+    counters.withLock { $0.saved = next }
+  }
+
+  /// A zone's content and options as the state file keeps them: what `GET /api/state`
+  /// shows, less the colour (set at the start only).
+  static func document(_ options: RunOptions) -> JSONValue {
+    .object(describe(options).filter { $0.key != "color" })
   }
 
   /// Counts a change (event streams send the new state) after `body` made it.
@@ -231,7 +264,9 @@ final class SignAPI: Sendable {
       for name in names {
         documents.append(try JSONFields(.object([("zone", .string(name)), ("pause", .bool(pausing))])))
       }
-      feed.commit(try documents.map { try feed.prepare($0) })
+      let updates = try documents.map { try feed.prepare($0) }
+      try save { saved in for name in names { saved.paused[name] = pausing } }
+      feed.commit(updates)
       changed { counters in for name in names { counters.paused[name] = pausing } }
       return .json(state())
     }
@@ -243,10 +278,42 @@ final class SignAPI: Sendable {
     answering {
       let fields = try body(request)
       try fields.rejectUnknownKeys(["brightness"])
-      frames.level = try fields.requiredInteger("brightness", in: 0...15)
+      let level = try fields.requiredInteger("brightness", in: 0...15)
+      try save { $0.brightness = level }
+      frames.level = level
       changed()
       stop.wake()
       return .json(state())
+    }
+  }
+
+  /// Takes up what the state file kept, before the first frame: the sign was built with
+  /// its zones' content (``SignPlan/build(_:stop:now:fontAccess:saved:)``); the pauses and
+  /// the brightness are applied here. A zone the sign no longer has is dropped.
+  func restore(_ saved: SignState) {
+    var kept = SignState()
+    for (zone, document) in saved.zones {
+      if zones.contains(where: { $0.name == zone }) {
+        kept.set(zone: zone, document)
+      } else {
+        printError("Warning: \(statePath ?? "state"): no zone named '\(zone)' now; its saved content is dropped")
+      }
+    }
+    var updates: [Feed.Update] = []
+    for (zone, pausing) in saved.paused where zones.contains(where: { $0.name == zone }) {
+      if let fields = try? JSONFields(.object([("zone", .string(zone)), ("pause", .bool(pausing))])), let update = try? feed.prepare(fields) {
+        updates.append(update)
+        kept.paused[zone] = pausing
+      }
+    }
+    feed.commit(updates)
+    if let level = saved.brightness {
+      frames.level = level
+      kept.brightness = level
+    }
+    counters.withLock { counters in
+      counters.saved = kept
+      for (zone, pausing) in kept.paused { counters.paused[zone] = pausing }
     }
   }
 
@@ -265,6 +332,12 @@ final class SignAPI: Sendable {
         printError("Warning: SIGHUP: the config was not reloaded: \(problem); the sign keeps the old one")
       } else {
         printError("SIGHUP: the config was reloaded")
+        // The config is what the owner wants now: what was changed over the API goes.
+        do {
+          try save { $0 = SignState() }
+        } catch {
+          printError("Warning: SIGHUP: \(error)")
+        }
         changed()
       }
     }

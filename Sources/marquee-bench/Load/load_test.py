@@ -59,14 +59,17 @@ class Counters:
     def __init__(self):
         self.lock = threading.Lock()
         self.latencies = []
+        self.writes = []
         self.errors = 0
         self.statuses = {}
         self.events = 0
         self.attacks = 0
 
-    def add(self, seconds, status):
+    def add(self, seconds, status, write=False):
         with self.lock:
             self.latencies.append(seconds)
+            if write:
+                self.writes.append(seconds)
             self.statuses[status] = self.statuses.get(status, 0) + 1
             if status >= 500 or status == 0:
                 self.errors += 1
@@ -202,7 +205,7 @@ def worker(port, stop, counters, interval, start, offset):
                 connection.request(method, path, body=body, headers=headers)
                 response = connection.getresponse()
                 response.read()
-                counters.add(time.monotonic() - began, response.status)
+                counters.add(time.monotonic() - began, response.status, write=method != "GET")
                 break
             except (http.client.RemoteDisconnected, BrokenPipeError, ConnectionResetError):
                 connection.close()
@@ -230,12 +233,17 @@ def main():
     parser.add_argument("--streams", type=int, default=10)
     parser.add_argument("--sample", type=int, default=10)
     parser.add_argument("--attack", action="store_true")
+    parser.add_argument("--state", action="store_true", help="keep changes in a state file (each write flushed to disk before its answer)")
     parser.add_argument("--rss-limit-kb", type=int, default=32768)
     arguments = parser.parse_args()
 
+    state = None
+    if arguments.state:
+        import tempfile
+        state = os.path.join(tempfile.mkdtemp(prefix="marquee-load-"), "sign.state")
     server = subprocess.Popen(
         [arguments.marquee, "serve", "--listen", "127.0.0.1:0", "--output", "ascii", "--fps", "40", "--mode", "scroll",
-         "--speed", "40", "A sign under load, scrolling along"],
+         "--speed", "40"] + (["--state", state] if state else []) + ["A sign under load, scrolling along"],
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1)
     line = server.stderr.readline()
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -303,6 +311,8 @@ def main():
         "statuses": "/".join("%s:%s" % item for item in sorted(counters.statuses.items())),
         "latency_p50_ms": round(1000 * percentile(counters.latencies, 0.5), 2),
         "latency_p99_ms": round(1000 * percentile(counters.latencies, 0.99), 2),
+        "write_p50_ms": round(1000 * percentile(counters.writes, 0.5), 2),
+        "write_p99_ms": round(1000 * percentile(counters.writes, 0.99), 2),
         "events": counters.events, "cpu_percent_mean": round(sum(s["cpu_percent"] for s in samples) / max(1, len(samples)), 2),
         "rss_kb_first": rss[0] if rss else 0, "rss_kb_last": rss[-1] if rss else 0, "rss_kb_max": max(rss) if rss else 0, "rss_kb_peak": peak,
         "late_p99_us_max": max((s["late_p99_us"] for s in samples), default=0),

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Drivers
+import MatrixCore
+import SimpleJSON
+
+/// What a person changed through the API (each zone's content and options, pauses, the
+/// brightness), kept in a file so it survives a restart or a power cut (`--state FILE`).
+///
+/// The config file stays what the owner wrote; the state file holds what was changed since,
+/// and is applied over the config at the start, before the first frame. Writes are atomic:
+/// a new file beside the old one is written, flushed to the disk, renamed over the old one,
+/// and the folder flushed, so at any moment the file is the old state or the new one.
+/// Live data (feed lines, MQTT values) is never written: SD cards wear.
+public struct SignState: Sendable, Equatable {
+  /// Each zone's content document (the keys `GET /api/state` shows), by zone.
+  public var zones: [(name: String, document: JSONValue)] = []
+  public var paused: [String: Bool] = [:]
+  /// The brightness step asked (0...15), if one was.
+  public var brightness: Int?
+
+  public init() {}
+
+  /// Sets a zone's content document, keeping the zones' order.
+  public mutating func set(zone: String, _ document: JSONValue) {
+    if let index = zones.firstIndex(where: { $0.name == zone }) {
+      zones[index].document = document
+    } else {
+      zones.append((zone, document))
+    }
+  }
+
+  public static func == (a: SignState, b: SignState) -> Bool {
+    a.paused == b.paused && a.brightness == b.brightness && a.zones.count == b.zones.count
+      && zip(a.zones, b.zones).allSatisfy { $0.name == $1.name && $0.document == $1.document }
+  }
+
+  /// The state as the file holds it.
+  public var json: JSONValue {
+    var members: [(key: String, value: JSONValue)] = [("version", .number(1))]
+    members.append(("zones", .object(zones.map { ($0.name, $0.document) })))
+    members.append(("paused", .object(paused.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })))
+    if let brightness { members.append(("brightness", .number(Double(brightness)))) }
+    return .object(members)
+  }
+
+  /// Reads a state document.
+  public init(json text: String) throws {
+    let fields = try JSONFields(try JSONParser.parse(text))
+    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness"])
+    guard try fields.integer("version", in: 1...1) != nil else { throw fields.missing("version") }
+    if let zones = try fields.object("zones"), case .object(let members) = zones.value {
+      for member in members {
+        _ = try JSONFields(member.value, path: zones.name(member.key))
+        self.zones.append((member.key, member.value))
+      }
+    }
+    if let paused = try fields.object("paused"), case .object(let members) = paused.value {
+      for member in members { self.paused[member.key] = try paused.bool(member.key) ?? false }
+    }
+    brightness = try fields.integer("brightness", in: 0...15)
+  }
+}
+
+/// Reads and writes the state file.
+public enum StateFile {
+  /// The state in `path`: nil when there is none yet. A file that cannot be read or is
+  /// broken is moved aside (`FILE.broken-UNIXTIME`, never deleted) with a warning naming
+  /// the file and the place, and the sign starts from its config.
+  public static func load(_ path: String) -> SignState? {
+    if access(path, F_OK) != 0 && errno == ENOENT { return nil }
+    let bytes: [UInt8]
+    do {
+      bytes = try FileBytes.read(path, limit: 1 << 20, regularOnly: true)
+    } catch {
+      printError("Warning: \(path): \(error.reason); starting from the config")
+      return nil
+    }
+    do {
+      return try SignState(json: String(decoding: bytes, as: UTF8.self))
+    } catch {
+      let aside = "\(path).broken-\(Int(LocalTime.now()))"
+      let moved = rename(path, aside) == 0
+      printError("Warning: \(path): \(error); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config")
+      return nil
+    }
+  }
+
+  /// Writes `state` to `path` atomically and durably: only when this returns is the change
+  /// on the disk.
+  ///
+  /// - Throws: ``RuntimeError`` naming the file and what failed.
+  public static func save(_ state: SignState, to path: String) throws {
+    let temporary = path + ".new"
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw RuntimeError("\(temporary): cannot write the state: \(String(cString: strerror(errno)))") }
+    do {
+      try writeAll(Array((state.json.text + "\n").utf8), to: descriptor, what: temporary)
+    } catch {
+      close(descriptor)
+      unlink(temporary)
+      throw RuntimeError("\(error)")
+    }
+    guard fsync(descriptor) == 0 else {
+      let code = errno
+      close(descriptor)
+      unlink(temporary)
+      throw RuntimeError("\(temporary): cannot flush the state to the disk: \(String(cString: strerror(code)))")
+    }
+    close(descriptor)
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw RuntimeError("\(path): cannot replace the state: \(String(cString: strerror(code)))")
+    }
+    // The rename is on the disk once the folder is.
+    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    let directory = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      _ = fsync(directory)
+      close(directory)
+    }
+  }
+}

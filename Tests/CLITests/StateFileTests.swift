@@ -1,0 +1,102 @@
+import Foundation
+import Glibc
+import MatrixCore
+import SimpleJSON
+import TestSupport
+import Testing
+
+@testable import SignService
+
+/// What a person changes over the API survives a restart and a power cut (`--state`): a
+/// change is answered only once it is on the disk, and SIGKILL at any moment leaves a file
+/// that loads and holds the last change acknowledged (or the one in flight).
+@Suite(.serialized) struct StateFileTests {
+  final class Folder {
+    let path = NSTemporaryDirectory() + "marquee-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+  }
+
+  static func zone(_ sign: ServedSign) throws -> JSONValue? {
+    try ServeTests.json(sign.client.request("GET", "/api/state"))["zones"]?.arrayValue?.first
+  }
+
+  @Test func changesComeBackAfterARestart() throws {
+    let folder = try Folder()
+    let state = folder.path + "/sign.state"
+    let first = try ServedSign(["--state", state, "--output", "ascii", "--width", "32", "Config text"])
+    #expect(first.client.request("PATCH", "/api/content", body: #"{"messages": ["Saved"], "speed": 33}"#)?.status == 200)
+    #expect(first.client.request("POST", "/api/pause", body: "{}")?.status == 200)
+    #expect(first.client.request("POST", "/api/brightness", body: #"{"brightness": 3}"#)?.status == 200)
+    #expect(first.stop().status == 128 + SIGTERM)
+    // The file is JSON a person can read.
+    let saved = try SignState(json: try String(contentsOfFile: state, encoding: .utf8))
+    #expect(saved.zones.first?.name == "main" && saved.paused["main"] == true && saved.brightness == 3)
+    let second = try ServedSign(["--state", state, "--output", "ascii", "--width", "32", "Config text"])
+    let zone = try StateFileTests.zone(second)
+    #expect(zone?["messages"] == .array([.string("Saved")]) && zone?["speed"] == .number(33) && zone?["paused"] == .bool(true))
+    #expect(try ServeTests.json(second.client.request("GET", "/api/state"))["brightness"] == .number(3))
+    // The saved text is what the sign shows from its first frame.
+    let expected = try #require(asciiFrames(try BinaryRunner.run(["--output", "ascii", "--width", "32", "--frames", "1", "Saved"]).stdout).first)
+    #expect(asciiFrames(second.frame(changingFrom: "")).first == expected)
+    _ = second.stop()
+  }
+
+  /// Pulling the power, many times: SIGKILL at random moments during a stream of changes.
+  @Test(.timeLimit(.minutes(3))) func sigkillAtAnyMomentLeavesTheLastAcknowledgedChange() throws {
+    let folder = try Folder()
+    let state = folder.path + "/sign.state"
+    var random = SplitMix64(seed: 2026)
+    var acknowledged = -1
+    var counter = 0
+    for round in 0..<25 {
+      let sign = try ServedSign(["--state", state, "--output", "ascii", "--width", "32", "Config"])
+      // What the last round acknowledged (or had in flight) is what this one starts with.
+      if acknowledged >= 0 {
+        let shown = try StateFileTests.zone(sign)?["messages"]
+        #expect(shown == .array([.string("n\(acknowledged)")]) || shown == .array([.string("n\(acknowledged + 1)")]),
+                "round \(round): \(String(describing: shown)) after n\(acknowledged) was acknowledged")
+        if shown == .array([.string("n\(acknowledged + 1)")]) { acknowledged += 1 }
+      }
+      let writes = Int.random(in: 1...8, using: &random)
+      for _ in 0..<writes {
+        counter = acknowledged + 1
+        let answer = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["n\#(counter)"]}"#)
+        #expect(answer?.status == 200)
+        acknowledged = counter
+      }
+      // One more in flight, and the kill lands while the server may be writing it.
+      let fd = sign.client.connect()
+      HTTPTestClient.send(fd, Array("PATCH /api/content HTTP/1.1\r\nHost: \(sign.client.host)\r\nContent-Type: application/json\r\nContent-Length: \(#"{"messages": ["n\#(acknowledged + 1)"]}"#.utf8.count)\r\n\r\n{\"messages\": [\"n\(acknowledged + 1)\"]}".utf8))
+      usleep(useconds_t(Int.random(in: 0...3000, using: &random)))
+      sign.child.send(SIGKILL)
+      _ = sign.child.wait(timeout: 10)
+      close(fd)
+      // Whatever the moment, the file loads.
+      let text = try String(contentsOfFile: state, encoding: .utf8)
+      let loaded = try SignState(json: text)
+      let messages = loaded.zones.first?.document["messages"]
+      #expect(messages == .array([.string("n\(acknowledged)")]) || messages == .array([.string("n\(acknowledged + 1)")]), "round \(round): \(text)")
+    }
+  }
+
+  @Test func aBrokenStateFileIsKeptAsideAndTheSignStartsFromItsConfig() throws {
+    let folder = try Folder()
+    let state = folder.path + "/sign.state"
+    try "{\"version\": 1, \"zones\": {\"main\": {\"messages\": [\"half".write(toFile: state, atomically: true, encoding: .utf8)
+    let sign = try ServedSign(["--state", state, "--output", "ascii", "Config text"])
+    #expect(try StateFileTests.zone(sign)?["messages"] == .array([.string("Config text")]))
+    #expect(sign.child.errorSoFar.contains("Warning: \(state): line 1, column"), "\(sign.child.errorSoFar)")
+    let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+    #expect(entries.contains { $0.hasPrefix("sign.state.broken-") }, "\(entries)")
+    _ = sign.stop()
+  }
+
+  @Test func aChangeThatCannotBeSavedIsNotMade() throws {
+    let sign = try ServedSign(["--state", "/nonexistent-folder/sign.state", "--output", "ascii", "Config text"])
+    let answer = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["Lost"]}"#)
+    #expect(answer?.status == 500 && answer?.text.contains("the change was not made") == true, "\(answer?.text ?? "")")
+    #expect(try StateFileTests.zone(sign)?["messages"] == .array([.string("Config text")]))
+    _ = sign.stop()
+  }
+}
