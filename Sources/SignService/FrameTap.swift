@@ -69,8 +69,9 @@ package final class FrameTap: Sendable {
     return (count, at(0.5), at(0.99), Double(late.last!) / 1000)
   }
 
-  /// Called by the frame loop for every frame shown; the level and off state to show it with.
-  func record(_ frame: Frame, changed: Bool) -> (level: Int, off: Bool) {
+  /// Called by the frame loop for every frame shown; the level and off state to show it
+  /// with, and the monotonic time in nanoseconds.
+  func record(_ frame: Frame, changed: Bool) -> (level: Int, off: Bool, time: Int64) {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     let time = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
@@ -85,20 +86,29 @@ package final class FrameTap: Sendable {
         state.brightness = frame.brightness
         state.generation &+= 1
       }
-      return (state.level, state.off)
+      return (state.level, state.off, time)
     }
   }
 }
 
 /// A display that shares every frame with the server, applies the brightness asked over
-/// HTTP or by the schedule, goes dark in off periods, and passes the frame on.
+/// HTTP or by the schedule (a new level fades in over ``fade`` seconds instead of jumping),
+/// goes dark in off periods, and passes the frame on.
 package struct TappedDisplay<Inner: Display>: Display {
   var inner: Inner
   let board: FrameTap
-  var shownLevel = 15
+  /// The level faded towards, where the fade started, and when (monotonic nanoseconds).
+  var target = 15
+  var fadeFrom = 15.0
+  var fadeStart: Int64 = 0
+  /// The level the last frame was shown at.
+  var shownLevel = 15.0
   var shownOff = false
+  var fading = false
   /// What an off period shows, made once.
   let dark: Frame
+  /// Seconds a brightness change takes.
+  static var fade: Double { 2 }
 
   package init(inner: Inner, board: FrameTap) {
     self.inner = inner
@@ -108,24 +118,35 @@ package struct TappedDisplay<Inner: Display>: Display {
 
   package var width: Int { inner.width }
   package var height: Int { inner.height }
-  package var wantsEveryFrame: Bool { inner.wantsEveryFrame }
+  /// Every frame while a fade runs, so it is smooth even on a still sign.
+  package var wantsEveryFrame: Bool { inner.wantsEveryFrame || fading }
 
   package mutating func show(_ frame: Frame, changed: Bool) throws {
-    let (level, off) = board.record(frame, changed: changed)
+    let (level, off, now) = board.record(frame, changed: changed)
     let toggled = off != shownOff
     shownOff = off
     if off {
       try inner.show(dark, changed: toggled)
       return
     }
+    if level != target {
+      // The first level is taken at once; later ones fade from where the sign is.
+      fadeFrom = fadeStart == 0 ? Double(level) : shownLevel
+      target = level
+      fadeStart = now
+    }
+    let progress = fadeStart == 0 ? 1 : min(1, Double(now - fadeStart) / (TappedDisplay.fade * 1e9))
+    let effective = fadeFrom + (Double(target) - fadeFrom) * progress
+    if fadeStart == 0 { fadeStart = now }
+    fading = progress < 1 && fadeFrom != Double(target)
     // A new level changes what the display shows even when the pixels did not change.
-    let relit = level != shownLevel || toggled
-    shownLevel = level
-    if level >= 15 {
+    let relit = effective != shownLevel || toggled
+    shownLevel = effective
+    if effective >= 15 {
       try inner.show(frame, changed: changed || relit)
     } else {
       var dimmed = frame
-      dimmed.brightness = frame.brightness * Double(level + 1) / 16
+      dimmed.brightness = frame.brightness * (effective + 1) / 16
       try inner.show(dimmed, changed: changed || relit)
     }
   }

@@ -137,12 +137,45 @@ struct ScheduleBinaryTests {
     #expect(shown.count == 5 && shown.allSatisfy { $0.allSatisfy { !$0.contains("#") } })
   }
 
-  @Test func serveShowsTheLevelInForce() throws {
+  @Test func serveShowsTheLevelInForceAndWhatPlaysAndWhy() throws {
     let path = NSTemporaryDirectory() + "marquee-scheduled-serve-\(getpid()).json"
-    try #"{"width": 32, "messages": ["Hi"], "brightness": [{"at": "00:00", "level": 6}]}"#.write(toFile: path, atomically: true, encoding: .utf8)
+    try #"""
+      {"width": 32, "messages": ["Hi"], "brightness": [{"at": "00:00", "level": 6}],
+       "programs": [{"name": "shop", "days": ["mon"], "dates": "2001-01-01/2001-01-01", "messages": ["Gone"]},
+                    {"name": "idle", "default": true, "messages": ["Idle"]}]}
+      """#.write(toFile: path, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let sign = try ServedSign(["--config", path, "--output", "ascii"])
     #expect(try ServeTests.json(sign.client.request("GET", "/api/state"))["brightness"] == .number(6))
+    let schedule = try ServeTests.json(sign.client.request("GET", "/api/schedule"))
+    #expect(schedule["program"] == .string("idle") && schedule["reason"] == .string("no program is due: the default plays"))
+    #expect(schedule["brightness"] == .number(6) && schedule["off"] == .bool(false) && schedule["next"]?["local"] != nil)
+    let programs = schedule["programs"]?.arrayValue ?? []
+    #expect(programs.count == 2 && programs[0]["days"] == .array([.string("mon")]) && programs[1]["playing"] == .bool(true))
+    _ = sign.stop()
+    // Without a schedule, the path says so.
+    let plain = try ServedSign(["--output", "ascii", "X"])
+    #expect(plain.client.request("GET", "/api/schedule")?.status == 404)
+    _ = plain.stop()
+  }
+
+  /// A new brightness fades in over two seconds instead of jumping: the MAX7219's
+  /// intensity register (0x0A) steps down through the levels between, even on a still sign.
+  @Test func aBrightnessChangeFades() throws {
+    let dump = NSTemporaryDirectory() + "marquee-fade-\(getpid()).bin"
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let sign = try ServedSign(["--board", "max7219-fc16-32x8", "--spi-dump", dump, "--fps", "20", "Hi"])
+    func intensities() -> [UInt8] {
+      let bytes = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: dump))) ?? Data())
+      // Each latched transaction is 8 bytes (4 chips x register, data); the first chip's counts.
+      return stride(from: 0, to: bytes.count - 7, by: 8).compactMap { bytes[$0] == 0x0A ? bytes[$0 + 1] : nil }
+    }
+    for _ in 0..<200 where intensities().isEmpty { usleep(20_000) }
+    let before = try #require(intensities().last)
+    #expect(sign.client.request("POST", "/api/brightness", body: #"{"brightness": 0}"#)?.status == 200)
+    for _ in 0..<300 where intensities().last != 0 { usleep(20_000) }
+    let steps = intensities().reduce(into: [UInt8]()) { steps, value in if steps.last != value { steps.append(value) } }
+    #expect(steps.last == 0 && steps.count >= 4 && Set(steps).count == steps.count, "from \(before): \(steps)")
     _ = sign.stop()
   }
 }

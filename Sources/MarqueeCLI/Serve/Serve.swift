@@ -25,14 +25,13 @@ enum Serve {
     options = built.options
     let (controller, feed) = (built.controller, built.feed)
     let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
-    if let schedule = options.schedule {
-      SchedulePump(schedule: schedule, feed: feed, frames: frames, stop: stop).start()
-    }
+    let pump = options.schedule.map { SchedulePump(schedule: $0, feed: feed, frames: frames, stop: stop) }
+    pump?.start()
     let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
     let api = SignAPI(
       feed: feed, frames: frames, zones: places, width: options.width, height: options.height, fps: options.fps,
       stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed) },
-      statePath: options.statePath)
+      statePath: options.statePath, pump: pump)
     if let saved { api.restore(saved) }
     let server: HTTPServer
     do {

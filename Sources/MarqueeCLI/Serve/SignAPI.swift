@@ -43,12 +43,15 @@ final class SignAPI: Sendable {
   let writes = DispatchQueue(label: "marquee.serve.writes")
   /// The state file (`--state`), if any.
   let statePath: String?
+  /// What plays the schedule, if the sign has one.
+  let pump: SchedulePump?
 
   init(
     feed: Feed, frames: FrameTap, zones: [ZonePlace], width: Int, height: Int, fps: Double, stop: StopFlag,
-    reload: (@Sendable () -> String?)?, statePath: String? = nil
+    reload: (@Sendable () -> String?)?, statePath: String? = nil, pump: SchedulePump? = nil
   ) {
     self.statePath = statePath
+    self.pump = pump
     self.feed = feed
     self.frames = frames
     self.zones = zones
@@ -96,6 +99,7 @@ final class SignAPI: Sendable {
     // Listing the font folders is file work: off the server thread too.
     router.add("GET", "/api/fonts") { [self] _ in write { .json(.array(FontLocator.names.map { .string($0) })) } }
     router.add("GET", "/api/stats") { [self] _ in .now(stats()) }
+    router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
     return router
   }
 
@@ -129,6 +133,42 @@ final class SignAPI: Sendable {
   /// the API accepts it shows.
   static func describe(_ options: RunOptions) -> [(key: String, value: JSONValue)] {
     [("messages", .array(options.messages.map { .string($0) }))] + Option.zoneOptions.map { ($0.key, $0.encodeJSON(options)) }
+  }
+
+  /// `GET /api/schedule`: which program plays now and why, the brightness and off state in
+  /// force, what changes next, and the programs with their schedules.
+  func schedule() -> HTTPResponse {
+    guard let pump, let now = pump.current else {
+      return .error(404, "this sign has no programs, brightness schedule or off periods (see Docs/programs.md)")
+    }
+    let reason =
+      if now.program == nil { "no program is due and there is no default" }
+      else if now.due.isEmpty { "no program is due: the default plays" }
+      else if now.due.count > 1 { "\(now.due.count) programs are due: they take turns" }
+      else { "it is due now" }
+    func window(_ when: Recurrence?) -> [(key: String, value: JSONValue)] {
+      guard let when else { return [] }
+      var members: [(key: String, value: JSONValue)] = []
+      if !when.days.isEmpty { members.append(("days", .array(Weekday.allCases.filter(when.days.contains).map { .string($0.rawValue) }))) }
+      if !when.windows.isEmpty { members.append(("times", .array(when.windows.map { .string($0.description) }))) }
+      if let dates = when.dates { members.append(("dates", .string("\(dates.lowerBound)/\(dates.upperBound)"))) }
+      return members
+    }
+    let programs: [JSONValue] = pump.schedule.programs.map { program in
+      .object([("name", .string(program.name)), ("default", .bool(program.isDefault)), ("playing", .bool(program.name == now.program))]
+        + window(program.when))
+    }
+    var members: [(key: String, value: JSONValue)] = [
+      ("program", now.program.map { .string($0) } ?? .null), ("reason", .string(reason)),
+      ("due", .array(now.due.map { .string($0) })), ("off", .bool(now.off)),
+      ("brightness", now.brightness.map { .number(Double($0)) } ?? .null),
+    ]
+    if let next = now.nextChange {
+      let (date, minute) = LocalTime.date(at: next)
+      members.append(("next", .object([("at", .number(next.rounded())), ("local", .string("\(date) \(TimeWindow.text(minute))"))])))
+    }
+    members.append(("programs", .array(programs)))
+    return .json(.object(members))
   }
 
   func stats() -> HTTPResponse {

@@ -25,7 +25,7 @@ public final class SchedulePump: Sendable {
     var passSeconds: [String: Double] = [:]
   }
 
-  let schedule: SignSchedule
+  public let schedule: SignSchedule
   let feed: Feed
   let frames: FrameTap
   let stop: StopFlag
