@@ -31,6 +31,7 @@ public enum HTTPReply: Sendable {
 public struct HTTPRouter: HTTPResponder {
   public typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
   var routes: [String: [(method: String, handler: Handler)]] = [:]
+  var prefixes: [(prefix: String, method: String, handler: Handler)] = []
 
   public init() {}
 
@@ -39,8 +40,16 @@ public struct HTTPRouter: HTTPResponder {
     routes[path, default: []].append((method, handler))
   }
 
+  /// Adds `handler` for `method` on every path under `prefix` (`/api/programs/` takes
+  /// `/api/programs/offers`); exact paths come first.
+  public mutating func add(_ method: String, under prefix: String, _ handler: @escaping Handler) {
+    prefixes.append((prefix, method, handler))
+  }
+
   public func respond(to request: HTTPRequest) -> HTTPReply {
-    guard let methods = routes[request.path] else { return .now(.error(404, "no such path: \(request.path)")) }
+    let methods = routes[request.path]
+      ?? prefixes.filter { request.path.hasPrefix($0.prefix) && request.path.count > $0.prefix.count }.map { ($0.method, $0.handler) }
+    guard !methods.isEmpty else { return .now(.error(404, "no such path: \(request.path)")) }
     guard let route = methods.first(where: { $0.method == request.method }) else {
       let allowed = methods.map(\.method).joined(separator: ", ")
       var response = HTTPResponse.error(405, "\(request.path) takes \(allowed)")

@@ -47,7 +47,7 @@ public final class Feed: Sendable {
   }
 
   let state: Mutex<State>
-  let firstZone: String
+  package let firstZone: String
   let zoneNames: [String]
   let sizes: [String: Size]
   let stop: StopFlag

@@ -21,6 +21,8 @@ public struct SignState: Sendable, Equatable {
   public var paused: [String: Bool] = [:]
   /// The brightness step asked (0...15), if one was.
   public var brightness: Int?
+  /// The programs as last set over the API (they replace the config's), if they were.
+  public var programs: JSONValue?
 
   public init() {}
 
@@ -34,7 +36,7 @@ public struct SignState: Sendable, Equatable {
   }
 
   public static func == (a: SignState, b: SignState) -> Bool {
-    a.paused == b.paused && a.brightness == b.brightness && a.zones.count == b.zones.count
+    a.paused == b.paused && a.brightness == b.brightness && a.programs == b.programs && a.zones.count == b.zones.count
       && zip(a.zones, b.zones).allSatisfy { $0.name == $1.name && $0.document == $1.document }
   }
 
@@ -44,13 +46,14 @@ public struct SignState: Sendable, Equatable {
     members.append(("zones", .object(zones.map { ($0.name, $0.document) })))
     members.append(("paused", .object(paused.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })))
     if let brightness { members.append(("brightness", .number(Double(brightness)))) }
+    if let programs { members.append(("programs", programs)) }
     return .object(members)
   }
 
   /// Reads a state document.
   public init(json text: String) throws {
     let fields = try JSONFields(try JSONParser.parse(text))
-    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness"])
+    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "programs"])
     guard try fields.integer("version", in: 1...1) != nil else { throw fields.missing("version") }
     if let zones = try fields.object("zones"), case .object(let members) = zones.value {
       for member in members {
@@ -62,6 +65,10 @@ public struct SignState: Sendable, Equatable {
       for member in members { self.paused[member.key] = try paused.bool(member.key) ?? false }
     }
     brightness = try fields.integer("brightness", in: 0...15)
+    if let list = fields.optional("programs") {
+      guard case .array = list else { throw JSONFieldError(field: "programs", reason: "expected an array of programs") }
+      programs = list
+    }
   }
 }
 

@@ -4,6 +4,7 @@
   import Musl
 #endif
 import Drivers
+import SimpleJSON
 import HTTP
 import Marquee
 import MatrixCore
@@ -25,8 +26,19 @@ enum Serve {
     options = built.options
     let (controller, feed) = (built.controller, built.feed)
     let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
-    let pump = options.schedule.map { SchedulePump(schedule: $0, feed: feed, frames: frames, stop: stop) }
-    pump?.start()
+    // Programs set over the API before a restart replace the config's.
+    var schedule = options.schedule ?? SignSchedule()
+    if case .array(let list)? = saved?.programs {
+      do {
+        let fields = try list.enumerated().map { index, value throws(JSONFieldError) in try JSONFields(value, path: "programs[\(index)]") }
+        schedule.programs = try ScheduleFile.programs(fields, base: RunOptions(), zones: controller.sign.zones.map(\.name))
+      } catch {
+        printError("Warning: \(options.statePath ?? "state"): \(error); the config's programs play")
+      }
+    }
+    // Always a pump in serve, so programs can be set over the API even without a schedule.
+    let pump = SchedulePump(schedule: schedule, feed: feed, frames: frames, stop: stop)
+    pump.start()
     let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
     let api = SignAPI(
       feed: feed, frames: frames, zones: places, width: options.width, height: options.height, fps: options.fps,

@@ -100,6 +100,11 @@ final class SignAPI: Sendable {
     router.add("GET", "/api/fonts") { [self] _ in write { .json(.array(FontLocator.names.map { .string($0) })) } }
     router.add("GET", "/api/stats") { [self] _ in .now(stats()) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
+    router.add("GET", "/api/programs") { [self] _ in .now(.json(.object([("programs", .array(programSources()))]))) }
+    router.add("PUT", "/api/programs") { [self] request in write { [self] in putPrograms(request) } }
+    router.add("GET", under: "/api/programs/") { [self] request in .now(program(named: programName(request))) }
+    router.add("PUT", under: "/api/programs/") { [self] request in write { [self] in putProgram(request) } }
+    router.add("DELETE", under: "/api/programs/") { [self] request in write { [self] in deleteProgram(request) } }
     return router
   }
 
@@ -135,10 +140,86 @@ final class SignAPI: Sendable {
     [("messages", .array(options.messages.map { .string($0) }))] + Option.zoneOptions.map { ($0.key, $0.encodeJSON(options)) }
   }
 
+  // MARK: Programs
+
+  /// The programs as written, in order.
+  func programSources() -> [JSONValue] { pump?.schedule.programs.map(\.source) ?? [] }
+
+  /// The name in `/api/programs/NAME`.
+  func programName(_ request: HTTPRequest) -> String { String(request.path.dropFirst("/api/programs/".count)) }
+
+  func program(named name: String) -> HTTPResponse {
+    guard let program = pump?.schedule.programs.first(where: { $0.name == name }) else {
+      return .error(404, "no program named '\(name)'")
+    }
+    return .json(program.source)
+  }
+
+  /// `PUT /api/programs {"programs": [...]}`: the whole list, checked whole.
+  func putPrograms(_ request: HTTPRequest) -> HTTPResponse {
+    answering {
+      let fields = try body(request)
+      try fields.rejectUnknownKeys(["programs"])
+      guard let list = try fields.objects("programs") else { throw fields.missing("programs") }
+      return try setPrograms(list.map(\.value))
+    }
+  }
+
+  /// `PUT /api/programs/NAME`: one program, created or replaced in its place.
+  func putProgram(_ request: HTTPRequest) -> HTTPResponse {
+    answering {
+      let name = programName(request)
+      let fields = try body(request)
+      guard case .object(var members) = fields.value else { throw JSONFieldError(field: "(top level)", reason: "expected a program") }
+      if let given = try fields.string("name"), given != name {
+        throw JSONFieldError(field: "name", reason: "'\(given)' differs from the name in the path, '\(name)'")
+      }
+      if fields.value["name"] == nil { members.insert(("name", .string(name)), at: 0) }
+      var list = programSources()
+      let names = pump?.schedule.programs.map(\.name) ?? []
+      if let index = names.firstIndex(of: name) { list[index] = .object(members) } else { list.append(.object(members)) }
+      return try setPrograms(list)
+    }
+  }
+
+  /// `DELETE /api/programs/NAME`.
+  func deleteProgram(_ request: HTTPRequest) -> HTTPResponse {
+    answering {
+      let name = programName(request)
+      let names = pump?.schedule.programs.map(\.name) ?? []
+      guard let index = names.firstIndex(of: name) else { throw HTTPRequestError(status: 404, message: "no program named '\(name)'") }
+      var list = programSources()
+      list.remove(at: index)
+      return try setPrograms(list)
+    }
+  }
+
+  /// Checks a list of programs whole (the option model, the zones, the fonts a request may
+  /// name, that each fits its zone), saves it, and plays it from now on.
+  func setPrograms(_ list: [JSONValue]) throws -> HTTPResponse {
+    guard let pump else { throw HTTPRequestError(status: 404, message: "this sign plays no schedule") }
+    let fields = try list.enumerated().map { index, value throws(JSONFieldError) in try JSONFields(value, path: "programs[\(index)]") }
+    let programs = try ScheduleFile.programs(fields, base: RunOptions(), zones: zones.map(\.name))
+    // Built once now, as they will be when they play: a font not offered or too tall is
+    // refused here, not at nine in the morning.
+    for (index, program) in programs.enumerated() {
+      for (zone, document) in program.zones {
+        guard case .object(let members) = document else { continue }
+        let target = zone.isEmpty ? feed.firstZone : zone
+        let path = zone.isEmpty ? "programs[\(index)]" : "programs[\(index)].zones[\(program.zones.firstIndex { $0.zone == zone } ?? 0)]"
+        _ = try feed.prepare(try JSONFields(.object([("zone", .string(target))] + members), path: path), replacing: true)
+      }
+    }
+    try save { $0.programs = .array(list) }
+    pump.replace(programs: programs)
+    changed()
+    return .json(.object([("programs", .array(list))]))
+  }
+
   /// `GET /api/schedule`: which program plays now and why, the brightness and off state in
   /// force, what changes next, and the programs with their schedules.
   func schedule() -> HTTPResponse {
-    guard let pump, let now = pump.current else {
+    guard let pump, let now = pump.current, pump.schedule != SignSchedule() else {
       return .error(404, "this sign has no programs, brightness schedule or off periods (see Docs/programs.md)")
     }
     let reason =

@@ -24,17 +24,7 @@ package enum ScheduleFile {
       guard let longitude = try location.number("longitude", in: -180...180) else { throw location.missing("longitude") }
       schedule.location = Location(latitude: latitude, longitude: longitude)
     }
-    var names: Set<String> = []
-    for program in try fields.objects("programs") ?? [] {
-      let read = try self.program(program, base: base, zones: zones)
-      guard names.insert(read.name).inserted else {
-        throw JSONFieldError(field: program.name("name"), reason: "two programs are named '\(read.name)'")
-      }
-      schedule.programs.append(read)
-    }
-    if schedule.programs.filter(\.isDefault).count > 1 {
-      throw JSONFieldError(field: "programs", reason: "more than one program is the default")
-    }
+    schedule.programs = try programs(try fields.objects("programs") ?? [], base: base, zones: zones)
     for point in scheduled ? try fields.objects("brightness") ?? [] : [] {
       try point.rejectUnknownKeys(["at", "offset", "level"])
       let at = try point.requiredString("at")
@@ -61,7 +51,25 @@ package enum ScheduleFile {
     return schedule
   }
 
-  static func program(_ fields: JSONFields, base: RunOptions, zones: [String]) throws(JSONFieldError) -> Program {
+  /// A list of programs: names unique, at most one default.
+  package static func programs(_ list: [JSONFields], base: RunOptions, zones: [String]) throws(JSONFieldError) -> [Program] {
+    var names: Set<String> = []
+    var programs: [Program] = []
+    for fields in list {
+      let read = try program(fields, base: base, zones: zones)
+      guard names.insert(read.name).inserted else {
+        throw JSONFieldError(field: fields.name("name"), reason: "two programs are named '\(read.name)'")
+      }
+      programs.append(read)
+    }
+    if programs.filter(\.isDefault).count > 1 {
+      let path = list.first.map { String($0.path.prefix { $0 != "[" }) } ?? ""
+      throw JSONFieldError(field: path.isEmpty ? "programs" : path, reason: "more than one program is the default")
+    }
+    return programs
+  }
+
+  package static func program(_ fields: JSONFields, base: RunOptions, zones: [String]) throws(JSONFieldError) -> Program {
     try fields.rejectUnknownKeys(programKeys + LayoutFile.contentKeys)
     let name = try fields.requiredString("name")
     guard !name.isEmpty, !name.contains("/") else {
@@ -106,8 +114,10 @@ package enum ScheduleFile {
       }
       length = .passes(passes)
     }
-    return Program(
+    var program = Program(
       name: name, zones: documents, when: hasWhen || !isDefault ? try recurrence(fields) : nil, length: length, isDefault: isDefault)
+    program.source = fields.value
+    return program
   }
 
   /// `days`, `times` and `dates` of a program or off period.

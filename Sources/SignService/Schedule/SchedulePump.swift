@@ -25,7 +25,7 @@ public final class SchedulePump: Sendable {
     var passSeconds: [String: Double] = [:]
   }
 
-  public let schedule: SignSchedule
+  let plan: Mutex<SignSchedule>
   let feed: Feed
   let frames: FrameTap
   let stop: StopFlag
@@ -38,11 +38,22 @@ public final class SchedulePump: Sendable {
   package init(
     schedule: SignSchedule, feed: Feed, frames: FrameTap, stop: StopFlag, wallClock: @escaping @Sendable () -> Double = LocalTime.now
   ) {
-    self.schedule = schedule
+    plan = Mutex(schedule)
     self.feed = feed
     self.frames = frames
     self.stop = stop
     self.wallClock = wallClock
+  }
+
+  /// The schedule played.
+  public var schedule: SignSchedule { plan.withLock { $0 } }
+
+  /// Plays `programs` from now on (a change over the API), at once.
+  public func replace(programs: [Program]) {
+    plan.withLock { $0.programs = programs }
+    state.withLock { $0.passSeconds = [:] }
+    // The program playing may keep its name and change its content: play it again.
+    apply(at: wallClock(), replaying: true)
   }
 
   /// What the schedule says now (nil before the first look).
@@ -50,7 +61,7 @@ public final class SchedulePump: Sendable {
 
   /// Looks at the schedule at wall time `wall` and applies what changed; returns the state.
   @discardableResult
-  public func apply(at wall: Double) -> ScheduleState {
+  public func apply(at wall: Double, replaying: Bool = false) -> ScheduleState {
     let next = schedule.state(at: wall) { self.seconds(of: $0) }
     let previous = state.withLock { state in
       defer {
@@ -60,7 +71,9 @@ public final class SchedulePump: Sendable {
       }
       return state.current
     }
-    if previous?.program != next.program || previous == nil { play(next.program) }
+    // At the first look a program plays only if one is due (or the default); a sign
+    // without programs keeps what it was built with.
+    if replaying || (previous == nil ? next.program != nil : previous?.program != next.program) { play(next.program) }
     if let level = next.brightness, previous?.brightness != level { frames.level = level }
     if previous?.off != next.off { frames.off = next.off }
     stop.wake()

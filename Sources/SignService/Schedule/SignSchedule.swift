@@ -107,6 +107,8 @@ public struct Program: Sendable, Equatable {
   public var length: Length
   /// Whether it plays when no program is due.
   public var isDefault: Bool
+  /// The program as it was written (config file or API), shown back by the API.
+  public var source: JSONValue = .null
 
   public init(name: String, zones: [(zone: String, document: JSONValue)], when: Recurrence?, length: Length = .seconds(30), isDefault: Bool = false) {
     self.name = name
