@@ -210,6 +210,7 @@ public final class Feed: Sendable {
         throw ContentError.colorInUpdate(field: fields.name("color"))
       }
       try LayoutFile.apply(fields, to: &options)
+      try LayoutFile.checkCycleOnly(fields, options)
     }
     let changesContent = replacing || messages != nil
       || (fields.map { f in LayoutFile.contentKeys.contains { f.optional($0) != nil } } ?? false)

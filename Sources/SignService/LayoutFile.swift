@@ -41,6 +41,7 @@ package enum LayoutFile {
       var options = base
       options.messages = try zone.strings("messages") ?? []
       try apply(zone, to: &options)
+      try checkCycleOnly(zone, options)
       specs.append(ZoneSpec(
         name: try zone.string("name") ?? "zone\(index + 1)",
         x: try zone.requiredInteger("x", in: 0...RunOptions.maximumWidth),
@@ -55,5 +56,14 @@ package enum LayoutFile {
   /// Applies a zone's option fields (the options that zones take, by their JSON keys).
   static func apply(_ zone: JSONFields, to options: inout RunOptions) throws(JSONFieldError) {
     for option in Option.zoneOptions { try option.applyJSON(zone, option.key, &options) }
+  }
+
+  /// Refuses a cycle-mode option a document gives for a zone that does not cycle, as the
+  /// command line refuses `--dwell` without `--mode cycle`: it would be ignored.
+  static func checkCycleOnly(_ zone: JSONFields, _ options: RunOptions) throws(JSONFieldError) {
+    guard options.mode != .cycle else { return }
+    for option in Option.zoneOptions where option.needs == .cycleMode && zone.optional(option.key) != nil {
+      throw JSONFieldError(field: zone.name(option.key), reason: "applies in cycle mode only: add \"mode\": \"cycle\"")
+    }
   }
 }

@@ -47,6 +47,7 @@ import Testing
     (#"{"zones": [{"x": 60, "y": 0, "width": 8, "height": 8}]}"#, ": zone 'zone1' (8x8 at 60,0) does not fit the 64x8 sign"),
     (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "colour": "red"}]}"#, ":1:54: field 'zones[0].colour': unknown field"),
     (#"{"zones": [}"#, ": line 1, column 12"),
+    (#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "in": "fade"}]}"#, ":1:54: field 'zones[0].in': applies in cycle mode only"),
   ])
   func badLayoutsNameTheFileAndField(json: String, message: String) throws {
     let path = try write(json)

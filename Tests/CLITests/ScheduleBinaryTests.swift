@@ -119,8 +119,8 @@ struct ScheduleBinaryTests {
   @Test func programsDueTogetherTakeTurnsOnTheSign() throws {
     let shown = try frames(#"""
       {"width": 32, "output": "ascii", "fps": 10, "messages": ["Start"],
-       "programs": [{"name": "a", "times": ["00:00-24:00"], "duration": 1, "messages": ["AAA"]},
-                    {"name": "b", "times": ["00:00-24:00"], "duration": 1, "messages": ["BBB"]}]}
+       "programs": [{"name": "a", "times": ["00:00-24:00"], "seconds": 1, "messages": ["AAA"]},
+                    {"name": "b", "times": ["00:00-24:00"], "seconds": 1, "messages": ["BBB"]}]}
       """#, count: 35)
     let a = try still("AAA"), b = try still("BBB")
     #expect(shown.first == a || shown.first == b, "the first frame already shows a program")

@@ -98,7 +98,9 @@ import Testing
     #expect(fromText == fromJSON)
     #expect(fromText != RunOptions(), "the sample changes something")
     // Feed lines take the same keys, but a zone's colour, fixed when the display is set up.
-    let fed = try feedLine(#"{"message": "x", "\#(option.key)": \#(sample.json)}"#)
+    // A cycle-mode option goes with the mode, as on the command line.
+    let mode = option.needs == .cycleMode ? #", "mode": "cycle""# : ""
+    let fed = try feedLine(#"{"message": "x", "\#(option.key)": \#(sample.json)\#(mode)}"#)
     if name == "color" {
       #expect(fed?.contains("an update cannot change it") == true, "\(fed ?? "taken")")
     } else {

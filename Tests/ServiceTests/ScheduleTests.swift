@@ -63,8 +63,8 @@ import Testing
 
   @Test func programsDueTogetherTakeTurnsInOrder() throws {
     let schedule = try ScheduleTests.schedule(#"""
-      {"programs": [{"name": "a", "times": ["10:00-11:00"], "duration": 10, "messages": ["A"]},
-                    {"name": "b", "times": ["10:00-11:00"], "duration": 20, "messages": ["B"]}]}
+      {"programs": [{"name": "a", "times": ["10:00-11:00"], "seconds": 10, "messages": ["A"]},
+                    {"name": "b", "times": ["10:00-11:00"], "seconds": 20, "messages": ["B"]}]}
       """#)
     let start = ScheduleTests.at(1, 10)
     for (offset, expected) in [(0.0, "a"), (9.9, "a"), (10, "b"), (29.9, "b"), (30, "a"), (45, "b"), (3599, "b")] {

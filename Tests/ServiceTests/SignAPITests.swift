@@ -70,6 +70,8 @@ import Testing
       (#"{"zone": "left", "color": "green"}"#, "color: a zone's colour is set when the sign starts"),
       (#"{"zone": "left", "font": "/etc/passwd"}"#, "font: '/etc/passwd' is not a font this sign offers"),
       (#"{"zone": "left", "speed": "fast"}"#, "speed: expected a number"),
+      // As on the command line: a cycle-mode option for a zone that does not cycle.
+      (#"{"zone": "left", "dwell": 3}"#, "dwell: applies in cycle mode only: add \"mode\": \"cycle\""),
     ]
     for (body, error) in cases {
       let response = sign.send("PATCH", "/api/content", body)

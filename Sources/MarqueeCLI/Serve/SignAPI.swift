@@ -133,11 +133,13 @@ final class SignAPI: Sendable {
     ])
   }
 
-  /// A zone's content and every option a zone takes, under the keys feed lines, layout
-  /// files and `PATCH /api/content` use: made from the options' declarations, so whatever
-  /// the API accepts it shows.
+  /// A zone's content and every option that applies to it, under the keys feed lines,
+  /// layout files and `PATCH /api/content` use: made from the options' declarations, so
+  /// whatever the API accepts for the zone it shows.
   static func describe(_ options: RunOptions) -> [(key: String, value: JSONValue)] {
-    [("messages", .array(options.messages.map { .string($0) }))] + Option.zoneOptions.map { ($0.key, $0.encodeJSON(options)) }
+    // The cycle-mode options only for a zone that cycles: elsewhere a write refuses them.
+    let shown = Option.zoneOptions.filter { $0.needs != .cycleMode || options.mode == .cycle }
+    return [("messages", .array(options.messages.map { .string($0) }))] + shown.map { ($0.key, $0.encodeJSON(options)) }
   }
 
   // MARK: Programs

@@ -8,7 +8,7 @@ package enum ScheduleFile {
   package static let keys = ["programs", "brightness", "off", "location"]
 
   /// The keys of a program besides the content keys of a zone.
-  static let programKeys = ["name", "days", "times", "dates", "duration", "passes", "default", "zones"]
+  static let programKeys = ["name", "days", "times", "dates", "seconds", "passes", "default", "zones"]
 
   /// The schedule in `fields`, or nil when it has none of the keys. Each program's content
   /// is checked against the option model from `base` (the sign's own options), and each
@@ -75,7 +75,8 @@ package enum ScheduleFile {
     guard !name.isEmpty, !name.contains("/") else {
       throw JSONFieldError(field: fields.name("name"), reason: "a program's name must be non-empty and without '/'")
     }
-    // Content: the program's own keys are its first zone's; "zones" names others.
+    // Content: the program's own keys are its first zone's; "zones" names others. ("seconds"
+    // is the program's turn; "duration" stays the transitions' own, as in a zone.)
     var documents: [(zone: String, document: JSONValue)] = []
     var paths: [String] = []
     if case .object(let members) = fields.value, members.contains(where: { LayoutFile.contentKeys.contains($0.key) }) {
@@ -101,16 +102,17 @@ package enum ScheduleFile {
       var options = base
       let documentFields = try JSONFields(document, path: path)
       try LayoutFile.apply(documentFields, to: &options)
+      try LayoutFile.checkCycleOnly(documentFields, options)
       // A program replaces what its zones show: its messages say what.
       guard try documentFields.strings("messages") != nil else { throw documentFields.missing("messages") }
     }
     let isDefault = try fields.bool("default") ?? false
     let hasWhen = ["days", "times", "dates"].contains { fields.optional($0) != nil }
     var length = Program.Length.seconds(30)
-    if let seconds = try fields.number("duration", in: 1...86_400) { length = .seconds(seconds) }
+    if let seconds = try fields.number("seconds", in: 1...86_400) { length = .seconds(seconds) }
     if let passes = try fields.integer("passes", in: 1...10_000) {
-      guard fields.optional("duration") == nil else {
-        throw JSONFieldError(field: fields.name("passes"), reason: "give 'duration' or 'passes', not both")
+      guard fields.optional("seconds") == nil else {
+        throw JSONFieldError(field: fields.name("passes"), reason: "give 'seconds' or 'passes', not both")
       }
       length = .passes(passes)
     }
