@@ -2,6 +2,7 @@
 
 Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --token URL TOKEN
+       page_check.py --programs URL PLAYING OTHER
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -114,9 +115,32 @@ def token_check():
         driver.quit()
 
 
+def programs_check():
+    """The program list: both programs named, the one playing marked."""
+    url, playing, other = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4]
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        # Read in one go: the list is drawn again when the state changes.
+        read = """return [...document.querySelectorAll('#program-list li')].map((li) =>
+            [li.dataset.name, li.getAttribute('aria-current') === 'true', li.textContent]);"""
+        items = wait(lambda: (lambda found: found if len(found) == 2 else None)(driver.execute_script(read)), "the program list")
+        assert driver.find_element(By.ID, "programs").is_displayed(), "the programs section is hidden"
+        names = [item[0] for item in items]
+        assert names == [playing, other], "programs %r" % names
+        marked = [item[0] for item in items if item[1]]
+        assert marked == [playing], "marked as playing: %r" % marked
+        assert "playing" in items[0][2] and "playing" not in items[1][2], "texts %r" % [i[2] for i in items]
+        print("page ok: the programs are listed and %s is marked as playing" % playing)
+    finally:
+        driver.quit()
+
+
 def main():
     if sys.argv[1] == "--token":
         return token_check()
+    if sys.argv[1] == "--programs":
+        return programs_check()
     url = sys.argv[1].rstrip("/")
     driver = browser()
     try:

@@ -46,4 +46,21 @@ import Testing
     #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
     _ = sign.stop()
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func thePageListsTheProgramsAndMarksTheOnePlaying() throws {
+    let config = NSTemporaryDirectory() + "marquee-browser-programs-\(getpid()).json"
+    try #"""
+      {"width": 32, "messages": ["x"],
+       "programs": [{"name": "always", "times": ["00:00-24:00"], "messages": ["On"]},
+                    {"name": "never", "dates": "2001-01-01/2001-01-01", "messages": ["Off"]}]}
+      """#.write(toFile: config, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let sign = try ServedSign(["--config", config, "--output", "ascii"])
+    let check = try TestSupport.ChildProcess(
+      BrowserTests.python!, ["Tests/Browser/page_check.py", "--programs", "http://127.0.0.1:\(sign.client.port)", "always", "never"])
+    let result = check.wait(timeout: 180)
+    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
+    _ = sign.stop()
+  }
 }

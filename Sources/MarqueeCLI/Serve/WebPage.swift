@@ -30,6 +30,11 @@ enum WebPage {
   button { font: inherit; padding: .55rem .9rem; border: 0; border-radius: .3rem; background: #c33; color: #fff; }
   button.quiet { background: #333; }
   #status { min-height: 1.2rem; font-size: .9rem; color: #f99; }
+  h2 { font-size: 1rem; font-weight: 600; margin: 1.2rem 0 .4rem; }
+  #program-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .35rem; }
+  #program-list li { background: #1b1b1b; border-radius: .3rem; padding: .45rem .6rem; font-size: .9rem; }
+  #program-list li.playing { outline: 2px solid #c33; }
+  #program-list .when { color: #999; }
 </style>
 </head>
 <body>
@@ -57,6 +62,10 @@ enum WebPage {
     <div id="status" role="status"></div>
     <button id="token" class="quiet" type="button" hidden>Enter the token</button>
   </form>
+  <section id="programs" hidden>
+    <h2>Programs</h2>
+    <ul id="program-list"></ul>
+  </section>
 </main>
 <script>
 "use strict";
@@ -178,7 +187,7 @@ async function listen() {
             else if (line.startsWith("data: ")) data += line.slice(6);
           }
           if (type === "frame") { frame = JSON.parse(data); draw(); }
-          else if (type === "state") { state = JSON.parse(data); fillForm(); }
+          else if (type === "state") { state = JSON.parse(data); fillForm(); loadPrograms(); }
         }
       }
     } catch (error) {
@@ -214,7 +223,34 @@ $("resume").addEventListener("click", async () => {
 });
 window.addEventListener("resize", draw);
 
+// The programs and which one plays (from GET /api/schedule); hidden on a sign without any.
+async function loadPrograms() {
+  let schedule;
+  try { schedule = await api("/api/schedule"); } catch (error) { $("programs").hidden = true; return; }
+  const list = $("program-list");
+  list.innerHTML = "";
+  for (const p of schedule.programs) {
+    const item = document.createElement("li");
+    item.dataset.name = p.name;
+    const when = [p.days ? p.days.join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? "default" : ""]
+      .filter((w) => w).join(" · ");
+    item.append(document.createTextNode(p.name + " "));
+    const detail = document.createElement("span");
+    detail.className = "when";
+    detail.textContent = when;
+    item.append(detail);
+    if (p.playing) {
+      item.className = "playing";
+      item.setAttribute("aria-current", "true");
+      item.append(document.createTextNode(" — playing"));
+    }
+    list.append(item);
+  }
+  $("programs").hidden = schedule.programs.length === 0;
+}
+
 async function load() {
+  loadPrograms();
   try {
     const effects = await api("/api/effects");
     $("effect").innerHTML = "";
@@ -226,6 +262,8 @@ async function load() {
 
 $("token").addEventListener("click", () => { if (askToken()) load(); });
 load().then(listen);
+// A program can change by the clock alone: look again now and then.
+setInterval(loadPrograms, 30000);
 </script>
 </body>
 </html>
