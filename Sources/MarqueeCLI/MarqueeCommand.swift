@@ -86,19 +86,21 @@ public enum MarqueeCommand {
   static func makeTimeline(_ options: inout RunOptions, stop: StopFlag, tap: inout FrameTap?) throws -> any Timeline {
     let built = try SignPlan.build(options, stop: stop)
     options = built.options
-    if let schedule = options.schedule {
-      // Programs, brightness and off periods change the sign from a thread of their own;
-      // the frame loop applies them (through the feed and the tap) and never reads the clock.
+    // Programs, brightness and off periods change the sign from a thread of their own, and
+    // it follows wall-clock jumps for texts that show the time; the frame loop applies what
+    // it says (through the feed and the tap) and never reads the wall clock.
+    let showsTime = built.zones.contains { $0.options.messages.contains { TextTemplate($0).isDynamic } }
+    if options.schedule != nil || showsTime {
       let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
       tap = frames
-      SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop).start()
+      SchedulePump(schedule: options.schedule ?? SignSchedule(), feed: built.feed, frames: frames, stop: stop).start()
     }
     if options.stdin {
       built.feed.start()
       // With nothing to show yet, the sign starts with the first line.
       if options.messages.isEmpty && !options.hasZones { built.feed.waitForFirstLine() }
     }
-    return options.stdin || options.schedule != nil ? built.timeline : built.controller
+    return options.stdin || tap != nil ? built.timeline : built.controller
   }
 
   /// Builds the sign from `options` and plays it until the frame limit or a signal.

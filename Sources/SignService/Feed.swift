@@ -249,6 +249,25 @@ public final class Feed: Sendable {
     }
   }
 
+  /// The wall clock was set (NTP at boot): every zone's `{time:…}` placeholders follow the
+  /// clock from now on. The sign's start in Unix time moves by `seconds`; zones whose
+  /// messages show the time are rebuilt at once, the others only learn it.
+  func shiftClock(by seconds: Double) {
+    let zones = state.withLock { state -> [String] in
+      for zone in zoneNames {
+        if let start = state.options[zone]?.clockStart { state.options[zone]?.clockStart = start + seconds }
+        if let start = state.initial[zone]?.clockStart { state.initial[zone]?.clockStart = start + seconds }
+      }
+      return zoneNames.filter { zone in state.options[zone]?.messages.contains { TextTemplate($0).isDynamic } ?? false }
+    }
+    var updates: [Update] = []
+    for zone in zones {
+      let messages = state.withLock { $0.options[zone]?.messages }
+      if let update = try? prepare(zone: zone, messages: messages, fields: nil, immediately: true, pause: nil) { updates.append(update) }
+    }
+    if !updates.isEmpty { commit(updates) }
+  }
+
   /// An update that shows `zone`'s content as the sign started with it (or as the last
   /// reload set it), at once.
   func restart(_ zone: String) throws -> Update {

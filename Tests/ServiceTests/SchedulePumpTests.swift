@@ -10,11 +10,12 @@ import Testing
 /// The pump that plays a schedule on a running sign, with a wall clock the test sets: a
 /// Pi booting with its clock in 1970 until NTP moves it to the day.
 @Suite struct SchedulePumpTests {
+  /// A wall clock that runs with the monotonic one from where the test sets it.
   final class WallClock: Sendable {
-    let now: Mutex<Double>
-    init(_ start: Double) { now = Mutex(start) }
-    func read() -> Double { now.withLock { $0 } }
-    func set(_ value: Double) { now.withLock { $0 = value } }
+    let offset: Mutex<Double>
+    init(_ start: Double) { offset = Mutex(start - SchedulePump.monotonic()) }
+    func read() -> Double { SchedulePump.monotonic() + offset.withLock { $0 } }
+    func set(_ value: Double) { offset.withLock { $0 = value - SchedulePump.monotonic() } }
   }
 
   @Test func aJumpOfTheWallClockIsSeenWithinSecondsAndTheProgramFollows() throws {
@@ -51,5 +52,38 @@ import Testing
     var workspace = FrameWorkspace()
     built.timeline.render(at: 1, into: &frame, workspace: &workspace)
     #expect(built.controller.sign.zones[0].content.messages == ["OPEN"])
+  }
+
+  /// After the jump, `{time:…}` texts show the new time at once; the sign's own clock (what
+  /// scrolling runs on) goes on from where it was.
+  @Test func timeTextsFollowTheJump() throws {
+    let monday = LocalDate(year: 2026, month: 12, day: 7)
+    let fields = try JSONFields(try JSONParser.parse(#"{"off": [{"dates": "2000-01-01/2000-01-01"}]}"#))
+    let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
+    var options = RunOptions()
+    options.messages = ["{time:%H:%M}"]
+    options.marquee.alignment = .left
+    let stop = StopFlag()
+    let clock = WallClock(3600)
+    let built = try SignPlan.build(options, stop: stop, now: clock.read())
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop, wallClock: { clock.read() })
+    defer { stop.set() }
+    pump.start()
+    let started = SchedulePump.monotonic()
+    let ten = LocalTime.instant(of: monday, minute: 600)
+    clock.set(ten)
+    var shifted = false
+    for _ in 0..<100 where !shifted {
+      usleep(50_000)
+      shifted = (built.feed.currentOptions["main"]?.clockStart ?? 0) > 1_000_000
+    }
+    #expect(shifted, "the sign's start did not follow the clock")
+    var frame = Frame(width: 64, height: 8)
+    var workspace = FrameWorkspace()
+    let t = SchedulePump.monotonic() - started
+    built.timeline.render(at: t, into: &frame, workspace: &workspace)
+    built.timeline.render(at: t + 0.1, into: &frame, workspace: &workspace)
+    let expected = try Sign(width: 64, height: 8, content: ZoneContent(messages: ["10:00"])).frame(at: 0).pixels
+    #expect(frame.pixels == expected, "\(frame.pixels.text)")
   }
 }

@@ -94,6 +94,8 @@ public final class SchedulePump: Sendable {
         let expected = wall + (SchedulePump.monotonic() - monotonic)
         if abs(now - expected) > SchedulePump.jump {
           printError("The wall clock moved by \(Int((now - expected).rounded())) s; the schedule is looked at again")
+          // Texts that show the time follow the clock; scrolling does not jump with it.
+          feed.shiftClock(by: now - expected)
           apply(at: now)
         } else if now >= due {
           apply(at: now)
@@ -150,7 +152,7 @@ public final class SchedulePump: Sendable {
     }
   }
 
-  static func monotonic() -> Double {
+  package static func monotonic() -> Double {
     var spec = timespec()
     clock_gettime(CLOCK_MONOTONIC, &spec)
     return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
