@@ -8,11 +8,17 @@
 
 /// Message text with placeholders filled in from the time: `{time}` (`%H:%M`), `{date}`
 /// (`%Y-%m-%d`), `{time:FORMAT}` and `{date:FORMAT}` with strftime formats, in the local
-/// time zone (`TZ`). `{{` and `}}` are literal braces.
+/// time zone (`TZ`); `{countdown:YYYY-MM-DD HH:MM}` and `{since:YYYY-MM-DD HH:MM}`, the
+/// time left until a local moment or gone since it (`%d` days, `%h` hours and `%m` minutes
+/// of the rest, `%H` and `%M` whole hours and minutes; the default `%dd %hh %mm`, after a
+/// `|`: `{countdown:2027-02-17 00:00|还有 %d 天}`), never below zero. `{{` and `}}` are
+/// literal braces.
 public struct TextTemplate: Sendable, Equatable {
   enum Part: Sendable, Equatable {
     case text(String)
     case time(format: String)
+    /// Time until (`down`) or since a moment, in Unix time.
+    case span(moment: Double, down: Bool, format: String)
   }
 
   let parts: [Part]
@@ -48,6 +54,13 @@ public struct TextTemplate: Sendable, Equatable {
           index = source.index(after: close)
           continue
         }
+        if name == "countdown" || name == "since", let span = TextTemplate.span(format, down: name == "countdown") {
+          if !text.isEmpty { parts.append(.text(text)) }
+          text = ""
+          parts.append(span)
+          index = source.index(after: close)
+          continue
+        }
       }
       text.append(character)
       index = next
@@ -57,7 +70,59 @@ public struct TextTemplate: Sendable, Equatable {
   }
 
   /// Whether the text depends on the time.
-  public var isDynamic: Bool { parts.contains { if case .time = $0 { true } else { false } } }
+  public var isDynamic: Bool {
+    parts.contains { part in
+      switch part {
+      case .text: false
+      case .time, .span: true
+      }
+    }
+  }
+
+  /// `YYYY-MM-DD HH:MM[|FORMAT]` as a span part, or nil (then the text stays as written).
+  static func span(_ text: String, down: Bool) -> Part? {
+    let pieces = text.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+    let moment = pieces[0].split(separator: " ")
+    guard moment.count == 2 else { return nil }
+    let date = moment[0].split(separator: "-"), clock = moment[1].split(separator: ":")
+    guard date.count == 3, clock.count == 2, let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
+      let hour = Int(clock[0]), let minute = Int(clock[1]), (1...12).contains(month), (1...31).contains(day),
+      (0...23).contains(hour), (0...59).contains(minute)
+    else { return nil }
+    var parts = tm()
+    parts.tm_year = Int32(year - 1900)
+    parts.tm_mon = Int32(month - 1)
+    parts.tm_mday = Int32(day)
+    parts.tm_hour = Int32(hour)
+    parts.tm_min = Int32(minute)
+    parts.tm_isdst = -1
+    let when = mktime(&parts)
+    guard when != -1 else { return nil }
+    return .span(moment: Double(when), down: down, format: pieces.count == 2 ? String(pieces[1]) : "%dd %hh %mm")
+  }
+
+  /// A span of `seconds` in `format`.
+  static func spanText(_ seconds: Double, _ format: String) -> String {
+    let minutes = Int(max(0, seconds) / 60)
+    var result = ""
+    var iterator = format.makeIterator()
+    while let character = iterator.next() {
+      guard character == "%", let code = iterator.next() else {
+        result.append(character)
+        continue
+      }
+      switch code {
+      case "d": result += "\(minutes / 1440)"
+      case "h": result += "\(minutes / 60 % 24)"
+      case "m": result += "\(minutes % 60)"
+      case "H": result += "\(minutes / 60)"
+      case "M": result += "\(minutes)"
+      case "%": result += "%"
+      default: result += "%\(code)"
+      }
+    }
+    return result
+  }
 
   /// Whether the text changes every second (else at most every minute).
   var changesEverySecond: Bool {
@@ -74,6 +139,10 @@ public struct TextTemplate: Sendable, Equatable {
       switch part {
       case .text(let text): result += text
       case .time(let format): result += TextTemplate.format(format, epochSeconds)
+      case .span(let moment, let down, let format):
+        // A countdown shows the minutes begun (one minute left until the moment itself).
+        let seconds = down ? (moment - epochSeconds.rounded(.down) + 59) : epochSeconds.rounded(.down) - moment
+        result += TextTemplate.spanText(seconds, format)
       }
     }
     return result
