@@ -239,8 +239,13 @@ def main():
 
     state = None
     if arguments.state:
+        import atexit
+        import shutil
         import tempfile
-        state = os.path.join(tempfile.mkdtemp(prefix="marquee-load-"), "sign.state")
+        folder = tempfile.mkdtemp(prefix="marquee-load-")
+        # The run leaves nothing behind.
+        atexit.register(shutil.rmtree, folder, True)
+        state = os.path.join(folder, "sign.state")
     server = subprocess.Popen(
         [arguments.marquee, "serve", "--listen", "127.0.0.1:0", "--output", "ascii", "--fps", "40", "--mode", "scroll",
          "--speed", "40"] + (["--state", state] if state else []) + ["A sign under load, scrolling along"],
