@@ -89,16 +89,24 @@ public enum FontLocator {
   /// - Throws: ``UnknownFont`` for a name found nowhere; ``FontLoadError`` for a file that
   ///   cannot be read.
   public static func font(named name: String) throws -> FontFile.Loaded {
-    if let builtin = builtins.first(where: { $0.names.contains(name.lowercased()) }) {
+    if let builtin = builtin(named: name) {
       let count = builtinGlyphCount(builtin.font)
       return FontFile.Loaded(font: builtin.font, format: .bdf, glyphCount: count, warnings: [])
     }
-    if name.contains("/") || access(name, F_OK) == 0 {
-      return try FontFile.load(path: name)
-    }
-    guard let path = path(named: name) else {
+    guard let path = file(named: name) else {
       throw UnknownFont(name: name, suggestion: closestName(to: name, among: names))
     }
     return try FontFile.load(path: path)
+  }
+
+  /// The built-in font `name` calls (in any case), if it calls one.
+  public static func builtin(named name: String) -> (names: [String], font: any Font)? {
+    builtins.first { $0.names.contains(name.lowercased()) }
+  }
+
+  /// The file `name` means when it is not built in: a path (anything with a `/`, or a file
+  /// that exists as named), else the font of that name in the search folders.
+  public static func file(named name: String) -> String? {
+    name.contains("/") || access(name, F_OK) == 0 ? name : path(named: name)
   }
 }

@@ -37,9 +37,8 @@ package enum ConfigFile {
     var given: [Option] = []
     try OptionFile.read(try TextFile.read(path), path: path) { fields throws(JSONFieldError) in
       try fields.rejectUnknownKeys(keys)
-      // "brightness" is the board's full brightness as a number, or a brightness schedule
-      // as a list of levels at times (read with the programs).
-      let scheduled = { if case .array? = fields.value["brightness"] { true } else { false } }()
+      // A brightness schedule is read with the programs, not as the option.
+      let scheduled = ScheduleFile.schedulesBrightness(fields)
       for option in options where fields.value[option.key] != nil && !(scheduled && option.key == Option.brightness.key) {
         try option.applyJSON(fields, option.key, &result)
         given.append(option)

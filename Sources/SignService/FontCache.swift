@@ -72,19 +72,19 @@ public final class FontCache: Sendable {
 
   /// What `name` means, and how to load it.
   func resolve(_ name: String, access rule: Access) throws -> (Identity, () throws -> any Font) {
-    if let builtin = FontLocator.builtins.first(where: { $0.names.contains(name.lowercased()) }) {
+    if let builtin = FontLocator.builtin(named: name) {
       return (.builtin(builtin.names[0]), { builtin.font })
     }
     var path: String?
     switch rule {
     case .any:
-      path = name.contains("/") || access(name, F_OK) == 0 ? name : FontLocator.path(named: name)
+      path = FontLocator.file(named: name)
       if path == nil {
         throw UsageError(FontLocator.UnknownFont(name: name, suggestion: closestName(to: name, among: FontLocator.names)).description)
       }
     case .offered(let folders, let started):
       if started.contains(name) {
-        path = name.contains("/") || access(name, F_OK) == 0 ? name : FontLocator.path(named: name)
+        path = FontLocator.file(named: name)
       } else if !name.contains("/") {
         path = FontLocator.path(named: name)
       } else if let real = FontCache.realPath(name), folders.contains(where: { real.hasPrefix($0 + "/") }) {

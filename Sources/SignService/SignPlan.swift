@@ -37,7 +37,7 @@ public enum SignPlan {
   /// `saved` holds zones' content documents to start with instead of the options' (what a
   /// state file kept); one that no longer checks is skipped with a warning.
   public static func build(
-    _ options: RunOptions, stop: StopFlag, now: Double = SignPlan.now(), fontAccess: FontCache.Access = .any,
+    _ options: RunOptions, stop: StopFlag, now: Double = LocalTime.now(), fontAccess: FontCache.Access = .any,
     saved: [(zone: String, document: JSONValue)] = []
   ) throws -> BuiltSign {
     var options = options
@@ -122,13 +122,6 @@ public enum SignPlan {
     } catch {
       throw UsageError("\(options.configPath ?? "config"): \(error)")
     }
-  }
-
-  /// The current Unix time.
-  public static func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
   /// The content of one zone from its options.

@@ -4,7 +4,6 @@
   import Musl
 #endif
 import Drivers
-import SimpleJSON
 import HTTP
 import Marquee
 import MatrixCore
@@ -30,8 +29,7 @@ enum Serve {
     var schedule = options.schedule ?? SignSchedule()
     if case .array(let list)? = saved?.programs {
       do {
-        let fields = try list.enumerated().map { index, value throws(JSONFieldError) in try JSONFields(value, path: "programs[\(index)]") }
-        schedule.programs = try ScheduleFile.programs(fields, base: RunOptions(), zones: controller.sign.zones.map(\.name))
+        schedule.programs = try ScheduleFile.programs(list, zones: controller.sign.zones.map(\.name))
       } catch {
         printError("Warning: \(options.statePath ?? "state"): \(error); the config's programs play")
       }

@@ -200,8 +200,7 @@ final class SignAPI: Sendable {
   /// name, that each fits its zone), saves it, and plays it from now on.
   func setPrograms(_ list: [JSONValue]) throws -> HTTPResponse {
     guard let pump else { throw HTTPRequestError(status: 404, message: "this sign plays no schedule") }
-    let fields = try list.enumerated().map { index, value throws(JSONFieldError) in try JSONFields(value, path: "programs[\(index)]") }
-    let programs = try ScheduleFile.programs(fields, base: RunOptions(), zones: zones.map(\.name))
+    let programs = try ScheduleFile.programs(list, zones: zones.map(\.name))
     // Built once now, as they will be when they play: a font not offered or too tall is
     // refused here, not at nine in the morning.
     for (index, program) in programs.enumerated() {
@@ -229,17 +228,13 @@ final class SignAPI: Sendable {
       else if now.due.isEmpty { "no program is due: the default plays" }
       else if now.due.count > 1 { "\(now.due.count) programs are due: they take turns" }
       else { "it is due now" }
-    func window(_ when: Recurrence?) -> [(key: String, value: JSONValue)] {
-      guard let when else { return [] }
-      var members: [(key: String, value: JSONValue)] = []
-      if !when.days.isEmpty { members.append(("days", .array(Weekday.allCases.filter(when.days.contains).map { .string($0.rawValue) }))) }
-      if !when.windows.isEmpty { members.append(("times", .array(when.windows.map { .string($0.description) }))) }
-      if let dates = when.dates { members.append(("dates", .string("\(dates.lowerBound)/\(dates.upperBound)"))) }
-      return members
-    }
+    // Each program's schedule as it was written, and whether it plays.
     let programs: [JSONValue] = pump.schedule.programs.map { program in
-      .object([("name", .string(program.name)), ("default", .bool(program.isDefault)), ("playing", .bool(program.name == now.program))]
-        + window(program.when))
+      var members: [(key: String, value: JSONValue)] = [("name", .string(program.name))]
+      if case .object(let written) = program.source {
+        members += written.filter { ["days", "times", "dates"].contains($0.key) }
+      }
+      return .object(members + [("default", .bool(program.isDefault)), ("playing", .bool(program.name == now.program))])
     }
     var members: [(key: String, value: JSONValue)] = [
       ("program", now.program.map { .string($0) } ?? .null), ("reason", .string(reason)),

@@ -7,6 +7,13 @@ package enum ScheduleFile {
   /// The config keys it reads.
   package static let keys = ["programs", "brightness", "off", "location"]
 
+  /// Whether `brightness` is a schedule (a list of levels at times); as a number it is the
+  /// board's full brightness, an option.
+  package static func schedulesBrightness(_ fields: JSONFields) -> Bool {
+    if case .array? = fields.value["brightness"] { return true }
+    return false
+  }
+
   /// The keys of a program besides the content keys of a zone.
   static let programKeys = ["name", "days", "times", "dates", "seconds", "passes", "default", "zones"]
 
@@ -14,8 +21,7 @@ package enum ScheduleFile {
   /// is checked against the option model from `base` (the sign's own options), and each
   /// zone it names against `zones`.
   package static func read(_ fields: JSONFields, base: RunOptions, zones: [String]) throws(JSONFieldError) -> SignSchedule? {
-    // "brightness" as a number is the board's full brightness (an option), not a schedule.
-    let scheduled = { if case .array? = fields.value["brightness"] { true } else { false } }()
+    let scheduled = schedulesBrightness(fields)
     guard keys.contains(where: { $0 == "brightness" ? scheduled : fields.optional($0) != nil }) else { return nil }
     var schedule = SignSchedule()
     if let location = try fields.object("location") {
@@ -49,6 +55,13 @@ package enum ScheduleFile {
       schedule.off.append(try recurrence(period))
     }
     return schedule
+  }
+
+  /// A list of programs as the API and the state file hold it (`programs[0]`, … in errors).
+  package static func programs(_ values: [JSONValue], zones: [String]) throws(JSONFieldError) -> [Program] {
+    var list: [JSONFields] = []
+    for (index, value) in values.enumerated() { list.append(try JSONFields(value, path: "programs[\(index)]")) }
+    return try programs(list, base: RunOptions(), zones: zones)
   }
 
   /// A list of programs: names unique, at most one default.

@@ -186,6 +186,13 @@ public struct SignSchedule: Sendable, Equatable {
     self.location = location
   }
 
+  /// A program's turn in seconds when its content is not known: its `seconds`, or 30 s for
+  /// `passes` (the sign, which knows how long a pass is, gives its own).
+  public static func turnWithoutContent(_ program: Program) -> Double {
+    if case .seconds(let seconds) = program.length { return seconds }
+    return 30
+  }
+
   /// How far around an instant the schedule looks, in days: back for what started before
   /// it (a window may start the day before and run past midnight), ahead for what comes.
   /// When nothing changes within the days ahead, the next change is reported as the end of
@@ -194,10 +201,7 @@ public struct SignSchedule: Sendable, Equatable {
 
   /// The state at Unix time `t`; `length` gives a program's turn in seconds (for
   /// `.passes`, the caller knows how long its content's pass is).
-  public func state(at t: Double, length: (Program) -> Double = { program in
-    if case .seconds(let seconds) = program.length { return seconds }
-    return 30
-  }) -> ScheduleState {
+  public func state(at t: Double, length: (Program) -> Double = SignSchedule.turnWithoutContent) -> ScheduleState {
     let today = LocalTime.date(at: t).date
     let first = today.adding(days: -SignSchedule.reachBack), last = today.adding(days: SignSchedule.reachAhead)
     var boundaries: [Double] = []
@@ -251,10 +255,7 @@ public struct SignSchedule: Sendable, Equatable {
 
   /// Each change of what the schedule says from `start` to `end`: the timeline
   /// `marquee schedule` prints.
-  public func changes(from start: Double, to end: Double, length: (Program) -> Double = { program in
-    if case .seconds(let seconds) = program.length { return seconds }
-    return 30
-  }) -> [(time: Double, state: ScheduleState)] {
+  public func changes(from start: Double, to end: Double, length: (Program) -> Double = SignSchedule.turnWithoutContent) -> [(time: Double, state: ScheduleState)] {
     var result: [(Double, ScheduleState)] = []
     var t = start
     var previous: ScheduleState?
