@@ -117,17 +117,26 @@ struct ScheduleBinaryTests {
   }
 
   @Test func programsDueTogetherTakeTurnsOnTheSign() throws {
-    let shown = try frames(#"""
-      {"width": 32, "output": "ascii", "fps": 10, "messages": ["Start"],
+    let path = NSTemporaryDirectory() + "marquee-turns-\(getpid()).json"
+    try #"""
+      {"width": 32, "messages": ["Start"],
        "programs": [{"name": "a", "times": ["00:00-24:00"], "seconds": 1, "messages": ["AAA"]},
                     {"name": "b", "times": ["00:00-24:00"], "seconds": 1, "messages": ["BBB"]}]}
-      """#, count: 35)
-    let a = try still("AAA"), b = try still("BBB")
-    #expect(shown.first == a || shown.first == b, "the first frame already shows a program")
-    #expect(!shown.contains(try still("Start")), "the sign's own messages give way to the programs")
-    // Each turn is a second (ten frames): both show in 3.5 s, and they alternate.
-    let runs = shown.reduce(into: [[String]]()) { runs, frame in if runs.last != frame { runs.append(frame) } }
-    #expect(runs.count >= 3 && runs.allSatisfy { $0 == a || $0 == b }, "\(runs.count) runs")
+      """#.write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let sign = try ServedSign(["--config", path, "--output", "ascii"])
+    let a = try still("AAA"), b = try still("BBB"), start = try still("Start")
+    // Wait (bounded, 10 s) until the sign has shown a, b and a again, or b, a and b: turns
+    // of a second each. The sign's own messages never show.
+    var runs: [[String]] = []
+    for _ in 0..<500 where runs.count < 3 {
+      if let shown = asciiFrames(sign.client.request("GET", "/api/frame")?.text ?? "").first, runs.last != shown {
+        runs.append(shown)
+      }
+      usleep(20_000)
+    }
+    #expect(runs.count >= 3 && runs.allSatisfy { $0 == a || $0 == b } && !runs.contains(start), "\(runs.count) runs")
+    _ = sign.stop()
   }
 
   @Test func anOffPeriodIsDark() throws {
