@@ -26,7 +26,8 @@ let package = Package(
     .target(name: "MatrixCore", dependencies: ["CPlatform"]),
     .target(name: "SimpleJSON"),
     .target(name: "BitmapFonts", dependencies: ["MatrixCore"]),
-    .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"]),
+    // The generator of the Chinese calendar's tables is a script beside them.
+    .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
     // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.
     .target(name: "CKernel"),
     .target(name: "Drivers", dependencies: ["MatrixCore", "SimpleJSON", "CKernel"]),
@@ -68,7 +69,7 @@ let package = Package(
       name: "BitmapFontsTests", dependencies: ["BitmapFonts", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting"],
+      name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),

@@ -11,14 +11,18 @@
 /// time zone (`TZ`); `{countdown:YYYY-MM-DD HH:MM}` and `{since:YYYY-MM-DD HH:MM}`, the
 /// time left until a local moment or gone since it (`%d` days, `%h` hours and `%m` minutes
 /// of the rest, `%H` and `%M` whole hours and minutes; the default `%dd %hh %mm`, after a
-/// `|`: `{countdown:2027-02-17 00:00|还有 %d 天}`), never below zero. `{{` and `}}` are
-/// literal braces.
+/// `|`: `{countdown:2027-02-17 00:00|还有 %d 天}`), never below zero; `{lunar}`, the day of
+/// the Chinese lunar calendar (腊月初八), and `{lunar:FORMAT}` with `%M` the month, `%D` the
+/// day, `%Y` the year's stem and branch (丙午), `%A` its animal (马) and `%T` the solar term
+/// of the day (empty on other days), for 1901 to 2099 (``ChineseCalendar``). `{{` and `}}`
+/// are literal braces.
 public struct TextTemplate: Sendable, Equatable {
   enum Part: Sendable, Equatable {
     case text(String)
     case time(format: String)
     /// Time until (`down`) or since a moment, in Unix time.
     case span(moment: Double, down: Bool, format: String)
+    case lunar(format: String)
   }
 
   let parts: [Part]
@@ -54,6 +58,13 @@ public struct TextTemplate: Sendable, Equatable {
           index = source.index(after: close)
           continue
         }
+        if name == "lunar" {
+          if !text.isEmpty { parts.append(.text(text)) }
+          text = ""
+          parts.append(.lunar(format: format.isEmpty ? "%M%D" : format))
+          index = source.index(after: close)
+          continue
+        }
         if name == "countdown" || name == "since", let span = TextTemplate.span(format, down: name == "countdown") {
           if !text.isEmpty { parts.append(.text(text)) }
           text = ""
@@ -74,7 +85,7 @@ public struct TextTemplate: Sendable, Equatable {
     parts.contains { part in
       switch part {
       case .text: false
-      case .time, .span: true
+      case .time, .span, .lunar: true
       }
     }
   }
@@ -124,6 +135,35 @@ public struct TextTemplate: Sendable, Equatable {
     return result
   }
 
+  /// The lunar day of the local date at `epochSeconds` in `format` (empty outside the years
+  /// the calendar covers).
+  static func lunarText(_ format: String, _ epochSeconds: Double) -> String {
+    var seconds = time_t(epochSeconds.rounded(.down))
+    var parts = tm()
+    localtime_r(&seconds, &parts)
+    guard let day = ChineseCalendar.day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)) else {
+      return ""
+    }
+    var result = ""
+    var iterator = format.makeIterator()
+    while let character = iterator.next() {
+      guard character == "%", let code = iterator.next() else {
+        result.append(character)
+        continue
+      }
+      switch code {
+      case "M": result += day.monthName
+      case "D": result += day.dayName
+      case "Y": result += day.yearName
+      case "A": result += day.zodiac
+      case "T": result += day.termName
+      case "%": result += "%"
+      default: result += "%\(code)"
+      }
+    }
+    return result
+  }
+
   /// Whether the text changes every second (else at most every minute).
   var changesEverySecond: Bool {
     parts.contains { part in
@@ -143,6 +183,7 @@ public struct TextTemplate: Sendable, Equatable {
         // A countdown shows the minutes begun (one minute left until the moment itself).
         let seconds = down ? (moment - epochSeconds.rounded(.down) + 59) : epochSeconds.rounded(.down) - moment
         result += TextTemplate.spanText(seconds, format)
+      case .lunar(let format): result += TextTemplate.lunarText(format, epochSeconds)
       }
     }
     return result
