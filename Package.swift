@@ -21,7 +21,7 @@ let package = Package(
     .library(name: "MarqueeFakeKernel", type: .dynamic, targets: ["FakeKernel"]),
   ],
   targets: [
-    // Async-signal-safe signal handling against the system headers.
+    // Async-signal-safe signal handling and the kernel's clock state, against the system headers.
     .target(name: "CPlatform"),
     .target(name: "MatrixCore", dependencies: ["CPlatform"]),
     .target(name: "SimpleJSON"),
@@ -37,7 +37,7 @@ let package = Package(
     // What runs a sign the way marquee does, for the command line, the server and embedders:
     // the option model, config and layout files, content documents and the update queue,
     // fonts shared by file, the frame tap, and the plan that builds a sign from options.
-    .target(name: "SignService", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON"]),
+    .target(name: "SignService", dependencies: ["CPlatform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON"]),
     .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "SignService"]),
     .executableTarget(
       name: "marquee", dependencies: ["MarqueeCLI"],

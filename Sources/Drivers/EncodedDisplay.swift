@@ -72,6 +72,8 @@ where Transport.Batch == Encoder.Batch {
   /// would make the player's next frame copy its storage).
   var lastFrame: Frame
   var hasLastFrame = false
+  /// Whether ``sleep()`` put the chips to sleep and no frame has woken them since.
+  public private(set) var asleep = false
 
   /// Sends the encoder's start-up sequence through the transport.
   public init(encoder: Encoder, transport: Transport, keepLastFrame: Bool = false) throws {
@@ -90,10 +92,15 @@ where Transport.Batch == Encoder.Batch {
 
   public mutating func show(_ frame: Frame, changed: Bool) throws {
     try transport.check()
-    guard changed else { return }
+    guard changed || asleep else { return }
     lastFrame.pixels.assign(frame.pixels)
     lastFrame.brightness = frame.brightness
     hasLastFrame = true
+    if asleep {
+      // Awake again: the chips start up and get the whole frame.
+      encoder.startUp(into: &pending)
+      asleep = false
+    }
     encoder.encode(frame, into: &pending)
     do {
       try flush()
@@ -108,6 +115,18 @@ where Transport.Batch == Encoder.Batch {
       }
     }
   }
+
+  /// Sends the encoder's resting sequence (dark, the chips asleep: MAX7219 shutdown, HT16K33
+  /// standby, HUB12 output off and the scan idle, LED strips black); the next frame wakes
+  /// them.
+  public mutating func sleep() throws {
+    pending.removeAll()
+    encoder.shutDown(into: &pending)
+    try flush()
+    asleep = true
+  }
+
+  public var isAsleep: Bool { asleep }
 
   public mutating func shutdown() throws {
     pending.removeAll()

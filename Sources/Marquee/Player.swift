@@ -4,7 +4,8 @@ import MatrixCore
 ///
 /// Frame `i` is rendered for time `t = i / fps` exactly and shown at the absolute deadline
 /// `start + i / fps`, so render time never slows the scroll. When the display does not need
-/// every frame and nothing moves (still text), the player sleeps until the next change; when
+/// every frame and nothing moves (still text), the player sleeps until the next change, and
+/// while the display is asleep (an off period) until it is woken; when
 /// it falls behind by more than a frame, it skips to the frame that is due rather than
 /// playing late frames. One frame buffer is reused throughout: the loop allocates nothing
 /// per frame.
@@ -83,6 +84,18 @@ public struct Player {
       var next = index + 1
       guard paced else {
         index = next
+        continue
+      }
+      if display.isAsleep {
+        // An off period: nothing to draw until woken (the period ends, content comes) or
+        // until the frame limit's time.
+        let wakes = stop.wakeCount
+        let end = limit == Int.max ? Int64.max : deadline(of: limit, start: start)
+        while !stop.isSet && stop.wakeCount == wakes && clock.now() < end {
+          clock.rest(until: min(end, clock.now() + 1_000_000_000), stop: stop)
+        }
+        if stop.isSet { break }
+        index = max(next, min(limit, frameIndex(at: clock.now(), start: start)))
         continue
       }
       if !display.wantsEveryFrame {

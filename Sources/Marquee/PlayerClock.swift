@@ -13,6 +13,13 @@ public protocol PlayerClock {
   /// Sleeps until `deadline` (absolute, in the clock's nanoseconds), until `stop` is set or
   /// until it is woken (``StopFlag/wake()``), whichever comes first.
   func sleep(until deadline: Int64, stop: StopFlag)
+  /// Sleeps like ``sleep(until:stop:)`` while nothing is shown (the display asleep), where
+  /// a stop or a wake may be noticed a little later in exchange for fewer wake-ups.
+  func rest(until deadline: Int64, stop: StopFlag)
+}
+
+extension PlayerClock {
+  public func rest(until deadline: Int64, stop: StopFlag) { sleep(until: deadline, stop: stop) }
 }
 
 /// The system's monotonic clock, slept on with absolute deadlines so that time spent
@@ -31,12 +38,23 @@ public struct MonotonicClock: PlayerClock {
     return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
   }
 
+  /// The longest single sleep while the display is asleep: four wake-ups a second.
+  public var restCheckInterval: Int64 = 250_000_000
+
   public func sleep(until deadline: Int64, stop: StopFlag) {
+    sleep(until: deadline, stop: stop, slice: stopCheckInterval)
+  }
+
+  public func rest(until deadline: Int64, stop: StopFlag) {
+    sleep(until: deadline, stop: stop, slice: restCheckInterval)
+  }
+
+  func sleep(until deadline: Int64, stop: StopFlag, slice: Int64) {
     let wakes = stop.wakeCount
     while !stop.isSet && stop.wakeCount == wakes {
       let current = now()
       if current >= deadline { return }
-      let wake = min(deadline, current + stopCheckInterval)
+      let wake = min(deadline, current + slice)
       var spec = timespec(
         tv_sec: .init(wake / 1_000_000_000), tv_nsec: .init(wake % 1_000_000_000))
       // clock_nanosleep returns the error instead of setting errno; EINTR just loops.

@@ -7,6 +7,9 @@ enum ScheduleListing {
   static func text(_ schedule: SignSchedule, from date: LocalDate, days: Int) -> String {
     let start = LocalTime.instant(of: date, minute: 0), end = LocalTime.instant(of: date.adding(days: days), minute: 0)
     var lines = ["Schedule from \(date) for \(days) day\(days == 1 ? "" : "s"), in local time:"]
+    if let held = schedule.holdUntilClockSet {
+      lines.append("Until the clock is set after a start: program \(held), lit (untilClockSet)")
+    }
     var previous: ScheduleState?
     var events = schedule.changes(from: start, to: end).map { (time: $0.time, state: Optional($0.state), clocks: String?.none) }
     for change in LocalTime.clockChanges(from: date, through: date.adding(days: days - 1)) {

@@ -19,4 +19,19 @@ public protocol Display {
   ///
   /// Called once, on normal exit and on signals; it must be safe after a failed `show`.
   mutating func shutdown() throws
+
+  /// Goes dark for a while (an off period), the chips asleep where they can sleep; the next
+  /// ``show(_:changed:)`` wakes the display and shows that frame whole. By default, a dark
+  /// frame is shown.
+  mutating func sleep() throws
+  /// Whether the display is asleep: a player then draws nothing until it is woken.
+  var isAsleep: Bool { get }
+}
+
+extension Display {
+  public mutating func sleep() throws {
+    try show(Frame(width: width, height: height), changed: true)
+  }
+
+  public var isAsleep: Bool { false }
 }

@@ -18,8 +18,14 @@ package final class FrameTap: Sendable {
     /// The brightness step asked over HTTP or by the schedule (0...15; 15 is the board's
     /// full brightness).
     var level = 15
-    /// An off period of the schedule: the sign shows nothing.
-    var off = false
+    /// An off period of the schedule.
+    var scheduledOff = false
+    /// Turned off by a person (`POST /api/power`), until turned on.
+    var poweredOff = false
+    /// Turned on by a person during the schedule's off period, until that period ends.
+    var wokenInOffPeriod = false
+    /// Whether the sign shows nothing.
+    var off: Bool { poweredOff || (scheduledOff && !wokenInOffPeriod) }
     /// Gaps between successive frames, in nanoseconds, the last ``intervalCapacity``.
     var intervals: [Int64]
     var intervalCount = 0
@@ -53,10 +59,31 @@ package final class FrameTap: Sendable {
     set { state.withLock { $0.level = newValue } }
   }
 
-  /// Whether the sign is dark for an off period.
-  package var off: Bool {
-    get { state.withLock { $0.off } }
-    set { state.withLock { $0.off = newValue } }
+  /// Whether the sign is dark: an off period of the schedule (unless a person woke it), or
+  /// turned off by a person.
+  package var off: Bool { state.withLock { $0.off } }
+
+  /// Whether the schedule says the sign is off now; a new period ends a person's waking.
+  package var scheduledOff: Bool {
+    get { state.withLock { $0.scheduledOff } }
+    set {
+      state.withLock { state in
+        if state.scheduledOff != newValue { state.wokenInOffPeriod = false }
+        state.scheduledOff = newValue
+      }
+    }
+  }
+
+  /// Whether a person turned the sign off (until they turn it on).
+  package var poweredOff: Bool { state.withLock { $0.poweredOff } }
+
+  /// A person turns the sign on or off: off until turned on; on wakes it from an off
+  /// period of the schedule until that period ends.
+  package func setPower(on: Bool) {
+    state.withLock { state in
+      state.poweredOff = !on
+      state.wokenInOffPeriod = on && state.scheduledOff
+    }
   }
 
   /// How late frames came, from the gaps between them: the gap beyond one period, in
@@ -93,7 +120,7 @@ package final class FrameTap: Sendable {
 
 /// A display that shares every frame with the server, applies the brightness asked over
 /// HTTP or by the schedule (a new level fades in over ``fade`` seconds instead of jumping),
-/// goes dark in off periods, and passes the frame on.
+/// puts the display to sleep in off periods, and passes the frame on.
 package struct TappedDisplay<Inner: Display>: Display {
   var inner: Inner
   let board: FrameTap
@@ -105,7 +132,7 @@ package struct TappedDisplay<Inner: Display>: Display {
   var shownLevel = 15.0
   var shownOff = false
   var fading = false
-  /// What an off period shows, made once.
+  /// What an off period shows a display that wants every frame, made once.
   let dark: Frame
   /// Seconds a brightness change takes.
   static var fade: Double { 2 }
@@ -126,7 +153,13 @@ package struct TappedDisplay<Inner: Display>: Display {
     let toggled = off != shownOff
     shownOff = off
     if off {
-      try inner.show(dark, changed: toggled)
+      if inner.wantsEveryFrame {
+        // A frame stream or a recorder gets its dark frames.
+        try inner.show(dark, changed: toggled)
+      } else if toggled {
+        // The chips go to sleep once, and the player rests until woken.
+        try inner.sleep()
+      }
       return
     }
     if level != target {
@@ -154,4 +187,11 @@ package struct TappedDisplay<Inner: Display>: Display {
   package mutating func shutdown() throws {
     try inner.shutdown()
   }
+
+  package mutating func sleep() throws {
+    try inner.sleep()
+  }
+
+  /// Asleep through an off period (a display that wants every frame is sent dark ones).
+  package var isAsleep: Bool { shownOff && !inner.wantsEveryFrame }
 }

@@ -21,6 +21,8 @@ public struct SignState: Sendable, Equatable {
   public var paused: [String: Bool] = [:]
   /// The brightness step asked (0...15), if one was.
   public var brightness: Int?
+  /// Whether a person turned the sign off (`POST /api/power`).
+  public var poweredOff = false
   /// The programs as last set over the API (they replace the config's), if they were.
   public var programs: JSONValue?
 
@@ -36,7 +38,7 @@ public struct SignState: Sendable, Equatable {
   }
 
   public static func == (a: SignState, b: SignState) -> Bool {
-    a.paused == b.paused && a.brightness == b.brightness && a.programs == b.programs && a.zones.count == b.zones.count
+    a.paused == b.paused && a.brightness == b.brightness && a.poweredOff == b.poweredOff && a.programs == b.programs && a.zones.count == b.zones.count
       && zip(a.zones, b.zones).allSatisfy { $0.name == $1.name && $0.document == $1.document }
   }
 
@@ -46,6 +48,7 @@ public struct SignState: Sendable, Equatable {
     members.append(("zones", .object(zones.map { ($0.name, $0.document) })))
     members.append(("paused", .object(paused.sorted { $0.key < $1.key }.map { ($0.key, .bool($0.value)) })))
     if let brightness { members.append(("brightness", .number(Double(brightness)))) }
+    if poweredOff { members.append(("on", .bool(false))) }
     if let programs { members.append(("programs", programs)) }
     return .object(members)
   }
@@ -53,7 +56,7 @@ public struct SignState: Sendable, Equatable {
   /// Reads a state document.
   public init(json text: String) throws {
     let fields = try JSONFields(try JSONParser.parse(text))
-    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "programs"])
+    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "on", "programs"])
     guard try fields.integer("version", in: 1...1) != nil else { throw fields.missing("version") }
     if let zones = try fields.object("zones"), case .object(let members) = zones.value {
       for member in members {
@@ -65,6 +68,7 @@ public struct SignState: Sendable, Equatable {
       for member in members { self.paused[member.key] = try paused.bool(member.key) ?? false }
     }
     brightness = try fields.integer("brightness", in: 0...15)
+    poweredOff = try fields.bool("on") == false
     if let list = fields.optional("programs") {
       guard case .array = list else { throw JSONFieldError(field: "programs", reason: "expected an array of programs") }
       programs = list

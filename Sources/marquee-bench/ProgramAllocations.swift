@@ -58,6 +58,9 @@ struct ProgramAllocations {
       // schedule's thread and the dimming and darkening display in the frame loop.
       Mode(name: "schedule", arguments: ["--config", schedule, "--output", "ascii"] + moving),
       Mode(name: "schedule-off", arguments: ["--config", schedule + ".off", "--output", "ascii"] + moving),
+      // The off period on a chip board: the chips asleep and the frame loop resting.
+      Mode(name: "schedule-off-board", arguments: ["--config", schedule + ".off", "--board", board, "--spi-dump", "/dev/null"] + moving,
+           width: 32),
     ]
   }
 

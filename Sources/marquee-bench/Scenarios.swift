@@ -119,26 +119,45 @@ struct Scenarios {
     line.print()
   }
 
-  /// CPU used by the real player over 10 s of a still message and of a dwell, driving an
-  /// FC-16 chain whose bytes go to /dev/null.
+  /// CPU used by the real player over 10 s of a still message, of a dwell, of a scroll, and
+  /// of that scroll in an off period of the schedule (the chips asleep: the player and, on a
+  /// HUB12 sign, the scan rest), driving an FC-16 chain whose bytes go to /dev/null and a
+  /// HUB12 panel through the fake kernel.
   func idle(marquee: String) {
     let path = "/tmp/marquee-bench-board-\(getpid()).json"
     let json = #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4, "rows": 1}}"#
-    guard let file = fopen(path, "w") else { return }
-    fputs(json, file)
-    fclose(file)
-    defer { unlink(path) }
-    for (name, extra) in [("idle-still", ["HELLO"]), ("idle-dwell", ["--mode", "cycle", "--dwell", "60", "ONE", "TWO"])] {
-      let arguments = [marquee, "--board", path, "--spi-dump", "/dev/null", "--fps", "50", "--frames", "500"] + extra
-      guard let run = ChildProcess.run(arguments), run.status == 0 else {
+    let scroll = "/tmp/marquee-bench-scroll-\(getpid()).json", off = "/tmp/marquee-bench-off-\(getpid()).json"
+    let text = #"{"messages": ["A message that scrolls all the time"], "speed": 50"#
+    for (file, contents) in [(path, json), (scroll, text + "}"), (off, text + #", "off": [{"times": ["00:00-24:00"]}]}"#)] {
+      guard let handle = fopen(file, "w") else { return }
+      fputs(contents, handle)
+      fclose(handle)
+    }
+    defer { for file in [path, scroll, off] { unlink(file) } }
+    let fakeKernel = ChildProcess.ownFolder + "/libMarqueeFakeKernel.so"
+    let hub12 = ["LD_PRELOAD": fakeKernel, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0", "MARQUEE_FAKE_GPIOCHIP": "/dev/gpiochip0=54"]
+    let max7219 = ["--board", path, "--spi-dump", "/dev/null"]
+    let runs: [(String, [String], [String: String])] = [
+      ("idle-still", max7219 + ["HELLO"], [:]), ("idle-dwell", max7219 + ["--mode", "cycle", "--dwell", "60", "ONE", "TWO"], [:]),
+      ("idle-scroll", max7219 + ["--config", scroll], [:]), ("idle-off", max7219 + ["--config", off], [:]),
+      ("idle-scroll-hub12", ["--board", "hub12-p10-32x16", "--config", scroll], hub12),
+      ("idle-off-hub12", ["--board", "hub12-p10-32x16", "--config", off], hub12),
+    ]
+    for (name, extra, environment) in runs {
+      // Once for 10 s and once for 2 s: the difference is the steady state, start-up cancelled.
+      let arguments = [marquee, "--fps", "50", "--frames", "500"] + extra
+      guard let run = ChildProcess.run(arguments, environment: environment), run.status == 0,
+        let short = ChildProcess.run([marquee, "--fps", "50", "--frames", "100"] + extra, environment: environment), short.status == 0
+      else {
         print("marquee-bench scenario=\(name) error=marquee-did-not-run")
         continue
       }
-      var line = ResultLine(scenario: name, width: 32, height: 8)
+      var line = ResultLine(scenario: name, width: 32, height: name.hasSuffix("hub12") ? 16 : 8)
       line.add("us_per_frame", Double(run.cpuNs) / 1000 / 500)  // CPU per frame period
       line.add("seconds", Double(run.wallNs) / 1e9, decimals: 2)
       line.add("cpu_ms", Double(run.cpuNs) / 1e6, decimals: 1)
       line.add("cpu_percent", Double(run.cpuNs) / Double(run.wallNs) * 100, decimals: 3)
+      line.add("steady_cpu_percent", Double(run.cpuNs - short.cpuNs) / Double(run.wallNs - short.wallNs) * 100, decimals: 3)
       line.print()
     }
   }

@@ -86,6 +86,18 @@ struct ScheduleBinaryTests {
     #expect(!lines[6...].contains { $0.contains("offers") })
   }
 
+  /// The program held until the clock is set is listed once, and never in the timeline.
+  @Test func aProgramHeldUntilTheClockIsSet() throws {
+    let lines = try listing(#"""
+      {"programs": [{"name": "booting", "messages": ["Welcome"]}, {"name": "idle", "default": true, "messages": ["Hi"]}],
+       "untilClockSet": "booting"}
+      """#, zone: "Asia/Shanghai", from: "2026-12-05")
+    #expect(lines == [
+      "Until the clock is set after a start: program booting, lit (untilClockSet)",
+      "Sat 2026-12-05 00:00  on, program idle (default)",
+    ])
+  }
+
   @Test func aBadProgramIsAUsageErrorAtItsPlace() throws {
     let path = NSTemporaryDirectory() + "marquee-schedule-bad-\(getpid()).json"
     try #"{"messages": ["x"],\#n "programs": [{"name": "a", "times": ["9-17"], "messages": ["x"]}]}"#

@@ -86,4 +86,71 @@ import Testing
     let expected = try Sign(width: 64, height: 8, content: ZoneContent(messages: ["10:00"])).frame(at: 0).pixels
     #expect(frame.pixels == expected, "\(frame.pixels.text)")
   }
+
+  /// `"untilClockSet": "booting"`: until the kernel says NTP set the clock, that program
+  /// plays and the sign is lit, whatever the (wrong) clock says; then the schedule takes over.
+  @Test func aProgramIsHeldUntilTheClockLooksSet() throws {
+    let fields = try JSONFields(try JSONParser.parse(#"""
+      {"programs": [{"name": "booting", "messages": ["Welcome"]},
+                    {"name": "open", "times": ["00:00-24:00"], "messages": ["OPEN"]}],
+       "off": [{"dates": "1970-01-01/1970-01-02"}], "untilClockSet": "booting"}
+      """#))
+    let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
+    #expect(schedule.holdUntilClockSet == "booting")
+    var options = RunOptions()
+    options.messages = ["Start"]
+    let stop = StopFlag()
+    let built = try SignPlan.build(options, stop: stop, now: 0)
+    let frames = FrameTap(width: 64, height: 8, fps: 10)
+    let synchronized = Mutex(false)
+    let clock = WallClock(3600)
+    let pump = SchedulePump(
+      schedule: schedule, feed: built.feed, frames: frames, stop: stop, wallClock: { clock.read() },
+      clockIsSet: { synchronized.withLock { $0 } })
+    defer { stop.set() }
+    pump.start()
+    #expect(pump.current?.program == "booting" && pump.current?.holding == true && pump.current?.off == false && !frames.off)
+    // NTP sets the clock and the kernel says so: the schedule plays (within 5 s).
+    synchronized.withLock { $0 = true }
+    var seen: ScheduleState?
+    for _ in 0..<100 where seen?.program != "open" {
+      usleep(50_000)
+      seen = pump.current
+    }
+    #expect(seen?.program == "open" && seen?.holding == false, "\(String(describing: seen))")
+    // A held program must exist.
+    let wrong = try JSONFields(try JSONParser.parse(#"{"programs": [{"name": "a", "messages": ["A"]}], "untilClockSet": "boot"}"#))
+    #expect(throws: JSONFieldError(field: "untilClockSet", reason: "no program named 'boot' (programs: a)")) {
+      try ScheduleFile.read(wrong, base: RunOptions(), zones: ["main"])
+    }
+  }
+
+  /// Whether this process may set the wall clock (CAP_SYS_TIME): setting it to what it
+  /// reads moves it by microseconds, so the kernel's notice can be tested.
+  static let maySetTheClock: Bool = {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return clock_settime(CLOCK_REALTIME, &now) == 0
+  }()
+
+  /// The kernel's own notice of a clock set (a timerfd with TFD_TIMER_CANCEL_ON_SET) reaches
+  /// the pump, on top of its comparison of the two clocks.
+  @Test(.enabled(if: maySetTheClock, "needs CAP_SYS_TIME to set the wall clock to itself"))
+  func theKernelSaysWhenTheClockIsSet() throws {
+    let fields = try JSONFields(try JSONParser.parse(#"{"off": [{"dates": "2000-01-01/2000-01-01"}]}"#))
+    let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
+    let stop = StopFlag()
+    let built = try SignPlan.build(RunOptions(), stop: stop, now: 0)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop)
+    defer { stop.set() }
+    pump.start()
+    usleep(200_000)
+    for _ in 0..<100 where pump.kernelNotices == 0 {
+      var now = timespec()
+      clock_gettime(CLOCK_REALTIME, &now)
+      clock_settime(CLOCK_REALTIME, &now)
+      usleep(50_000)
+    }
+    #expect(pump.kernelNotices > 0)
+  }
 }

@@ -25,4 +25,16 @@ void marquee_install_hangup_handler(void);
 /// How many SIGHUP have been caught as reload requests.
 unsigned long marquee_hangup_count(void);
 
+/// Whether the kernel's NTP state says the wall clock is synchronized (adjtimex: not
+/// TIME_ERROR, STA_UNSYNC clear), as `timedatectl` reports it.
+int marquee_clock_synchronized(void);
+
+/// A non-blocking timerfd on CLOCK_REALTIME armed far in the future with
+/// TFD_TIMER_CANCEL_ON_SET: it becomes readable when anyone sets the wall clock. Returns
+/// the descriptor, or -1 with errno set.
+int marquee_clock_set_notice(void);
+
+/// Arms the notice again after it fired. Returns 0, or -1 with errno set.
+int marquee_clock_set_notice_arm(int descriptor);
+
 #endif

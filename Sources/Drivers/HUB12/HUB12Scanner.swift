@@ -56,6 +56,8 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   var current = HUB12Cycle()
   var thread = pthread_t()
   var finished = false
+  /// Times the loop idled through a dark cycle.
+  var idles = 0
 
   /// Called (from the scanning thread) when the loop stops on a failure, so the program
   /// can end the run; the failure is thrown by the next ``check()``, ``send(_:)`` or
@@ -248,6 +250,20 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
         lateness[slots % HUB12Scanner.latenessCapacity] = now - deadline
         slots += 1
         let on = current.groups.count == board.scan ? current.onFraction : 0
+        if on == 0 {
+          // A dark cycle (an off period, the display asleep): nothing to scan. Idle with OE
+          // off until a cycle comes (looked for five times a second), then scan again from
+          // its first group.
+          if lit { try set(oe, oeOff) }
+          lit = false
+          while !shared.withLock({ $0.stop || $0.fresh }) { HUB12Scanner.sleep(until: HUB12Scanner.monotonic() + 200_000_000) }
+          takeNewest()
+          group = 0
+          try shift(0)
+          deadline = HUB12Scanner.monotonic()
+          idles += 1
+          continue
+        }
         // Dark before anything changes, so no LED of the last group glows in this one.
         if lit { try set(oe, oeOff) }
         var rows: UInt8 = 0

@@ -91,6 +91,7 @@ final class SignAPI: Sendable {
     router.add("POST", "/api/pause") { [self] request in write { [self] in pause(request, true) } }
     router.add("POST", "/api/resume") { [self] request in write { [self] in pause(request, false) } }
     router.add("POST", "/api/brightness") { [self] request in write { [self] in brightness(request) } }
+    router.add("POST", "/api/power") { [self] request in write { [self] in power(request) } }
     router.add("GET", "/api/frame") { [self] request in .now(frame(request)) }
     router.add("GET", "/api/events") { [self] _ in .now(.events(SignEvents(api: self))) }
     router.add("GET", "/api/effects") { _ in
@@ -122,6 +123,7 @@ final class SignAPI: Sendable {
     return .object([
       ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
       ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
+      ("on", .bool(!frames.off)),
       ("zones", .array(zones.map { zone in
         let zoneOptions = options[zone.name] ?? RunOptions()
         return .object([
@@ -224,7 +226,8 @@ final class SignAPI: Sendable {
       return .error(404, "this sign has no programs, brightness schedule or off periods (see Docs/programs.md)")
     }
     let reason =
-      if now.program == nil { "no program is due and there is no default" }
+      if now.holding { "the wall clock is not set yet: the program is held until it is (untilClockSet)" }
+      else if now.program == nil { "no program is due and there is no default" }
       else if now.due.isEmpty { "no program is due: the default plays" }
       else if now.due.count > 1 { "\(now.due.count) programs are due: they take turns" }
       else { "it is due now" }
@@ -405,6 +408,21 @@ final class SignAPI: Sendable {
     }
   }
 
+  /// Turns the sign off (dark, the chips asleep, until turned on) or on (which also wakes it
+  /// from an off period of the schedule, until that period ends): `{"on": false}`.
+  func power(_ request: HTTPRequest) -> HTTPResponse {
+    answering {
+      let fields = try body(request)
+      try fields.rejectUnknownKeys(["on"])
+      guard let on = try fields.bool("on") else { throw fields.missing("on") }
+      try save { $0.poweredOff = !on }
+      frames.setPower(on: on)
+      changed()
+      stop.wake()
+      return .json(state())
+    }
+  }
+
   /// Takes up what the state file kept, before the first frame: the sign was built with
   /// its zones' content (``SignPlan/build(_:stop:now:fontAccess:saved:)``); the pauses and
   /// the brightness are applied here. A zone the sign no longer has is dropped.
@@ -428,6 +446,10 @@ final class SignAPI: Sendable {
     if let level = saved.brightness {
       frames.level = level
       kept.brightness = level
+    }
+    if saved.poweredOff {
+      frames.setPower(on: false)
+      kept.poweredOff = true
     }
     counters.withLock { counters in
       counters.saved = kept

@@ -5,7 +5,7 @@ import SimpleJSON
 /// (`programs[1].times[0]: …`).
 package enum ScheduleFile {
   /// The config keys it reads.
-  package static let keys = ["programs", "brightness", "off", "location"]
+  package static let keys = ["programs", "brightness", "off", "location", "untilClockSet"]
 
   /// Whether `brightness` is a schedule (a list of levels at times); as a number it is the
   /// board's full brightness, an option.
@@ -53,6 +53,15 @@ package enum ScheduleFile {
     for period in try fields.objects("off") ?? [] {
       try period.rejectUnknownKeys(["days", "times", "dates"])
       schedule.off.append(try recurrence(period))
+    }
+    if let held = try fields.string("untilClockSet") {
+      guard schedule.programs.contains(where: { $0.name == held }) else {
+        let names = schedule.programs.map(\.name)
+        throw JSONFieldError(
+          field: fields.name("untilClockSet"),
+          reason: "no program named '\(held)'" + (names.isEmpty ? "" : " (programs: \(names.joined(separator: ", ")))"))
+      }
+      schedule.holdUntilClockSet = held
     }
     return schedule
   }

@@ -14,8 +14,10 @@ import Synchronization
 ///
 /// The schedule is a pure function of the wall clock; this is the one place that reads
 /// it. It looks at least every second, comparing the wall clock with the monotonic one,
-/// so a jump is seen within a second or two; scrolling and effects never see it (they run
-/// on the monotonic clock). Nothing here runs per frame.
+/// so a jump is seen within a second or two, and the kernel's own notice (a timerfd with
+/// `TFD_TIMER_CANCEL_ON_SET`) wakes it at once; scrolling and effects never see a jump
+/// (they run on the monotonic clock). Until the clock looks set (``KernelClock``), the
+/// schedule's ``SignSchedule/holdUntilClockSet`` program plays. Nothing here runs per frame.
 public final class SchedulePump: Sendable {
   struct State {
     var current: ScheduleState?
@@ -23,6 +25,10 @@ public final class SchedulePump: Sendable {
     var wall = 0.0, monotonic = 0.0
     /// Seconds of a pass of each `.passes` program's content.
     var passSeconds: [String: Double] = [:]
+    /// Whether the clock has looked set once (a held program is let go for good).
+    var clockSeenSet = false
+    /// The kernel's notices that the clock was set.
+    var kernelNotices = 0
   }
 
   let plan: Mutex<SignSchedule>
@@ -31,13 +37,17 @@ public final class SchedulePump: Sendable {
   let stop: StopFlag
   /// The wall clock (Unix time): the C library's, or a test's.
   let wallClock: @Sendable () -> Double
+  /// Whether the wall clock looks set: the kernel's NTP state, or a test's.
+  let clockIsSet: @Sendable () -> Bool
   let state = Mutex(State())
   /// A jump of the wall clock against the monotonic one larger than this is a clock set.
   static let jump = 2.0
 
   package init(
-    schedule: SignSchedule, feed: Feed, frames: FrameTap, stop: StopFlag, wallClock: @escaping @Sendable () -> Double = LocalTime.now
+    schedule: SignSchedule, feed: Feed, frames: FrameTap, stop: StopFlag, wallClock: @escaping @Sendable () -> Double = LocalTime.now,
+    clockIsSet: @escaping @Sendable () -> Bool = KernelClock.isSynchronized
   ) {
+    self.clockIsSet = clockIsSet
     plan = Mutex(schedule)
     self.feed = feed
     self.frames = frames
@@ -56,13 +66,25 @@ public final class SchedulePump: Sendable {
     apply(at: wallClock(), replaying: true)
   }
 
+  /// How many times the kernel said the wall clock was set (`TFD_TIMER_CANCEL_ON_SET`).
+  public var kernelNotices: Int { state.withLock { $0.kernelNotices } }
+
   /// What the schedule says now (nil before the first look).
   public var current: ScheduleState? { state.withLock { $0.current } }
 
   /// Looks at the schedule at wall time `wall` and applies what changed; returns the state.
   @discardableResult
   public func apply(at wall: Double, replaying: Bool = false) -> ScheduleState {
-    let next = schedule.state(at: wall) { self.seconds(of: $0) }
+    let plan = schedule
+    var next = plan.state(at: wall) { self.seconds(of: $0) }
+    if let held = plan.holdUntilClockSet, plan.programs.contains(where: { $0.name == held }), !state.withLock({ $0.clockSeenSet }) {
+      if clockIsSet() {
+        state.withLock { $0.clockSeenSet = true }
+      } else {
+        // Until the clock looks set, the held program plays on, lit; looked at every second.
+        next = ScheduleState(program: held, due: [], brightness: nil, off: false, nextChange: wall + 1, holding: true)
+      }
+    }
     let previous = state.withLock { state in
       defer {
         state.current = next
@@ -75,7 +97,7 @@ public final class SchedulePump: Sendable {
     // without programs keeps what it was built with.
     if replaying || (previous == nil ? next.program != nil : previous?.program != next.program) { play(next.program) }
     if let level = next.brightness, previous?.brightness != level { frames.level = level }
-    if previous?.off != next.off { frames.off = next.off }
+    if previous?.off != next.off { frames.scheduledOff = next.off }
     stop.wake()
     return next
   }
@@ -84,15 +106,22 @@ public final class SchedulePump: Sendable {
   public func start() {
     apply(at: wallClock())
     DispatchQueue.global().async { [self] in
+      // The kernel's notice of a clock set, where it has one; the comparison below sees a
+      // jump without it.
+      let notice = ClockSetNotice()
       while !stop.isSet {
-        // Sleep until the next change, a second at most, a twentieth at a time.
+        // Sleep until the next change, a second at most (one wake-up a second: the sign may
+        // be in an off period, using next to no CPU), or until the kernel says the clock
+        // was set.
         let (due, wall, monotonic) = state.withLock { ($0.current?.nextChange ?? .infinity, $0.wall, $0.monotonic) }
-        let slices = Int(max(1, min(20, ((due - wallClock()) * 20).rounded(.up))))
-        for _ in 0..<slices where !stop.isSet { usleep(50_000) }
+        let milliseconds = Int32(max(1, min(1000, ((due - wallClock()) * 1000).rounded(.up))))
+        var noticed = false
+        if let notice { noticed = notice.wait(milliseconds: milliseconds) } else { usleep(UInt32(milliseconds) * 1000) }
         if stop.isSet { return }
+        if noticed { state.withLock { $0.kernelNotices += 1 } }
         let now = wallClock()
         let expected = wall + (SchedulePump.monotonic() - monotonic)
-        if abs(now - expected) > SchedulePump.jump {
+        if abs(now - expected) > SchedulePump.jump || (noticed && abs(now - expected) > 0.001) {
           printError("The wall clock moved by \(Int((now - expected).rounded())) s; the schedule is looked at again")
           // Texts that show the time follow the clock; scrolling does not jump with it.
           feed.shiftClock(by: now - expected)

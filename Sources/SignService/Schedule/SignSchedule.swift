@@ -169,6 +169,8 @@ public struct ScheduleState: Sendable, Equatable {
   public var off: Bool
   /// When any of this may next change: the state holds at least until then.
   public var nextChange: Double?
+  /// Whether the program is held until the clock looks set (``SignSchedule/holdUntilClockSet``).
+  public var holding = false
 }
 
 /// A sign's programs, brightness schedule and off periods. What plays, how bright and
@@ -178,6 +180,10 @@ public struct SignSchedule: Sendable, Equatable {
   public var brightness: [BrightnessPoint]
   public var off: [Recurrence]
   public var location: Location?
+  /// A program that plays, whatever the schedule says, until the wall clock looks set (a Pi
+  /// booting without a real-time clock: its clock is wrong until NTP sets it), and only
+  /// then. Config key `untilClockSet`.
+  public var holdUntilClockSet: String?
 
   public init(programs: [Program] = [], brightness: [BrightnessPoint] = [], off: [Recurrence] = [], location: Location? = nil) {
     self.programs = programs
@@ -206,7 +212,8 @@ public struct SignSchedule: Sendable, Equatable {
     let first = today.adding(days: -SignSchedule.reachBack), last = today.adding(days: SignSchedule.reachAhead)
     var boundaries: [Double] = []
     var due: [Program] = []
-    for program in programs {
+    // The program held until the clock is set plays only then.
+    for program in programs where program.name != holdUntilClockSet {
       guard let when = program.when else { continue }
       let intervals = when.intervals(from: first, through: last)
       if intervals.contains(where: { $0.contains(t) }) { due.append(program) }
@@ -232,7 +239,7 @@ public struct SignSchedule: Sendable, Equatable {
     }
     var next = boundaries.filter { $0 > t }.min() ?? LocalTime.instant(of: last.adding(days: 1), minute: 0)
     // Several due: they take turns in order, from the last moment the set changed.
-    var playing = due.first ?? programs.first(where: \.isDefault)
+    var playing = due.first ?? programs.first(where: { $0.isDefault && $0.name != holdUntilClockSet })
     if due.count > 1 {
       let anchor = boundaries.filter { $0 <= t }.max() ?? t
       let lengths = due.map { max(1, length($0)) }
