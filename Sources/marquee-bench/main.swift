@@ -46,9 +46,10 @@ while let first = arguments.first {
                            [--luma PYTHON] [--luma-script PATH]
 
       SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, terminal-bytes, first-frame,
-                 idle, pacing, rss, allocs (the real program in every display mode), devices (encoding for the
+                 idle (still, dwell, scroll and off periods), pacing, rss, allocs (the real program in every display mode), devices (encoding for the
                  WS2812, APA102 and HT16K33 boards against their wire time), scan (the HUB12 scanning loop
-                 of the real program: refresh, CPU, deadline lateness), all (default). Sizes default to 32x8, 128x16 and 512x32.
+                 of the real program: refresh, CPU, deadline lateness), save (serve's answer to a change
+                 with --state and without), all (default). Sizes default to 32x8, 128x16 and 512x32.
       --luma PYTHON runs Sources/marquee-bench/Luma/luma_compare.py with that Python for the scroll sizes.
       """)
     exit(0)
@@ -85,7 +86,7 @@ do {
     }
   }
   let base = Scenarios(width: 32, height: 8, frames: frames, message: message)
-  let runsMarquee = ["first-frame", "rss", "idle", "allocs", "scan"].filter(wants)
+  let runsMarquee = ["first-frame", "rss", "idle", "allocs", "scan", "save"].filter(wants)
   if !runsMarquee.isEmpty && access(marquee, X_OK) != 0 {
     // `swift run marquee-bench` builds only the benchmark; these scenarios run the program.
     fputs("marquee-bench: \(marquee) is not built, so \(runsMarquee.joined(separator: ", ")) cannot run: "
@@ -95,6 +96,7 @@ do {
     if wants("first-frame") { base.firstFrame(marquee: marquee) }
     if wants("rss") { base.memory(marquee: marquee) }
     if wants("idle") { base.idle(marquee: marquee) }
+    if wants("save") { SavedChanges(marquee: marquee).run() }
     if wants("scan") { HUB12Scan(marquee: marquee, fakeKernel: ChildProcess.ownFolder + "/libMarqueeFakeKernel.so").run() }
     if wants("allocs") {
       ProgramAllocations(marquee: marquee, counter: ChildProcess.ownFolder + "/libMarqueeAllocationCounter.so").run()

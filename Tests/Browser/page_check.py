@@ -12,6 +12,10 @@ pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
 With --token (a sign that asks for one): the page asks once; given a wrong token it asks
 no more (no prompt for three seconds), says the token was not accepted and shows its
 button; the button asks again, and with the right token the canvas shows the sign.
+
+With --programs: the program list names both programs and marks PLAYING; the editor adds a
+program, changes OTHER (keeping what the form does not show), shows a bad time's error with
+its field and changes nothing, and deletes the new program.
 Needs Debian's chromium and chromium-driver, and selenium from PyPI.
 """
 import json
@@ -131,9 +135,73 @@ def programs_check():
         marked = [item[0] for item in items if item[1]]
         assert marked == [playing], "marked as playing: %r" % marked
         assert "playing" in items[0][2] and "playing" not in items[1][2], "texts %r" % [i[2] for i in items]
-        print("page ok: the programs are listed and %s is marked as playing" % playing)
+        edit_programs(driver, url, other)
+        print("page ok: the programs are listed, %s is marked as playing, and the editor adds, changes, "
+              "refuses and deletes programs" % playing)
     finally:
         driver.quit()
+
+
+def listed_programs(url):
+    return json.loads(api(url, "/api/programs"))["programs"]
+
+
+def edit(driver, name):
+    """Presses a program's Edit button (found and pressed at once: the list is drawn again
+    whenever the sign's state changes)."""
+    driver.execute_script(
+        "document.querySelector('#program-list li[data-name=\"' + arguments[0] + '\"] button.edit').click();", name)
+
+
+def edit_programs(driver, url, other):
+    """The editor, as a person on a phone uses it: a new program, a change to another, a
+    bad time refused with its field named and nothing changed, and a deletion."""
+    def field(name):
+        return driver.find_element(By.ID, name)
+
+    def fill(name, text):
+        field(name).clear()
+        field(name).send_keys(text)
+
+    field("new-program").click()
+    wait(lambda: field("program-editor").is_displayed(), "the editor")
+    fill("program-name", "lunch")
+    fill("program-times", "11:30-14:00")
+    fill("program-messages", "Lunch menu\nSoup of the day")
+    fill("program-count", "12")
+    for box in driver.find_elements(By.CSS_SELECTOR, "#program-days input"):
+        if box.get_attribute("value") in ("mon", "fri"):
+            box.click()
+    field("program-save").click()
+    wait(lambda: len(listed_programs(url)) == 3, "the new program in /api/programs")
+    lunch = listed_programs(url)[2]
+    assert lunch == {"name": "lunch", "days": ["mon", "fri"], "times": ["11:30-14:00"],
+                     "messages": ["Lunch menu", "Soup of the day"], "seconds": 12}, "saved %r" % lunch
+    wait(lambda: not field("program-editor").is_displayed(), "the editor to close")
+    wait(lambda: "lunch" in [li.get_attribute("data-name") for li in driver.find_elements(By.CSS_SELECTOR, "#program-list li")],
+         "lunch in the list")
+
+    # Change the other program: its dates are kept, its times and mode change.
+    before = [p for p in listed_programs(url) if p["name"] == other][0]
+    edit(driver, other)
+    wait(lambda: field("program-name").get_attribute("value") == other, "the editor on " + other)
+    fill("program-times", "08:00-09:00")
+    driver.execute_script("document.getElementById('program-mode').value = 'cycle';")
+    field("program-save").click()
+    wait(lambda: [p for p in listed_programs(url) if p["name"] == other][0].get("times") == ["08:00-09:00"], "the change")
+    after = [p for p in listed_programs(url) if p["name"] == other][0]
+    assert after.get("dates") == before.get("dates") and after.get("mode") == "cycle", "changed %r" % after
+
+    # A bad time: the sign's error, with the field, and nothing changed.
+    edit(driver, "lunch")
+    wait(lambda: field("program-name").get_attribute("value") == "lunch", "the editor on lunch")
+    fill("program-times", "25:00-26:00")
+    field("program-save").click()
+    message = wait(lambda: field("editor-status").text, "the error")
+    assert "times" in message and "programs[2]" in message, "error %r" % message
+    assert listed_programs(url)[2]["times"] == ["11:30-14:00"], "a refused change was made"
+    field("program-delete").click()
+    wait(lambda: len(listed_programs(url)) == 2, "lunch deleted")
 
 
 def main():

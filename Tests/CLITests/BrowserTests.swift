@@ -48,7 +48,7 @@ import Testing
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
-  func thePageListsTheProgramsAndMarksTheOnePlaying() throws {
+  func thePageListsTheProgramsMarksTheOnePlayingAndEditsThem() throws {
     let config = NSTemporaryDirectory() + "marquee-browser-programs-\(getpid()).json"
     try #"""
       {"width": 32, "messages": ["x"],

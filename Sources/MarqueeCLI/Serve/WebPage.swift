@@ -6,7 +6,8 @@ import SignService
 /// the token can go in a header), and has controls for a zone's messages, mode, entry
 /// effect and speed, for the brightness, and for pausing. When the sign asks for a token it
 /// asks the person once and keeps it in the browser (`localStorage`); after a wrong token
-/// or Cancel it asks no more, says so, and offers a button to enter it again.
+/// or Cancel it asks no more, says so, and offers a button to enter it again. Below, the
+/// programs with the one playing marked, and an editor for their schedules and messages.
 enum WebPage {
   static let html = #"""
 <!doctype html>
@@ -17,6 +18,7 @@ enum WebPage {
 <title>marquee</title>
 <style>
   :root { color-scheme: dark; font-family: system-ui, sans-serif; }
+  [hidden] { display: none !important; }
   body { margin: 0; background: #111; color: #ddd; }
   main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
   h1 { font-size: 1.1rem; font-weight: 600; margin: 0 0 .75rem; }
@@ -35,6 +37,11 @@ enum WebPage {
   #program-list li { background: #1b1b1b; border-radius: .3rem; padding: .45rem .6rem; font-size: .9rem; }
   #program-list li.playing { outline: 2px solid #c33; }
   #program-list .when { color: #999; }
+  #program-list li button { float: right; padding: .15rem .6rem; font-size: .85rem; }
+  #program-editor { border: 1px solid #333; border-radius: .4rem; padding: .7rem; }
+  #program-editor fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .5rem; }
+  #program-editor fieldset label { display: flex; align-items: center; gap: .2rem; }
+  #editor-status { min-height: 1.2rem; font-size: .9rem; color: #f99; }
 </style>
 </head>
 <body>
@@ -62,9 +69,32 @@ enum WebPage {
     <div id="status" role="status"></div>
     <button id="token" class="quiet" type="button" hidden>Enter the token</button>
   </form>
-  <section id="programs" hidden>
+  <section id="programs">
     <h2>Programs</h2>
     <ul id="program-list"></ul>
+    <div class="row"><button id="new-program" class="quiet" type="button">New program</button></div>
+    <form id="program-editor" hidden>
+      <label>Name <input id="program-name" required maxlength="64"></label>
+      <fieldset id="program-days" aria-label="Days (none: every day)"></fieldset>
+      <label>Times, e.g. 09:00-18:00, 19:00-21:00 (empty: all day) <input id="program-times"></label>
+      <label>Dates, e.g. 2026-12-24/2026-12-26 (empty: every week) <input id="program-dates"></label>
+      <label>Messages, one per line <textarea id="program-messages"></textarea></label>
+      <div class="row">
+        <label>Mode <select id="program-mode">
+          <option value="auto">auto</option><option value="scroll">scroll</option><option value="cycle">cycle</option>
+        </select></label>
+        <label>Turn <select id="program-length"><option value="seconds">seconds</option><option value="passes">passes</option></select></label>
+        <label>How many <input id="program-count" type="number" min="1" step="1"></label>
+      </div>
+      <label class="check"><span><input id="program-default" type="checkbox"> Plays when no other is due (default)</span></label>
+      <div id="program-kept" class="when"></div>
+      <div class="row">
+        <button id="program-save" type="submit">Save program</button>
+        <button id="program-delete" class="quiet" type="button">Delete</button>
+        <button id="program-cancel" class="quiet" type="button">Cancel</button>
+      </div>
+      <div id="editor-status" role="status"></div>
+    </form>
   </section>
 </main>
 <script>
@@ -223,31 +253,115 @@ $("resume").addEventListener("click", async () => {
 });
 window.addEventListener("resize", draw);
 
-// The programs and which one plays (from GET /api/schedule); hidden on a sign without any.
+// The programs as written (GET /api/programs) and which one plays (GET /api/schedule).
+let programs = [];
+let editing = null;
+const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "seconds", "passes", "default"];
+
 async function loadPrograms() {
-  let schedule;
-  try { schedule = await api("/api/schedule"); } catch (error) { $("programs").hidden = true; return; }
+  let playing = null;
+  try {
+    programs = (await api("/api/programs")).programs;
+  } catch (error) { $("programs").hidden = true; return; }
+  try { playing = (await api("/api/schedule")).program; } catch (error) { playing = null; }
   const list = $("program-list");
   list.innerHTML = "";
-  for (const p of schedule.programs) {
+  for (const p of programs) {
     const item = document.createElement("li");
     item.dataset.name = p.name;
     const when = [p.days ? p.days.join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? "default" : ""]
       .filter((w) => w).join(" · ");
-    item.append(document.createTextNode(p.name + " "));
+    const edit = document.createElement("button");
+    edit.type = "button";
+    edit.className = "quiet edit";
+    edit.textContent = "Edit";
+    edit.addEventListener("click", () => openEditor(p.name));
+    item.append(edit, document.createTextNode(p.name + " "));
     const detail = document.createElement("span");
     detail.className = "when";
     detail.textContent = when;
     item.append(detail);
-    if (p.playing) {
+    if (p.name === playing) {
       item.className = "playing";
       item.setAttribute("aria-current", "true");
       item.append(document.createTextNode(" — playing"));
     }
     list.append(item);
   }
-  $("programs").hidden = schedule.programs.length === 0;
+  $("programs").hidden = false;
 }
+
+// The editor shows a program's schedule and its first zone's messages; every other key it
+// has (fonts, speeds, other zones) is kept as it is.
+function openEditor(name) {
+  const p = programs.find((p) => p.name === name) || { name: "" };
+  editing = name;
+  $("program-name").value = p.name;
+  const days = $("program-days");
+  days.innerHTML = "";
+  for (const day of DAYS) {
+    const label = document.createElement("label"), box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = day;
+    box.checked = (p.days || []).includes(day);
+    label.append(box, document.createTextNode(day));
+    days.append(label);
+  }
+  $("program-times").value = (p.times || []).join(", ");
+  $("program-dates").value = p.dates || "";
+  $("program-messages").value = (p.messages || []).join("\n");
+  $("program-mode").value = p.mode || "auto";
+  $("program-length").value = p.passes !== undefined ? "passes" : "seconds";
+  $("program-count").value = p.passes !== undefined ? p.passes : (p.seconds !== undefined ? p.seconds : "");
+  $("program-default").checked = p.default === true;
+  const kept = Object.keys(p).filter((key) => !FORM_KEYS.includes(key));
+  $("program-kept").textContent = kept.length ? "Kept as they are: " + kept.join(", ") : "";
+  $("program-delete").hidden = name === null;
+  $("editor-status").textContent = "";
+  $("program-editor").hidden = false;
+  $("program-name").focus();
+}
+
+function editedProgram() {
+  const original = programs.find((p) => p.name === editing) || {};
+  const p = {};
+  for (const key of Object.keys(original)) if (!FORM_KEYS.includes(key)) p[key] = original[key];
+  p.name = $("program-name").value.trim();
+  const days = [...$("program-days").querySelectorAll("input:checked")].map((box) => box.value);
+  if (days.length) p.days = days;
+  const times = $("program-times").value.split(",").map((t) => t.trim()).filter((t) => t);
+  if (times.length) p.times = times;
+  const dates = $("program-dates").value.trim();
+  if (dates) p.dates = dates;
+  const messages = $("program-messages").value.split("\n").map((m) => m.trim()).filter((m) => m);
+  if (messages.length) p.messages = messages;
+  if ($("program-mode").value !== "auto" || original.mode) p.mode = $("program-mode").value;
+  const count = $("program-count").value.trim();
+  if (count) p[$("program-length").value] = Number(count);
+  if ($("program-default").checked) p.default = true;
+  return p;
+}
+
+// The whole list is sent at once, so a rename or a failure never leaves half a change.
+async function savePrograms(list) {
+  try {
+    await api("/api/programs", "PUT", { programs: list });
+    $("program-editor").hidden = true;
+    editing = null;
+    await loadPrograms();
+  } catch (error) { $("editor-status").textContent = error.message; }
+}
+
+$("new-program").addEventListener("click", () => openEditor(null));
+$("program-cancel").addEventListener("click", () => { $("program-editor").hidden = true; editing = null; });
+$("program-editor").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const edited = editedProgram(), list = programs.slice(), index = list.findIndex((p) => p.name === editing);
+  if (index >= 0) list[index] = edited; else list.push(edited);
+  savePrograms(list);
+});
+$("program-delete").addEventListener("click", () => savePrograms(programs.filter((p) => p.name !== editing)));
 
 async function load() {
   loadPrograms();
