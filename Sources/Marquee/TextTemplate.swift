@@ -115,24 +115,16 @@ public struct TextTemplate: Sendable, Equatable {
   /// A span of `seconds` in `format`.
   static func spanText(_ seconds: Double, _ format: String) -> String {
     let minutes = Int(max(0, seconds) / 60)
-    var result = ""
-    var iterator = format.makeIterator()
-    while let character = iterator.next() {
-      guard character == "%", let code = iterator.next() else {
-        result.append(character)
-        continue
-      }
+    return substitute(format) { code in
       switch code {
-      case "d": result += "\(minutes / 1440)"
-      case "h": result += "\(minutes / 60 % 24)"
-      case "m": result += "\(minutes % 60)"
-      case "H": result += "\(minutes / 60)"
-      case "M": result += "\(minutes)"
-      case "%": result += "%"
-      default: result += "%\(code)"
+      case "d": "\(minutes / 1440)"
+      case "h": "\(minutes / 60 % 24)"
+      case "m": "\(minutes % 60)"
+      case "H": "\(minutes / 60)"
+      case "M": "\(minutes)"
+      default: nil
       }
     }
-    return result
   }
 
   /// The lunar day of the local date at `epochSeconds` in `format` (empty outside the years
@@ -144,6 +136,21 @@ public struct TextTemplate: Sendable, Equatable {
     guard let day = ChineseCalendar.day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)) else {
       return ""
     }
+    return substitute(format) { code in
+      switch code {
+      case "M": day.monthName
+      case "D": day.dayName
+      case "Y": day.yearName
+      case "A": day.zodiac
+      case "T": day.termName
+      default: nil
+      }
+    }
+  }
+
+  /// `format` with each `%c` replaced by `value(c)`, `%%` by `%`; codes `value` does not
+  /// know stay as written.
+  static func substitute(_ format: String, _ value: (Character) -> String?) -> String {
     var result = ""
     var iterator = format.makeIterator()
     while let character = iterator.next() {
@@ -151,15 +158,7 @@ public struct TextTemplate: Sendable, Equatable {
         result.append(character)
         continue
       }
-      switch code {
-      case "M": result += day.monthName
-      case "D": result += day.dayName
-      case "Y": result += day.yearName
-      case "A": result += day.zodiac
-      case "T": result += day.termName
-      case "%": result += "%"
-      default: result += "%\(code)"
-      }
+      result += code == "%" ? "%" : value(code) ?? "%\(code)"
     }
     return result
   }

@@ -25,6 +25,9 @@ public struct SignState: Sendable, Equatable {
   public var poweredOff = false
   /// The programs as last set over the API (they replace the config's), if they were.
   public var programs: JSONValue?
+  /// The brightness schedule and off periods as last set over the API
+  /// (`{"brightness": […], "off": […]}`, replacing the config's), if they were.
+  public var schedule: JSONValue?
 
   public init() {}
 
@@ -38,7 +41,7 @@ public struct SignState: Sendable, Equatable {
   }
 
   public static func == (a: SignState, b: SignState) -> Bool {
-    a.paused == b.paused && a.brightness == b.brightness && a.poweredOff == b.poweredOff && a.programs == b.programs && a.zones.count == b.zones.count
+    a.paused == b.paused && a.brightness == b.brightness && a.poweredOff == b.poweredOff && a.programs == b.programs && a.schedule == b.schedule && a.zones.count == b.zones.count
       && zip(a.zones, b.zones).allSatisfy { $0.name == $1.name && $0.document == $1.document }
   }
 
@@ -50,13 +53,14 @@ public struct SignState: Sendable, Equatable {
     if let brightness { members.append(("brightness", .number(Double(brightness)))) }
     if poweredOff { members.append(("on", .bool(false))) }
     if let programs { members.append(("programs", programs)) }
+    if let schedule { members.append(("schedule", schedule)) }
     return .object(members)
   }
 
   /// Reads a state document.
   public init(json text: String) throws {
     let fields = try JSONFields(try JSONParser.parse(text))
-    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "on", "programs"])
+    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "on", "programs", "schedule"])
     guard try fields.integer("version", in: 1...1) != nil else { throw fields.missing("version") }
     if let zones = try fields.object("zones"), case .object(let members) = zones.value {
       for member in members {
@@ -72,6 +76,10 @@ public struct SignState: Sendable, Equatable {
     if let list = fields.optional("programs") {
       guard case .array = list else { throw JSONFieldError(field: "programs", reason: "expected an array of programs") }
       programs = list
+    }
+    if let written = try fields.object("schedule") {
+      try written.rejectUnknownKeys(["brightness", "off"])
+      schedule = written.value
     }
   }
 }

@@ -8,13 +8,8 @@ import Testing
 /// form, and sees the sign's frame change to it.
 @Suite struct BrowserTests {
   /// A Python with selenium: `$MARQUEE_BROWSER_PYTHON`, or the venv `.ci/run` makes.
-  static let python: String? = {
-    let candidates = [ProcessInfo.processInfo.environment["MARQUEE_BROWSER_PYTHON"], ".build/venv-browser/bin/python"]
-    return candidates.compactMap { $0 }.first { path in
-      FileManager.default.isExecutableFile(atPath: path)
-        && (try? TestSupport.ChildProcess(path, ["-c", "import selenium"]).wait(timeout: 30).status) == 0
-    }
-  }()
+  static let python = PythonTools.python(
+    [ProcessInfo.processInfo.environment["MARQUEE_BROWSER_PYTHON"], ".build/venv-browser/bin/python"], importing: "selenium")
 
   static let available = python != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
     && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")

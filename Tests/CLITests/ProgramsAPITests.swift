@@ -54,4 +54,58 @@ import Testing
     #expect(shows(again, own) == own)
     _ = again.stop()
   }
+
+  /// Waits (at most 10 s) until `GET path` has `key` equal to `wanted`.
+  func eventually(_ sign: ServedSign, _ path: String, _ key: String, _ wanted: JSONValue) -> Bool {
+    for _ in 0..<500 {
+      if (try? ServeTests.json(sign.client.request("GET", path)))?[key] == wanted { return true }
+      usleep(20_000)
+    }
+    return false
+  }
+
+  /// The brightness schedule and the off periods set over the API (checked, played, kept
+  /// across a restart), and SIGHUP taking the config's programs and schedule back.
+  @Test func theBrightnessScheduleAndOffPeriodsOverTheAPIAndSIGHUP() throws {
+    let folder = NSTemporaryDirectory() + "marquee-schedule-api-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let state = folder + "/sign.state", config = folder + "/sign.json"
+    try #"{"width": 32, "messages": ["Own"], "programs": [{"name": "a", "messages": ["A"]}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let arguments = ["--config", config, "--state", state, "--output", "ascii"]
+    var sign = try ServedSign(arguments)
+    for (body, error) in [
+      (#"{"brightness": [{"at": "sunset", "level": 2}]}"#, #"brightness[0].at: sunset needs the sign's \"location\""#),
+      (#"{"off": [{"times": ["25:00-26:00"]}]}"#, "off[0].times[0]"),
+      (#"{"brightness": [{"at": "07:00", "level": 16}]}"#, "brightness[0].level"),
+      (#"{"programs": []}"#, "programs"),
+    ] {
+      let answer = sign.client.request("PUT", "/api/schedule", body: body)
+      #expect(answer?.status == 400 && answer?.text.contains(error) == true, "\(body): \(answer?.text ?? "")")
+    }
+    #expect(!FileManager.default.fileExists(atPath: state), "a refused change was saved")
+    let dim = sign.client.request("PUT", "/api/schedule", body: #"{"brightness": [{"at": "00:00", "level": 3}]}"#)
+    #expect(dim?.status == 200, "\(dim?.text ?? "")")
+    #expect(eventually(sign, "/api/state", "brightness", .number(3)))
+    #expect(sign.client.request("PUT", "/api/schedule", body: #"{"off": [{"times": ["00:00-24:00"]}]}"#)?.status == 200)
+    #expect(eventually(sign, "/api/state", "on", .bool(false)))
+    let written = try ServeTests.json(sign.client.request("GET", "/api/schedule"))["schedule"]
+    #expect(written?["brightness"]?.arrayValue?.count == 1 && written?["off"]?.arrayValue?.count == 1, "\(String(describing: written))")
+    _ = sign.stop()
+    // Kept across a restart.
+    sign = try ServedSign(arguments)
+    #expect(eventually(sign, "/api/state", "on", .bool(false)) && eventually(sign, "/api/state", "brightness", .number(3)))
+    // SIGHUP: the config's own programs and schedule (no off period) again.
+    try #"{"width": 32, "messages": ["Own"], "programs": [{"name": "b", "messages": ["B"]}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    sign.child.send(SIGHUP)
+    var names: JSONValue?
+    for _ in 0..<500 where names != .array([.string("b")]) {
+      names = (try? ServeTests.json(sign.client.request("GET", "/api/programs")))?["programs"]?.arrayValue.map { .array($0.compactMap { $0["name"] }) }
+      usleep(20_000)
+    }
+    #expect(names == .array([.string("b")]))
+    #expect(eventually(sign, "/api/state", "on", .bool(true)))
+    _ = sign.stop()
+  }
 }
+

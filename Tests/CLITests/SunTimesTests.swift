@@ -8,13 +8,7 @@ import Testing
 /// Python from PyPI, every fourth day of 2026 in cities from the equator to the Arctic.
 @Suite struct SunTimesTests {
   /// A Python with astral: the venv `.ci/run` makes.
-  static let python: String? = {
-    let path = ".build/venv-astral/bin/python"
-    guard FileManager.default.isExecutableFile(atPath: path),
-      (try? ChildProcess(path, ["-c", "import astral"]).wait(timeout: 30).status) == 0
-    else { return nil }
-    return path
-  }()
+  static let python = PythonTools.python([".build/venv-astral/bin/python"], importing: "astral")
 
   static let places: [(name: String, location: Location, tolerance: Double)] = [
     ("Shanghai", Location(latitude: 31.23, longitude: 121.47), 60),

@@ -97,6 +97,35 @@ import Testing
     #expect(rest.map(\.bytes) == [zeros, zeros, [0x80], [0x20], [0x80], [0x20]])
   }
 
+  /// An off period: the chips go dark and into standby (display off, oscillator off), and
+  /// the next frame starts them up and lights it whole, as the emulated chips show.
+  @Test func sleepIsStandbyAndTheNextFrameWakesTheChips() throws {
+    let board = try HT16K33Tests.board(.matrix8x8)
+    var display = try HT16K33Display(board: board, transport: I2CRecordingTransport())
+    var frame = Frame(width: 8, height: 8)
+    frame.pixels[2, 2] = true
+    try display.show(frame, changed: true)
+    var emulator = HT16K33Emulator(addresses: [0x70])
+    func lit() -> Bool { (0..<16).contains { row in (0..<8).contains { emulator.chips[0x70]!.isLit(row: row, common: $0) } } }
+    func replay(from start: Int) {
+      for message in display.transport.messages.dropFirst(start) { emulator.receive(address: message.address, message.bytes[...]) }
+    }
+    replay(from: 0)
+    #expect(lit())
+    let awake = display.transport.messages.count
+    try display.sleep()
+    #expect(display.isAsleep)
+    #expect(display.transport.messages.dropFirst(awake).suffix(2).map(\.bytes) == [[0x80], [0x20]])
+    replay(from: awake)
+    #expect(!lit(), "lit in standby")
+    // The same frame again: not changed, yet it wakes the chips.
+    let asleep = display.transport.messages.count
+    try display.show(frame, changed: false)
+    #expect(!display.isAsleep && display.transport.messages.dropFirst(asleep).first?.bytes == [0x21])
+    replay(from: asleep)
+    #expect(lit())
+  }
+
   @Test func onlyTheChangedBytesAreWritten() throws {
     let board = try HT16K33Tests.board(.matrix16x8)
     var display = try HT16K33Display(board: board, transport: I2CRecordingTransport())

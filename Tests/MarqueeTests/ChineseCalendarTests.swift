@@ -9,13 +9,7 @@ import Testing
 /// day from 1901 to 2099 against other sources (lunardate's tables and PyEphem's sun).
 @Suite struct ChineseCalendarTests {
   /// A Python with lunardate and ephem: the venv `.ci/run` makes.
-  static let python: String? = {
-    let path = ".build/venv-calendar/bin/python"
-    guard FileManager.default.isExecutableFile(atPath: path),
-      (try? ChildProcess(path, ["-c", "import lunardate, ephem"]).wait(timeout: 30).status) == 0
-    else { return nil }
-    return path
-  }()
+  static let python = PythonTools.python([".build/venv-calendar/bin/python"], importing: "lunardate, ephem")
 
   static func noon(_ year: Int32, _ month: Int32, _ day: Int32) -> Double {
     var parts = tm()

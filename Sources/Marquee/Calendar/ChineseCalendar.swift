@@ -106,15 +106,7 @@ public enum ChineseCalendar {
     return [4, 6, 9, 11].contains(month) ? 30 : 31
   }
 
-  /// Days since 1970-01-01 of a proleptic Gregorian date.
-  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int {
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yearOfEra = y - era * 400
-    let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-    return era * 146_097 + dayOfEra - 719_468
-  }
+  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int { CivilDays.number(year, month, day) }
 
   static let monthNames = ["正月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "冬月", "腊月"]
   static let dayNames: [String] = (1...30).map { day in

@@ -8,6 +8,7 @@ import HTTP
 import Marquee
 import MatrixCore
 import SignService
+import SimpleJSON
 
 /// `marquee serve`: the sign, on any display, with the HTTP server beside it in the same
 /// process. Updates over HTTP go through the same feed as `--stdin` lines; the frame loop
@@ -34,13 +35,24 @@ enum Serve {
         printError("Warning: \(options.statePath ?? "state"): \(error); the config's programs play")
       }
     }
+    if let written = saved?.schedule {
+      do {
+        let fields = try JSONFields(written, path: "schedule")
+        var restored = schedule
+        if fields.optional("brightness") != nil { try ScheduleFile.readBrightness(try fields.objects("brightness") ?? [], into: &restored) }
+        if fields.optional("off") != nil { try ScheduleFile.readOff(try fields.objects("off") ?? [], into: &restored) }
+        schedule = restored
+      } catch {
+        printError("Warning: \(options.statePath ?? "state"): \(error); the config's brightness schedule and off periods play")
+      }
+    }
     // Always a pump in serve, so programs can be set over the API even without a schedule.
     let pump = SchedulePump(schedule: schedule, feed: feed, frames: frames, stop: stop)
     pump.start()
     let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
     let api = SignAPI(
       feed: feed, frames: frames, zones: places, width: options.width, height: options.height, fps: options.fps,
-      stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed) },
+      stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed, pump: pump) },
       statePath: options.statePath, pump: pump)
     if let saved { api.restore(saved) }
     let server: HTTPServer
@@ -60,9 +72,10 @@ enum Serve {
     try MarqueeCommand.present(built.timeline, board: board, options: options, stop: stop, tap: frames)
   }
 
-  /// SIGHUP: the config file and the command line read again, and each zone's content and
-  /// options replaced; a config that fails to load (or changes the zones) changes nothing.
-  static func reloader(path: String, arguments: [String], feed: Feed) -> @Sendable () -> String? {
+  /// SIGHUP: the config file and the command line read again, each zone's content and
+  /// options replaced, and the programs, brightness schedule and off periods with them; a
+  /// config that fails to load (or changes the zones) changes nothing.
+  static func reloader(path: String, arguments: [String], feed: Feed, pump: SchedulePump) -> @Sendable () -> String? {
     { () -> String? in
       do {
         let base = try ConfigFile.load(path)
@@ -71,6 +84,7 @@ enum Serve {
         }
         let zones = try SignPlan.zoneOptions(options).map { ($0.name, $0.options) }
         try feed.reset(to: zones)
+        pump.replace(schedule: options.schedule ?? SignSchedule())
         return nil
       } catch let error as UsageError {
         return error.message

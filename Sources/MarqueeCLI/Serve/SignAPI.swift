@@ -101,6 +101,7 @@ final class SignAPI: Sendable {
     router.add("GET", "/api/fonts") { [self] _ in write { .json(.array(FontLocator.names.map { .string($0) })) } }
     router.add("GET", "/api/stats") { [self] _ in .now(stats()) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
+    router.add("PUT", "/api/schedule") { [self] request in write { [self] in putSchedule(request) } }
     router.add("GET", "/api/programs") { [self] _ in .now(.json(.object([("programs", .array(programSources()))]))) }
     router.add("PUT", "/api/programs") { [self] request in write { [self] in putPrograms(request) } }
     router.add("GET", under: "/api/programs/") { [self] request in .now(program(named: programName(request))) }
@@ -249,7 +250,27 @@ final class SignAPI: Sendable {
       members.append(("next", .object([("at", .number(next.rounded())), ("local", .string("\(date) \(TimeWindow.text(minute))"))])))
     }
     members.append(("programs", .array(programs)))
+    members.append(("schedule", .object([("brightness", .array(pump.schedule.brightnessSource)), ("off", .array(pump.schedule.offSource))])))
     return .json(.object(members))
+  }
+
+  /// `PUT /api/schedule`: the brightness schedule and the off periods, as the config writes
+  /// them (`{"brightness": […], "off": […]}`, each optional); checked whole, saved, played.
+  func putSchedule(_ request: HTTPRequest) -> HTTPResponse {
+    answering {
+      guard let pump else { throw HTTPRequestError(status: 404, message: "this sign plays no schedule") }
+      let fields = try body(request)
+      try fields.rejectUnknownKeys(["brightness", "off"])
+      var next = pump.schedule
+      if fields.optional("brightness") != nil { try ScheduleFile.readBrightness(try fields.objects("brightness") ?? [], into: &next) }
+      if fields.optional("off") != nil { try ScheduleFile.readOff(try fields.objects("off") ?? [], into: &next) }
+      let written = JSONValue.object([("brightness", .array(next.brightnessSource)), ("off", .array(next.offSource))])
+      try save { $0.schedule = written }
+      pump.replaceBrightnessAndOff(with: next)
+      changed()
+      stop.wake()
+      return schedule()
+    }
   }
 
   func stats() -> HTTPResponse {
@@ -451,6 +472,9 @@ final class SignAPI: Sendable {
       frames.setPower(on: false)
       kept.poweredOff = true
     }
+    // Programs and the schedule were taken up when the sign was built; the next save keeps them.
+    kept.programs = saved.programs
+    kept.schedule = saved.schedule
     counters.withLock { counters in
       counters.saved = kept
       for (zone, pausing) in kept.paused { counters.paused[zone] = pausing }

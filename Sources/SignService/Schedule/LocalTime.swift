@@ -3,6 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import Marquee
 import Synchronization
 
 /// A calendar date in the sign's local time zone.
@@ -41,15 +42,7 @@ public struct LocalDate: Sendable, Hashable, Comparable, CustomStringConvertible
   }
 
   /// Days since 1970-01-01 (proleptic Gregorian).
-  var dayNumber: Int {
-    // Howard Hinnant's days_from_civil.
-    let y = month <= 2 ? year - 1 : year
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
-  }
+  var dayNumber: Int { CivilDays.number(year, month, day) }
 
   init(dayNumber z: Int) {
     let z = z + 719_468

@@ -31,7 +31,26 @@ package enum ScheduleFile {
       schedule.location = Location(latitude: latitude, longitude: longitude)
     }
     schedule.programs = try programs(try fields.objects("programs") ?? [], base: base, zones: zones)
-    for point in scheduled ? try fields.objects("brightness") ?? [] : [] {
+    if scheduled { try readBrightness(try fields.objects("brightness") ?? [], into: &schedule) }
+    try readOff(try fields.objects("off") ?? [], into: &schedule)
+    if let held = try fields.string("untilClockSet") {
+      guard schedule.programs.contains(where: { $0.name == held }) else {
+        let names = schedule.programs.map(\.name)
+        throw JSONFieldError(
+          field: fields.name("untilClockSet"),
+          reason: "no program named '\(held)'" + (names.isEmpty ? "" : " (programs: \(names.joined(separator: ", ")))"))
+      }
+      schedule.holdUntilClockSet = held
+    }
+    return schedule
+  }
+
+  /// The brightness schedule: levels at times of day or at sunrise and sunset (which need
+  /// the schedule's location), kept as written too.
+  package static func readBrightness(_ points: [JSONFields], into schedule: inout SignSchedule) throws(JSONFieldError) {
+    schedule.brightness = []
+    schedule.brightnessSource = points.map(\.value)
+    for point in points {
       try point.rejectUnknownKeys(["at", "offset", "level"])
       let at = try point.requiredString("at")
       let moment: BrightnessPoint.Moment
@@ -50,20 +69,16 @@ package enum ScheduleFile {
       schedule.brightness.append(BrightnessPoint(
         at: moment, offset: try point.integer("offset", in: -720...720) ?? 0, level: try point.requiredInteger("level", in: 0...15)))
     }
-    for period in try fields.objects("off") ?? [] {
+  }
+
+  /// The off periods, kept as written too.
+  package static func readOff(_ periods: [JSONFields], into schedule: inout SignSchedule) throws(JSONFieldError) {
+    schedule.off = []
+    schedule.offSource = periods.map(\.value)
+    for period in periods {
       try period.rejectUnknownKeys(["days", "times", "dates"])
       schedule.off.append(try recurrence(period))
     }
-    if let held = try fields.string("untilClockSet") {
-      guard schedule.programs.contains(where: { $0.name == held }) else {
-        let names = schedule.programs.map(\.name)
-        throw JSONFieldError(
-          field: fields.name("untilClockSet"),
-          reason: "no program named '\(held)'" + (names.isEmpty ? "" : " (programs: \(names.joined(separator: ", ")))"))
-      }
-      schedule.holdUntilClockSet = held
-    }
-    return schedule
   }
 
   /// A list of programs as the API and the state file hold it (`programs[0]`, … in errors).

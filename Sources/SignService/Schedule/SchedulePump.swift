@@ -69,6 +69,25 @@ public final class SchedulePump: Sendable {
   /// How many times the kernel said the wall clock was set (`TFD_TIMER_CANCEL_ON_SET`).
   public var kernelNotices: Int { state.withLock { $0.kernelNotices } }
 
+  /// Plays a whole new schedule from now on (the config reloaded), at once.
+  public func replace(schedule: SignSchedule) {
+    plan.withLock { $0 = schedule }
+    state.withLock { $0.passSeconds = [:] }
+    apply(at: wallClock(), replaying: true)
+  }
+
+  /// Plays the brightness schedule and the off periods of `other` from now on (a change
+  /// over the API), at once; the programs stay.
+  public func replaceBrightnessAndOff(with other: SignSchedule) {
+    plan.withLock {
+      $0.brightness = other.brightness
+      $0.brightnessSource = other.brightnessSource
+      $0.off = other.off
+      $0.offSource = other.offSource
+    }
+    apply(at: wallClock())
+  }
+
   /// What the schedule says now (nil before the first look).
   public var current: ScheduleState? { state.withLock { $0.current } }
 

@@ -184,6 +184,10 @@ public struct SignSchedule: Sendable, Equatable {
   /// booting without a real-time clock: its clock is wrong until NTP sets it), and only
   /// then. Config key `untilClockSet`.
   public var holdUntilClockSet: String?
+  /// The brightness schedule and the off periods as written (config keys `brightness` and
+  /// `off`), for showing and saving them.
+  public var brightnessSource: [JSONValue] = []
+  public var offSource: [JSONValue] = []
 
   public init(programs: [Program] = [], brightness: [BrightnessPoint] = [], off: [Recurrence] = [], location: Location? = nil) {
     self.programs = programs

@@ -1,0 +1,13 @@
+import Foundation
+
+/// The Pythons with PyPI packages that `.ci/run` installs into venvs under `.build/`, for
+/// tests that check against other people's implementations.
+public enum PythonTools {
+  /// The first of `paths` that is a Python able to import `modules` (comma-separated), or nil.
+  public static func python(_ paths: [String?], importing modules: String) -> String? {
+    paths.compactMap { $0 }.first { path in
+      FileManager.default.isExecutableFile(atPath: path)
+        && (try? ChildProcess(path, ["-c", "import \(modules)"]).wait(timeout: 30).status) == 0
+    }
+  }
+}
