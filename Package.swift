@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "MarqueeTesting", targets: ["MarqueeTesting"]),
     .library(name: "SimpleJSON", targets: ["SimpleJSON"]),
     .library(name: "HTTP", targets: ["HTTP"]),
+    .library(name: "MQTT", targets: ["MQTT"]),
     .library(name: "SignService", targets: ["SignService"]),
     .library(name: "MarqueeCLI", targets: ["MarqueeCLI"]),
     .executable(name: "marquee", targets: ["marquee"]),
@@ -34,11 +35,13 @@ let package = Package(
     .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
     // An HTTP/1.1 server with a responder seam: bytes to requests, requests to responses.
     .target(name: "HTTP", dependencies: ["SimpleJSON"]),
+    // An MQTT 3.1.1 client: packets to bytes and back, and a connection that keeps itself up.
+    .target(name: "MQTT"),
     // What runs a sign the way marquee does, for the command line, the server and embedders:
     // the option model, config and layout files, content documents and the update queue,
     // fonts shared by file, the frame tap, and the plan that builds a sign from options.
     .target(name: "SignService", dependencies: ["CPlatform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON"]),
-    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "SignService"]),
+    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "MQTT", "SignService"]),
     .executableTarget(
       name: "marquee", dependencies: ["MarqueeCLI"],
       // A release build carries the Swift runtime inside: one file to copy to a Pi, nothing
@@ -74,6 +77,7 @@ let package = Package(
     .testTarget(name: "DriversTests", dependencies: ["Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SimpleJSON"]),
+    .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.
     .testTarget(name: "ServiceTests", dependencies: ["SignService", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
     .testTarget(

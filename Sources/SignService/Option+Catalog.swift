@@ -98,6 +98,12 @@ extension Option {
   static let allowHost = value(
     "allow-host", \.allowHosts, .names("<name[,name...]>"), places: [.commandLine], needs: .serve, default: "none",
     help: "With serve: more host names to answer to (besides IP addresses, localhost and this machine's name, also under .local); others get 421.")
+  static let mqtt = optional("mqtt", \.mqttURL, .text("<mqtt://[user:password@]host[:port]>"), needs: .serve,
+                             help: "With serve: connect to this MQTT broker and take content, messages, brightness, pause, power and program on topics under --mqtt-topic; the state is published back (Docs/mqtt.md).")
+  static let mqttTopic = optional("mqtt-topic", \.mqttTopic, .text("<prefix>"), needs: .serve, default: "marquee/<hostname>",
+                                  help: "With --mqtt: the prefix of the sign's topics.")
+  static let haDiscovery = flag("ha-discovery", \.haDiscovery, needs: .serve,
+                                help: "With --mqtt: announce the sign to Home Assistant (MQTT discovery) as a device with its entities.")
   static let i2cDump = optional("i2c-dump", \.i2cDump, .text("<file>"), needs: .board,
                                 help: "With an I2C board: write each I2C message to a text file instead of the bus.")
   static let retry = flag(
@@ -132,7 +138,7 @@ extension Option {
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
-    board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttTopic, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

@@ -102,6 +102,12 @@ public struct RunOptions: Sendable, Equatable {
   public var statePath: String?
   /// Host names `serve` answers to besides this machine's own and IP addresses.
   public var allowHosts: [String] = []
+  /// The MQTT broker `serve` connects to (`mqtt://[user:password@]host[:port]`).
+  public var mqttURL: String?
+  /// The topic prefix of this sign's MQTT topics (default `marquee/<hostname>`).
+  public var mqttTopic: String?
+  /// Whether `serve` announces the sign to Home Assistant (MQTT discovery).
+  public var haDiscovery = false
   /// The zones whose colour is not the sign's, for boards of RGB LEDs (set when the sign
   /// is built).
   public var colorRegions: [ColorRegion] = []

@@ -52,6 +52,10 @@ func markdownDocuments() -> [(file: String, text: String)] {
       "the reader's own token and config under /etc (ServeTests runs serve with tokens and configs of its own)",
     "mosquitto_sub -h broker.local -t signs/lobby | marquee --stdin --on-eof exit --board /usr/local/share/marquee/Boards/max7219-fc16-64x8.json":
       "the reader's broker and installed board (FeedBinaryTests runs the same pipeline on a local broker)",
+    "marquee serve --mqtt mqtt://broker.local --mqtt-topic signs/shop --config /etc/marquee/sign.json":
+      "the reader's broker and config (MQTTServeTests runs serve --mqtt on a local broker)",
+    "marquee serve --mqtt mqtt://sign:secret@broker.local:1883 --ha-discovery …": "the reader's broker and password",
+    "marquee serve --mqtt mqtt://127.0.0.1 --mqtt-topic signs/shop …": "a bridging mosquitto of the reader's own",
   ]
 
   /// Fonts some commands need, and the Debian package that has each.

@@ -162,61 +162,11 @@ func runFed(_ arguments: [String], lines: [(pause: Double, text: String)], envir
   }
 }
 
-/// Runs a shell command (bounded) and returns its exit status, or -1 if it hung or was
-/// killed by a signal.
-func statusOf(_ command: String) -> Int32 {
-  guard let result = try? ChildProcess.shell(command, timeout: 30), !result.timedOut, !result.signalled else { return -1 }
-  return result.status
-}
-
 /// A real MQTT broker on loopback feeding a sign through mosquitto_sub, as Docs/fleet.md
 /// describes.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto")
-                  && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub"),
-                "needs the Debian packages mosquitto and mosquitto-clients"))
+@Suite(.enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
 struct MQTTFeedTests {
-  /// A mosquitto on loopback, in the foreground as the test's child.
-  final class Broker {
-    let port: Int
-    let folder: String
-    var process: ChildProcess?
-
-    init(port: Int) throws {
-      self.port = port
-      folder = NSTemporaryDirectory() + "marquee-mqtt-\(port)"
-      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-      try "listener \(port) 127.0.0.1\nallow_anonymous true\npersistence false\n"
-        .write(toFile: folder + "/mosquitto.conf", atomically: false, encoding: .utf8)
-      try start()
-    }
-
-    /// Starts the broker and waits (bounded) until it accepts a publish.
-    func start() throws {
-      process = try ChildProcess("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto.conf"])
-      var ready = false
-      for _ in 0..<50 where !ready {
-        ready = publish("probe", "x")
-        if !ready { Thread.sleep(forTimeInterval: 0.1) }
-      }
-      try #require(ready, "mosquitto did not start on port \(port)")
-    }
-
-    func stop() {
-      process?.send(SIGTERM)
-      _ = process?.wait(timeout: 10)
-      process = nil
-    }
-
-    @discardableResult
-    func publish(_ topic: String, _ message: String, retain: Bool = false) -> Bool {
-      statusOf("mosquitto_pub -h 127.0.0.1 -p \(port) -t \(topic)\(retain ? " -r" : "") -m '\(message)'") == 0
-    }
-
-    deinit {
-      stop()
-      try? FileManager.default.removeItem(atPath: folder)
-    }
-  }
+  typealias Broker = MosquittoBroker
 
   static func port(_ offset: Int) -> Int { 20_000 + Int(getpid() % 10_000) * 3 + offset }
 

@@ -22,15 +22,6 @@ import Testing
     return stride(from: 0, to: bytes.count - 7, by: 8).map { (bytes[$0], bytes[$0 + 1]) }
   }
 
-  /// Waits (bounded, 6 s) until `condition` holds.
-  func eventually(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<300 {
-      if condition() { return true }
-      usleep(20_000)
-    }
-    return condition()
-  }
-
   @Test func theMAX7219SleepsThroughAnOffPeriodAndWakesOnRequest() throws {
     let path = try config(OffPeriodTests.offAllDay)
     let dump = NSTemporaryDirectory() + "marquee-off-\(getpid()).bin"

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import SimpleJSON
+import TestSupport
 import Testing
 
 /// Programs set over the API: checked whole, played at once, kept in the state file.
@@ -57,11 +58,7 @@ import Testing
 
   /// Waits (at most 10 s) until `GET path` has `key` equal to `wanted`.
   func eventually(_ sign: ServedSign, _ path: String, _ key: String, _ wanted: JSONValue) -> Bool {
-    for _ in 0..<500 {
-      if (try? ServeTests.json(sign.client.request("GET", path)))?[key] == wanted { return true }
-      usleep(20_000)
-    }
-    return false
+    TestSupport.eventually { (try? ServeTests.json(sign.client.request("GET", path)))?[key] == wanted }
   }
 
   /// The brightness schedule and the off periods set over the API (checked, played, kept

@@ -6,6 +6,7 @@
 import Drivers
 import HTTP
 import Marquee
+import MQTT
 import MatrixCore
 import SignService
 import SimpleJSON
@@ -19,6 +20,7 @@ enum Serve {
     let board = try MarqueeCommand.resolveBoard(&options)
     guard let address = ListenAddress(options.listen) else { throw UsageError("'--listen \(options.listen)' is not an address") }
     let token = try options.tokenFile.map(TokenFile.load)
+    let broker = try mqttBroker(options)
     // Over HTTP, fonts are the names the sign offers, never paths of a request's choosing.
     // What was changed over the API before a restart or a power cut, over the config.
     let saved = options.statePath.flatMap(StateFile.load)
@@ -65,11 +67,37 @@ enum Serve {
     }
     server.start()
     printError("Serving the sign at http://\(server.address)/ (the API under /api/; Ctrl-C stops)")
+    let bridge = broker.map { address, prefix in
+      MQTTBridge(api: api, address: address, prefix: prefix, discovery: options.haDiscovery, clientID: "marquee-" + prefix.replacingSlashes)
+    }
+    bridge?.start()
     defer {
+      bridge?.stop()
       stop.set()
       server.join()
     }
     try MarqueeCommand.present(built.timeline, board: board, options: options, stop: stop, tap: frames)
+  }
+
+  /// The broker and topic prefix of `--mqtt` and `--mqtt-topic`, checked before anything
+  /// starts (usage errors, exit 64).
+  static func mqttBroker(_ options: RunOptions) throws(UsageError) -> (MQTTAddress, String)? {
+    guard let url = options.mqttURL else {
+      if options.haDiscovery { throw UsageError("'--ha-discovery' needs '--mqtt <mqtt://[user:password@]host[:port]>'.") }
+      if options.mqttTopic != nil { throw UsageError("'--mqtt-topic' needs '--mqtt <mqtt://[user:password@]host[:port]>'.") }
+      return nil
+    }
+    let address: MQTTAddress
+    do {
+      address = try MQTTAddress(url)
+    } catch {
+      throw UsageError("--mqtt: \(error)")
+    }
+    let prefix = options.mqttTopic ?? MQTTBridge.defaultPrefix()
+    guard !prefix.isEmpty, !prefix.hasPrefix("/"), !prefix.hasSuffix("/"), !prefix.contains("+"), !prefix.contains("#"), !prefix.contains("//") else {
+      throw UsageError("'--mqtt-topic \(prefix)' is not a topic prefix: use names joined by '/', like marquee/shop, without '+', '#' or a '/' at either end.")
+    }
+    return (address, prefix)
   }
 
   /// SIGHUP: the config file and the command line read again, each zone's content and
@@ -93,4 +121,9 @@ enum Serve {
       }
     }
   }
+}
+
+extension String {
+  /// The text with '/' as '-' (an MQTT client ID from a topic prefix).
+  var replacingSlashes: String { String(map { $0 == "/" ? "-" : $0 }) }
 }

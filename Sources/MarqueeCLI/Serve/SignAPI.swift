@@ -92,6 +92,7 @@ final class SignAPI: Sendable {
     router.add("POST", "/api/resume") { [self] request in write { [self] in pause(request, false) } }
     router.add("POST", "/api/brightness") { [self] request in write { [self] in brightness(request) } }
     router.add("POST", "/api/power") { [self] request in write { [self] in power(request) } }
+    router.add("POST", "/api/program") { [self] request in write { [self] in chooseProgram(request) } }
     router.add("GET", "/api/frame") { [self] request in .now(frame(request)) }
     router.add("GET", "/api/events") { [self] _ in .now(.events(SignEvents(api: self))) }
     router.add("GET", "/api/effects") { _ in
@@ -124,7 +125,7 @@ final class SignAPI: Sendable {
     return .object([
       ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
       ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
-      ("on", .bool(!frames.off)),
+      ("on", .bool(!frames.off)), ("program", pump?.current?.program.map { .string($0) } ?? .null),
       ("zones", .array(zones.map { zone in
         let zoneOptions = options[zone.name] ?? RunOptions()
         return .object([
@@ -228,6 +229,7 @@ final class SignAPI: Sendable {
     }
     let reason =
       if now.holding { "the wall clock is not set yet: the program is held until it is (untilClockSet)" }
+      else if now.chosen { "it was chosen over the API, until the schedule's next change" }
       else if now.program == nil { "no program is due and there is no default" }
       else if now.due.isEmpty { "no program is due: the default plays" }
       else if now.due.count > 1 { "\(now.due.count) programs are due: they take turns" }
@@ -323,7 +325,9 @@ final class SignAPI: Sendable {
 
   /// `PUT` (replace) or `PATCH` (merge) the content of zones: one feed document, or
   /// `{"zones": [document, …]}`. All are checked before any is applied.
-  func content(_ request: HTTPRequest, replacing: Bool) -> HTTPResponse {
+  /// `PUT` and `PATCH /api/content` (and MQTT's content topic, whose live data is not
+  /// `persist`ed: SD cards wear).
+  func content(_ request: HTTPRequest, replacing: Bool, persist: Bool = true) -> HTTPResponse {
     answering {
       let fields = try body(request)
       let documents: [JSONFields]
@@ -334,10 +338,12 @@ final class SignAPI: Sendable {
         documents = [fields]
       }
       let updates = try documents.map { try feed.prepare($0, replacing: replacing) }
-      try save { saved in
-        for update in updates {
-          if update.content != nil { saved.set(zone: update.zone, SignAPI.document(update.options)) }
-          if let pause = update.pause { saved.paused[update.zone] = pause }
+      if persist {
+        try save { saved in
+          for update in updates {
+            if update.content != nil { saved.set(zone: update.zone, SignAPI.document(update.options)) }
+            if let pause = update.pause { saved.paused[update.zone] = pause }
+          }
         }
       }
       feed.commit(updates)
@@ -441,6 +447,21 @@ final class SignAPI: Sendable {
       changed()
       stop.wake()
       return .json(state())
+    }
+  }
+
+  /// `POST /api/program`: `{"name": "offers"}` plays that program now, until the schedule's
+  /// next change; `{"name": null}` goes back to the schedule.
+  func chooseProgram(_ request: HTTPRequest) -> HTTPResponse {
+    answering {
+      guard let pump else { throw HTTPRequestError(status: 404, message: "this sign plays no schedule") }
+      let fields = try body(request)
+      try fields.rejectUnknownKeys(["name"])
+      guard fields.value["name"] != nil else { throw fields.missing("name") }
+      try pump.choose(program: try fields.string("name"))
+      changed()
+      stop.wake()
+      return schedule()
     }
   }
 

@@ -29,6 +29,8 @@ public final class SchedulePump: Sendable {
     var clockSeenSet = false
     /// The kernel's notices that the clock was set.
     var kernelNotices = 0
+    /// A program a person chose, and the wall time until which it plays.
+    var chosen: (name: String, until: Double)?
   }
 
   let plan: Mutex<SignSchedule>
@@ -64,6 +66,26 @@ public final class SchedulePump: Sendable {
     state.withLock { $0.passSeconds = [:] }
     // The program playing may keep its name and change its content: play it again.
     apply(at: wallClock(), replaying: true)
+  }
+
+  /// Plays `program` now, until the schedule's next change (a person's choice: the page, a
+  /// Home Assistant select); nil goes back to what the schedule says.
+  ///
+  /// - Throws: ``JSONFieldError`` for a name the schedule has no program of.
+  public func choose(program name: String?) throws(JSONFieldError) {
+    if let name {
+      guard schedule.programs.contains(where: { $0.name == name }) else {
+        let names = schedule.programs.map(\.name)
+        throw JSONFieldError(field: "name", reason: "no program named '\(name)'" + (names.isEmpty ? "" : " (programs: \(names.joined(separator: ", ")))"))
+      }
+      let wall = wallClock()
+      let until = schedule.state(at: wall) { self.seconds(of: $0) }.nextChange ?? .infinity
+      state.withLock { $0.chosen = (name, until) }
+      apply(at: wall)
+    } else {
+      state.withLock { $0.chosen = nil }
+      apply(at: wallClock())
+    }
   }
 
   /// How many times the kernel said the wall clock was set (`TFD_TIMER_CANCEL_ON_SET`).
@@ -102,6 +124,14 @@ public final class SchedulePump: Sendable {
       } else {
         // Until the clock looks set, the held program plays on, lit; looked at every second.
         next = ScheduleState(program: held, due: [], brightness: nil, off: false, nextChange: wall + 1, holding: true)
+      }
+    }
+    if !next.holding, let chosen = state.withLock({ $0.chosen }) {
+      if wall < chosen.until, plan.programs.contains(where: { $0.name == chosen.name }) {
+        next.program = chosen.name
+        next.chosen = true
+      } else {
+        state.withLock { $0.chosen = nil }
       }
     }
     let previous = state.withLock { state in

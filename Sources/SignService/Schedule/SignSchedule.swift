@@ -171,6 +171,8 @@ public struct ScheduleState: Sendable, Equatable {
   public var nextChange: Double?
   /// Whether the program is held until the clock looks set (``SignSchedule/holdUntilClockSet``).
   public var holding = false
+  /// Whether a person chose the program (``SchedulePump/choose(program:)``), until the next change.
+  public var chosen = false
 }
 
 /// A sign's programs, brightness schedule and off periods. What plays, how bright and

@@ -1,0 +1,77 @@
+/// A broker's address as people write it: `mqtt://[user[:password]@]host[:port]`, the
+/// user name and password percent-encoded where they hold `@`, `:` or `/`; an IPv6 host
+/// in brackets (`mqtt://[::1]:1883`). Port 1883 by default.
+public struct MQTTAddress: Sendable, Equatable {
+  public var host: String
+  public var port: UInt16
+  public var username: String?
+  public var password: String?
+
+  /// Why text is not a broker address.
+  public struct Invalid: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+  }
+
+  public init(_ text: String) throws(Invalid) {
+    let form = "expected mqtt://[user:password@]host[:port]"
+    if text.hasPrefix("mqtts://") || text.hasPrefix("ssl://") || text.hasPrefix("wss://") {
+      throw Invalid(description: "'\(text)': TLS is not supported (the toolchain has no TLS library); run a local mosquitto bridged to the broker and give mqtt://127.0.0.1 (Docs/mqtt.md)")
+    }
+    guard text.hasPrefix("mqtt://") || text.hasPrefix("tcp://") else { throw Invalid(description: "'\(text)' is not an MQTT address: \(form)") }
+    var rest = Substring(text.drop { $0 != "/" }.dropFirst(2))
+    if rest.hasSuffix("/") { rest = rest.dropLast() }
+    if let at = rest.lastIndex(of: "@") {
+      let credentials = rest[..<at]
+      rest = rest[rest.index(after: at)...]
+      let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+      guard let user = MQTTAddress.decode(parts[0]), !user.isEmpty else {
+        throw Invalid(description: "'\(text)': the user name is empty or badly percent-encoded: \(form)")
+      }
+      username = user
+      if parts.count == 2 {
+        guard let secret = MQTTAddress.decode(parts[1]) else { throw Invalid(description: "'\(text)': the password is badly percent-encoded") }
+        password = secret
+      }
+    }
+    var hostPart = rest, portPart: Substring?
+    if rest.hasPrefix("[") {
+      guard let close = rest.firstIndex(of: "]") else { throw Invalid(description: "'\(text)': an IPv6 host needs its closing ']'") }
+      hostPart = rest[rest.index(after: rest.startIndex)..<close]
+      let after = rest[rest.index(after: close)...]
+      if after.hasPrefix(":") { portPart = after.dropFirst() } else if !after.isEmpty { throw Invalid(description: "'\(text)': \(form)") }
+    } else if let colon = rest.lastIndex(of: ":") {
+      hostPart = rest[..<colon]
+      portPart = rest[rest.index(after: colon)...]
+    }
+    guard !hostPart.isEmpty, !hostPart.contains("/") else { throw Invalid(description: "'\(text)' names no broker host: \(form)") }
+    host = String(hostPart)
+    if let portPart {
+      guard let number = UInt16(portPart), number > 0 else { throw Invalid(description: "'\(text)': the port '\(portPart)' is not 1-65535") }
+      port = number
+    } else {
+      port = 1883
+    }
+  }
+
+  /// Percent-decoding, or nil for a bad escape.
+  static func decode(_ text: Substring) -> String? {
+    var bytes: [UInt8] = []
+    var index = text.utf8.startIndex
+    let utf8 = text.utf8
+    while index < utf8.endIndex {
+      let byte = utf8[index]
+      if byte == UInt8(ascii: "%") {
+        let first = utf8.index(after: index)
+        guard first < utf8.endIndex, utf8.index(after: first) < utf8.endIndex,
+          let value = UInt8(String(decoding: [utf8[first], utf8[utf8.index(after: first)]], as: UTF8.self), radix: 16)
+        else { return nil }
+        bytes.append(value)
+        index = utf8.index(first, offsetBy: 2)
+      } else {
+        bytes.append(byte)
+        index = utf8.index(after: index)
+      }
+    }
+    return String(validating: bytes, as: UTF8.self)
+  }
+}

@@ -1,0 +1,299 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Dispatch
+import Synchronization
+
+/// An MQTT 3.1.1 client that keeps its connection up: it connects (user name and password,
+/// a last will), subscribes, pings within the keep-alive, and when the broker goes away or
+/// restarts it connects again with growing pauses (0.5 s doubling to 30 s) and subscribes
+/// again. Messages arrive on its own thread; QoS 1 messages it sends are kept until the
+/// broker acknowledges them and sent again after a reconnect.
+///
+/// Plain TCP only: the toolchain has no TLS library. For a broker that needs TLS, run a
+/// local mosquitto bridged to it and point the sign at the local one (Docs/fleet.md).
+public final class MQTTClient: Sendable {
+  /// Where and how to connect.
+  public struct Configuration: Sendable {
+    public var host: String
+    public var port: UInt16
+    public var username: String?
+    public var password: String?
+    public var clientID: String
+    /// Seconds; the client pings at half of it.
+    public var keepAlive: UInt16 = 30
+    /// Published by the broker when the connection is lost (`offline`, retained).
+    public var will: MQTTPacket.Message?
+    /// Published after every connect (`online`, retained).
+    public var greeting: MQTTPacket.Message?
+    /// Topic filters subscribed at QoS 1 after every connect.
+    public var subscriptions: [String] = []
+    /// The longest pause between attempts, in seconds.
+    public var longestPause = 30.0
+
+    public init(host: String, port: UInt16 = 1883, clientID: String) {
+      self.host = host
+      self.port = port
+      self.clientID = clientID
+    }
+  }
+
+  /// What happened to the connection.
+  public enum Event: Sendable, Equatable {
+    case connected
+    /// The connection failed or was lost; the client tries again after `retryIn` seconds.
+    case disconnected(reason: String, retryIn: Double)
+  }
+
+  struct State {
+    var descriptor: Int32 = -1
+    var connected = false
+    var nextID: UInt16 = 1
+    /// QoS 1 messages sent and not yet acknowledged, by packet ID, in order.
+    var unacknowledged: [(id: UInt16, message: MQTTPacket.Message)] = []
+    var lastSent = 0.0
+    var connects = 0
+  }
+
+  public let configuration: Configuration
+  let onMessage: @Sendable (MQTTPacket.Message) -> Void
+  let onEvent: @Sendable (Event) -> Void
+  let state = Mutex(State())
+  let stopped = Atomic<Bool>(false)
+  let finished = Atomic<Bool>(false)
+
+  public init(
+    _ configuration: Configuration, onMessage: @escaping @Sendable (MQTTPacket.Message) -> Void,
+    onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+  ) {
+    self.configuration = configuration
+    self.onMessage = onMessage
+    self.onEvent = onEvent
+  }
+
+  /// Whether the client is connected now.
+  public var isConnected: Bool { state.withLock { $0.connected } }
+
+  /// How many times it has connected.
+  public var connects: Int { state.withLock { $0.connects } }
+
+  /// QoS 1 messages sent and not yet acknowledged.
+  public var unacknowledgedCount: Int { state.withLock { $0.unacknowledged.count } }
+
+  /// Starts connecting, on a thread of its own.
+  public func start() {
+    DispatchQueue.global().async { [self] in
+      run()
+      finished.store(true, ordering: .releasing)
+    }
+  }
+
+  /// Disconnects cleanly (the broker does not publish the will) and stops trying; with
+  /// `disconnecting` false, just closes the connection, as a power cut would, and the
+  /// broker publishes the will.
+  public func stop(disconnecting: Bool = true) {
+    stopped.store(true, ordering: .releasing)
+    state.withLock { state in
+      if disconnecting, state.connected, state.descriptor >= 0 { _ = MQTTClient.write(MQTTPacket.disconnect.bytes, to: state.descriptor) }
+      if state.descriptor >= 0 { shutdown(state.descriptor, Int32(SHUT_RDWR)) }
+    }
+    for _ in 0..<100 where !finished.load(ordering: .acquiring) { usleep(10_000) }
+  }
+
+  /// Sends a message now if connected. QoS 1 messages are kept until acknowledged, and
+  /// sent when the client next connects if it is not connected now; QoS 0 messages sent
+  /// while it is not connected are dropped. Returns whether it was written now.
+  @discardableResult
+  public func publish(_ message: MQTTPacket.Message) -> Bool {
+    state.withLock { state in
+      var id: UInt16?
+      if message.qos > 0 {
+        id = state.nextID
+        state.nextID = state.nextID == .max ? 1 : state.nextID + 1
+        state.unacknowledged.append((id!, message))
+        // Never more than 1,000 kept: the oldest go.
+        if state.unacknowledged.count > 1000 { state.unacknowledged.removeFirst() }
+      }
+      guard state.connected, state.descriptor >= 0 else { return false }
+      state.lastSent = MQTTClient.monotonic()
+      return MQTTClient.write(MQTTPacket.publish(message, packetID: id).bytes, to: state.descriptor)
+    }
+  }
+
+  // MARK: The connection's thread
+
+  func run() {
+    var pause = 0.5
+    while !stopped.load(ordering: .acquiring) {
+      var reason: String
+      do {
+        try session { pause = 0.5 }
+        reason = "the broker closed the connection"
+      } catch {
+        reason = error.description
+      }
+      let descriptor = state.withLock { state in
+        defer {
+          state.connected = false
+          state.descriptor = -1
+        }
+        return state.descriptor
+      }
+      if descriptor >= 0 { close(descriptor) }
+      if stopped.load(ordering: .acquiring) { return }
+      onEvent(.disconnected(reason: reason, retryIn: pause))
+      let until = MQTTClient.monotonic() + pause
+      while !stopped.load(ordering: .acquiring) && MQTTClient.monotonic() < until { usleep(50_000) }
+      pause = min(configuration.longestPause, pause * 2)
+    }
+  }
+
+  /// One connection, from connect to its loss; `connected` is called once the broker
+  /// accepted it.
+  func session(connected: () -> Void) throws(MQTTConnectionError) {
+    let descriptor = try MQTTClient.open(configuration.host, configuration.port)
+    state.withLock { $0.descriptor = descriptor }
+    var connect = MQTTPacket.Connect(
+      clientID: configuration.clientID, keepAlive: configuration.keepAlive, username: configuration.username,
+      password: configuration.password, will: configuration.will)
+    connect.cleanSession = true
+    guard MQTTClient.write(MQTTPacket.connect(connect).bytes, to: descriptor) else { throw MQTTConnectionError("cannot send to the broker") }
+    var decoder = MQTTDecoder()
+    guard case .connectAcknowledgement(_, let code)? = try read(descriptor, &decoder, within: 10) else {
+      throw MQTTConnectionError("the broker did not answer the connect within 10 s")
+    }
+    guard code == 0 else { throw MQTTConnectionError(MQTTPacket.refusal(code)) }
+    let subscribeID: UInt16 = 0xFFFF
+    state.withLock { state in
+      state.connected = true
+      state.connects += 1
+      state.lastSent = MQTTClient.monotonic()
+      if !configuration.subscriptions.isEmpty {
+        let topics = configuration.subscriptions.map { (filter: $0, qos: UInt8(1)) }
+        _ = MQTTClient.write(MQTTPacket.subscribe(packetID: subscribeID, topics: topics).bytes, to: descriptor)
+      }
+      if let greeting = configuration.greeting {
+        // Sent again at every connect, so not kept for resending.
+        let id: UInt16? = greeting.qos > 0 ? state.nextID : nil
+        if greeting.qos > 0 { state.nextID = state.nextID == .max ? 1 : state.nextID + 1 }
+        _ = MQTTClient.write(MQTTPacket.publish(greeting, packetID: id).bytes, to: descriptor)
+      }
+      // What was not acknowledged goes again, marked as sent before.
+      for (id, message) in state.unacknowledged {
+        var again = message
+        again.duplicate = true
+        _ = MQTTClient.write(MQTTPacket.publish(again, packetID: id).bytes, to: descriptor)
+      }
+    }
+    connected()
+    onEvent(.connected)
+    var lastHeard = MQTTClient.monotonic()
+    let keepAlive = Double(configuration.keepAlive)
+    while !stopped.load(ordering: .acquiring) {
+      let now = MQTTClient.monotonic()
+      if keepAlive > 0 && now - lastHeard > keepAlive * 1.5 {
+        throw MQTTConnectionError("the broker did not answer for \(Int(keepAlive * 1.5)) s")
+      }
+      if keepAlive > 0 && now - state.withLock({ $0.lastSent }) >= keepAlive / 2 {
+        state.withLock { state in
+          state.lastSent = now
+          _ = MQTTClient.write(MQTTPacket.pingRequest.bytes, to: descriptor)
+        }
+      }
+      guard let packet = try read(descriptor, &decoder, within: 0.25) else { continue }
+      lastHeard = MQTTClient.monotonic()
+      switch packet {
+      case .publish(let message, let id):
+        if message.qos > 0, let id {
+          state.withLock { _ in _ = MQTTClient.write(MQTTPacket.publishAcknowledgement(packetID: id).bytes, to: descriptor) }
+        }
+        onMessage(message)
+      case .publishAcknowledgement(let id):
+        state.withLock { $0.unacknowledged.removeAll { $0.id == id } }
+      case .subscribeAcknowledgement(_, let granted):
+        if let refused = granted.firstIndex(of: 0x80) {
+          onEvent(.disconnected(reason: "the broker refused the subscription to \(configuration.subscriptions[min(refused, configuration.subscriptions.count - 1)])", retryIn: 0))
+        }
+      default: break
+      }
+    }
+  }
+
+  /// The next packet within `seconds`, or nil; throws when the connection is lost.
+  func read(_ descriptor: Int32, _ decoder: inout MQTTDecoder, within seconds: Double) throws(MQTTConnectionError) -> MQTTPacket? {
+    let deadline = MQTTClient.monotonic() + seconds
+    while true {
+      do {
+        if let packet = try decoder.next() { return packet }
+      } catch {
+        throw MQTTConnectionError("the broker sent \(error.description)")
+      }
+      let left = deadline - MQTTClient.monotonic()
+      if left <= 0 { return nil }
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = poll(&poller, 1, Int32(max(1, left * 1000)))
+      if ready < 0 && errno == EINTR { continue }
+      if ready == 0 { return nil }
+      var chunk = [UInt8](repeating: 0, count: 16_384)
+      let count = recv(descriptor, &chunk, chunk.count, 0)
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { throw MQTTConnectionError(count == 0 ? "the broker closed the connection" : "the connection failed: \(String(cString: strerror(errno)))") }
+      decoder.append(chunk[0..<count])
+    }
+  }
+
+  /// A TCP connection to `host`, within 5 s.
+  static func open(_ host: String, _ port: UInt16) throws(MQTTConnectionError) -> Int32 {
+    var hints = addrinfo()
+    hints.ai_family = AF_UNSPEC
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var found: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(host, String(port), &hints, &found)
+    guard status == 0, let first = found else {
+      throw MQTTConnectionError("cannot find the broker \(host): \(String(cString: gai_strerror(status)))")
+    }
+    defer { freeaddrinfo(first) }
+    var failure = "no address"
+    var entry: UnsafeMutablePointer<addrinfo>? = first
+    while let address = entry {
+      let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
+      if descriptor >= 0 {
+        // connect and every send give up after 5 s rather than hang the client.
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var one: Int32 = 1
+        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return descriptor }
+        failure = String(cString: strerror(errno))
+        close(descriptor)
+      }
+      entry = address.pointee.ai_next
+    }
+    throw MQTTConnectionError("cannot connect to the broker at \(host):\(port): \(failure)")
+  }
+
+  static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return false }
+      sent += count
+    }
+    return true
+  }
+
+  static func monotonic() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+}
+
+/// Why a connection to the broker failed or ended.
+public struct MQTTConnectionError: Error, Sendable, CustomStringConvertible {
+  public var description: String
+  init(_ description: String) { self.description = description }
+}

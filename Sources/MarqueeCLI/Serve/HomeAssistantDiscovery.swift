@@ -1,0 +1,81 @@
+import MQTT
+import SimpleJSON
+import Synchronization
+
+/// Home Assistant's MQTT discovery (its documented schema, "MQTT Discovery" and each
+/// entity's page): retained documents under `homeassistant/<component>/<node>/<object>/config`
+/// that make the sign a device with a text entity for the message, a light for on/off and
+/// brightness (16 steps), a select for the program, a switch for pause and a sensor for
+/// what is shown, all available while `PREFIX/status` says `online`.
+final class HomeAssistantDiscovery: Sendable {
+  let prefix: String
+  let api: SignAPI
+  /// The node ID: the prefix, topic-safe (`marquee/shop` is `marquee_shop`).
+  let node: String
+  /// The program names last announced (the select's options).
+  let announced = Mutex<[String]?>(nil)
+
+  init(prefix: String, api: SignAPI) {
+    self.prefix = prefix
+    self.api = api
+    node = String(prefix.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+  }
+
+  /// The documents, by topic; an empty payload removes an entity (the select without programs).
+  func documents(programs: [String]) -> [(topic: String, payload: JSONValue?)] {
+    let device = JSONValue.object([
+      ("identifiers", .array([.string(node)])), ("name", .string("marquee " + (prefix.split(separator: "/").last.map(String.init) ?? prefix))),
+      ("manufacturer", .string("marquee")), ("model", .string("LED sign \(api.width)x\(api.height)")),
+      ("sw_version", .string(HelpText.version)),
+    ])
+    let state = prefix + "/state"
+    func entity(_ name: String, _ object: String, _ members: [(key: String, value: JSONValue)]) -> JSONValue {
+      .object([("name", .string(name)), ("unique_id", .string(node + "_" + object))] + members + [
+        ("availability_topic", .string(prefix + "/status")), ("payload_available", .string("online")),
+        ("payload_not_available", .string("offline")), ("device", device),
+      ])
+    }
+    let shown = "{{ value_json.zones[0].messages | join(' / ') }}"
+    var documents: [(topic: String, payload: JSONValue?)] = [
+      ("homeassistant/text/\(node)/message/config", entity("Message", "message", [
+        ("command_topic", .string(prefix + "/message")), ("state_topic", .string(state)),
+        ("value_template", .string(shown)), ("max", .number(255)),
+      ])),
+      ("homeassistant/light/\(node)/display/config", entity("Display", "display", [
+        ("command_topic", .string(prefix + "/power")), ("payload_on", .string("ON")), ("payload_off", .string("OFF")),
+        ("state_topic", .string(state)), ("state_value_template", .string("{{ 'ON' if value_json.on else 'OFF' }}")),
+        ("brightness_command_topic", .string(prefix + "/brightness")), ("brightness_state_topic", .string(state)),
+        ("brightness_value_template", .string("{{ value_json.brightness }}")), ("brightness_scale", .number(15)),
+      ])),
+      ("homeassistant/switch/\(node)/pause/config", entity("Pause", "pause", [
+        ("command_topic", .string(prefix + "/pause")), ("payload_on", .string("ON")), ("payload_off", .string("OFF")),
+        ("state_topic", .string(state)), ("value_template", .string("{{ 'ON' if value_json.paused else 'OFF' }}")),
+      ])),
+      ("homeassistant/sensor/\(node)/showing/config", entity("Showing", "showing", [
+        ("state_topic", .string(state)), ("value_template", .string("{{ (value_json.zones[0].messages | join(' / '))[:255] }}")),
+      ])),
+    ]
+    // A select needs options: without programs it is removed.
+    documents.append(("homeassistant/select/\(node)/program/config", programs.isEmpty ? nil : entity("Program", "program", [
+      ("command_topic", .string(prefix + "/program")), ("state_topic", .string(state)),
+      ("value_template", .string("{{ value_json.program }}")), ("options", .array(programs.map { .string($0) })),
+    ])))
+    return documents
+  }
+
+  var programNames: [String] { api.pump?.schedule.programs.map(\.name) ?? [] }
+
+  /// Publishes every document (after each connect).
+  func announce(_ client: MQTTClient) {
+    let programs = programNames
+    announced.withLock { $0 = programs }
+    for (topic, payload) in documents(programs: programs) {
+      client.publish(.init(topic: topic, payload: Array((payload?.text ?? "").utf8), qos: 1, retain: true))
+    }
+  }
+
+  /// Announces again when the programs changed (the select's options).
+  func refresh(_ client: MQTTClient) {
+    if announced.withLock({ $0 }) != programNames { announce(client) }
+  }
+}

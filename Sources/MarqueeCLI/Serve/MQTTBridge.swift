@@ -1,0 +1,196 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+import Dispatch
+import HTTP
+import MQTT
+import SimpleJSON
+import Synchronization
+import SignService
+
+/// `marquee serve --mqtt`: the sign on an MQTT broker, under one topic prefix.
+///
+/// It takes what the API takes, each on its topic: `PREFIX/content` (a `PATCH /api/content`
+/// document), `PREFIX/message` (plain text, shown at once), `PREFIX/brightness` (0-15, or
+/// `{"brightness": n}`), `PREFIX/pause` (`ON`/`OFF`, `true`/`false`), `PREFIX/power`
+/// (`ON`/`OFF`), `PREFIX/program` (a program's name; empty: the schedule's). Each goes
+/// through the same checks as the API, one at a time with its writes; a payload that fails
+/// is refused with its reason on standard error and changes nothing. Content from MQTT is
+/// live data and is not written to the state file (SD cards wear); the rest is, as a person's
+/// change. The sign publishes `PREFIX/state` (retained: the body of `GET /api/state`)
+/// after each change, and `PREFIX/status` (`online`; the broker's last will says `offline`).
+final class MQTTBridge: Sendable {
+  let api: SignAPI
+  let prefix: String
+  let client: MQTTClient
+  let discovery: HomeAssistantDiscovery?
+  let stopped = Atomic<Bool>(false)
+  /// Messages taken, refused, and state documents published.
+  let counts = Mutex((taken: 0, refused: 0, published: 0))
+
+  /// The topics the sign takes, after the prefix.
+  static let commands = ["content", "message", "brightness", "pause", "power", "program"]
+
+  init(api: SignAPI, address: MQTTAddress, prefix: String, discovery: Bool, clientID: String) {
+    self.api = api
+    self.prefix = prefix
+    var configuration = MQTTClient.Configuration(host: address.host, port: address.port, clientID: clientID)
+    configuration.username = address.username
+    configuration.password = address.password
+    configuration.will = .init(topic: prefix + "/status", payload: Array("offline".utf8), qos: 1, retain: true)
+    configuration.greeting = .init(topic: prefix + "/status", payload: Array("online".utf8), qos: 1, retain: true)
+    configuration.subscriptions = MQTTBridge.commands.map { prefix + "/" + $0 }
+    let inbox = Inbox()
+    client = MQTTClient(configuration, onMessage: { inbox.deliver($0) }, onEvent: { event in
+      switch event {
+      case .connected: printError("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
+      case .disconnected(let reason, let retry):
+        printError("MQTT: \(reason)" + (retry > 0 ? "; trying again in \(retry) s" : ""))
+      }
+      inbox.connected(event == .connected)
+    })
+    self.discovery = discovery ? HomeAssistantDiscovery(prefix: prefix, api: api) : nil
+    inbox.bridge.withLock { $0 = self }
+  }
+
+  /// Hands the client's messages and connects to the bridge once it exists.
+  final class Inbox: Sendable {
+    let bridge = Mutex<MQTTBridge?>(nil)
+    func deliver(_ message: MQTTPacket.Message) { bridge.withLock { $0 }?.take(message) }
+    func connected(_ yes: Bool) { if yes { bridge.withLock { $0 }?.announce() } }
+  }
+
+  /// Connects, and publishes the state whenever it changes, on threads of their own.
+  func start() {
+    client.start()
+    DispatchQueue.global().async { [self] in
+      var published = ""
+      var version = -1
+      var looked = 0.0
+      while !stopped.load(ordering: .acquiring) {
+        usleep(50_000)
+        guard client.isConnected else {
+          published = ""
+          continue
+        }
+        // After each change at once; the schedule's own changes within a second.
+        let now = MQTTBridge.monotonic()
+        let current = api.counters.withLock { $0.stateVersion }
+        guard current != version || now - looked >= 1 else { continue }
+        version = current
+        looked = now
+        let text = api.state().text
+        if text != published, client.publish(.init(topic: prefix + "/state", payload: Array(text.utf8), qos: 0, retain: true)) {
+          published = text
+          counts.withLock { $0.published += 1 }
+          discovery?.refresh(client)
+        }
+      }
+    }
+  }
+
+  /// Disconnects (the status is set to `offline` first: a clean disconnect has no will).
+  func stop() {
+    stopped.store(true, ordering: .releasing)
+    client.publish(.init(topic: prefix + "/status", payload: Array("offline".utf8), qos: 0, retain: true))
+    client.stop()
+  }
+
+  /// After each connect: Home Assistant's discovery documents.
+  func announce() {
+    discovery?.announce(client)
+  }
+
+  /// One message from the broker: checked and applied on the API's writes queue.
+  func take(_ message: MQTTPacket.Message) {
+    guard message.topic.hasPrefix(prefix + "/") else { return }
+    let command = String(message.topic.dropFirst(prefix.count + 1))
+    let text = MQTTBridge.trimmed(String(decoding: message.payload, as: UTF8.self))
+    api.writes.async { [self] in
+      let response: HTTPResponse
+      do {
+        response = try apply(command, text)
+      } catch {
+        response = .error(400, "\(error)")
+      }
+      if response.status == 200 {
+        counts.withLock { $0.taken += 1 }
+      } else {
+        counts.withLock { $0.refused += 1 }
+        var reason = "status \(response.status)"
+        if case .string(let text)? = (try? JSONParser.parse(String(decoding: response.body, as: UTF8.self)))?["error"] { reason = text }
+        printError("MQTT \(message.topic): \(reason); nothing changed")
+      }
+    }
+  }
+
+  /// A command as the API call it is.
+  func apply(_ command: String, _ text: String) throws -> HTTPResponse {
+    func request(_ json: JSONValue) -> HTTPRequest { MQTTBridge.request(json.text) }
+    switch command {
+    case "content":
+      do {
+        _ = try JSONParser.parse(text)
+      } catch {
+        throw MQTTBridge.Refusal("expected a content document (JSON, as PATCH /api/content takes): \(error)")
+      }
+      return api.content(MQTTBridge.request(text), replacing: false, persist: false)
+    case "message":
+      return api.content(request(.object([("messages", .array([.string(text)])), ("immediately", .bool(true))])), replacing: false, persist: false)
+    case "brightness":
+      if let level = Double(text) { return api.brightness(request(.object([("brightness", .number(level))]))) }
+      return api.brightness(MQTTBridge.request(text))
+    case "pause":
+      guard let on = MQTTBridge.switchValue(text) else { throw MQTTBridge.Refusal("expected ON or OFF (or true or false), got '\(text.prefix(40))'") }
+      return api.pause(MQTTBridge.request(""), on)
+    case "power":
+      if text.hasPrefix("{") { return api.power(MQTTBridge.request(text)) }
+      guard let on = MQTTBridge.switchValue(text) else { throw MQTTBridge.Refusal("expected ON or OFF (or true or false), got '\(text.prefix(40))'") }
+      return api.power(request(.object([("on", .bool(on))])))
+    case "program":
+      var name: JSONValue = text.isEmpty ? .null : .string(text)
+      if text.hasPrefix("\""), case .string(let quoted)? = try? JSONParser.parse(text) { name = .string(quoted) }
+      return api.chooseProgram(request(.object([("name", name)])))
+    default:
+      throw MQTTBridge.Refusal("no such command topic")
+    }
+  }
+
+  struct Refusal: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+  }
+
+  static func trimmed(_ text: String) -> String {
+    String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+  }
+
+  static func switchValue(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "on", "true", "1": true
+    case "off", "false", "0": false
+    default: nil
+    }
+  }
+
+  static func request(_ body: String) -> HTTPRequest {
+    HTTPRequest(method: "POST", path: "/mqtt", headers: ["content-type": "application/json"], body: Array(body.utf8))
+  }
+
+  static func monotonic() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+  }
+
+  /// `marquee/<hostname>`: this machine's name, lower case, made topic-safe.
+  static func defaultPrefix() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    gethostname(&buffer, buffer.count - 1)
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
+    let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+    return "marquee/" + (safe.isEmpty ? "sign" : safe)
+  }
+}

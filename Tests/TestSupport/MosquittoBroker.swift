@@ -1,0 +1,87 @@
+import Foundation
+import Glibc
+
+/// A real MQTT broker (Debian's mosquitto) on loopback, in the foreground as the test's
+/// child; stopped and its folder removed when released.
+public final class MosquittoBroker {
+  /// Whether mosquitto and its clients are installed.
+  public static let available = FileManager.default.isExecutableFile(atPath: "/usr/sbin/mosquitto")
+    && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_sub")
+    && FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_pub")
+
+  public let port: Int
+  public let folder: String
+  var process: ChildProcess?
+
+  /// A broker on `port`; `users` (name to password) turns anonymous access off.
+  public init(port: Int, users: [String: String] = [:]) throws {
+    self.port = port
+    folder = NSTemporaryDirectory() + "marquee-mqtt-\(port)"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    var config = "listener \(port) 127.0.0.1\npersistence false\n"
+    if users.isEmpty {
+      config += "allow_anonymous true\n"
+    } else {
+      let passwords = folder + "/passwords"
+      _ = FileManager.default.createFile(atPath: passwords, contents: Data())
+      for (user, password) in users {
+        _ = try ChildProcess.run("/usr/bin/mosquitto_passwd", ["-b", passwords, user, password], timeout: 30)
+      }
+      config += "allow_anonymous false\npassword_file \(passwords)\n"
+    }
+    try config.write(toFile: folder + "/mosquitto.conf", atomically: false, encoding: .utf8)
+    self.users = users
+    try start()
+  }
+
+  let users: [String: String]
+
+  /// The mosquitto_pub and mosquitto_sub arguments naming this broker (and its first user).
+  public var clientArguments: [String] {
+    var arguments = ["-h", "127.0.0.1", "-p", "\(port)"]
+    if let (user, password) = users.first { arguments += ["-u", user, "-P", password] }
+    return arguments
+  }
+
+  /// Starts the broker and waits (bounded, 5 s) until it accepts a publish.
+  public func start() throws {
+    process = try ChildProcess("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto.conf"])
+    var ready = false
+    for _ in 0..<50 where !ready {
+      ready = publish("probe", "x")
+      if !ready { usleep(100_000) }
+    }
+    guard ready else { throw BrokerError(description: "mosquitto did not start on port \(port)") }
+  }
+
+  /// Stops the broker (SIGTERM), waiting for it.
+  public func stop() {
+    process?.send(SIGTERM)
+    _ = process?.wait(timeout: 10)
+    process = nil
+  }
+
+  /// Publishes with mosquitto_pub; whether it worked.
+  @discardableResult
+  public func publish(_ topic: String, _ message: String, retain: Bool = false) -> Bool {
+    let arguments = clientArguments + ["-t", topic, "-m", message] + (retain ? ["-r"] : [])
+    return (try? ChildProcess.run("/usr/bin/mosquitto_pub", arguments, timeout: 10).status) == 0
+  }
+
+  /// The first `count` messages on `topic` (retained ones included) within `timeout`
+  /// seconds, as "topic payload" lines, read with mosquitto_sub.
+  public func receive(_ topic: String, count: Int = 1, timeout: Int = 5) -> [String] {
+    let arguments = clientArguments + ["-t", topic, "-C", "\(count)", "-W", "\(timeout)", "-v"]
+    let result = try? ChildProcess.run("/usr/bin/mosquitto_sub", arguments, timeout: Double(timeout + 5))
+    return (result?.stdout ?? "").split(separator: "\n").map(String.init)
+  }
+
+  deinit {
+    stop()
+    try? FileManager.default.removeItem(atPath: folder)
+  }
+
+  struct BrokerError: Error, CustomStringConvertible {
+    var description: String
+  }
+}
