@@ -244,46 +244,16 @@ public final class MQTTClient: Sendable {
     }
   }
 
-  /// A TCP connection to `host`, within 5 s.
+  /// A TCP connection to the broker, within 5 s.
   static func open(_ host: String, _ port: UInt16) throws(MQTTConnectionError) -> Int32 {
-    var hints = addrinfo()
-    hints.ai_family = AF_UNSPEC
-    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-    var found: UnsafeMutablePointer<addrinfo>?
-    let status = getaddrinfo(host, String(port), &hints, &found)
-    guard status == 0, let first = found else {
-      throw MQTTConnectionError("cannot find the broker \(host): \(String(cString: gai_strerror(status)))")
+    do {
+      return try TCPConnection.open(host, port, seconds: 5)
+    } catch {
+      throw MQTTConnectionError(error.lookup ? "cannot find the broker \(host): \(error.reason)" : "cannot connect to the broker at \(host):\(port): \(error.reason)")
     }
-    defer { freeaddrinfo(first) }
-    var failure = "no address"
-    var entry: UnsafeMutablePointer<addrinfo>? = first
-    while let address = entry {
-      let descriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), address.pointee.ai_protocol)
-      if descriptor >= 0 {
-        // connect and every send give up after 5 s rather than hang the client.
-        var limit = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var one: Int32 = 1
-        setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        if connect(descriptor, address.pointee.ai_addr, address.pointee.ai_addrlen) == 0 { return descriptor }
-        failure = String(cString: strerror(errno))
-        close(descriptor)
-      }
-      entry = address.pointee.ai_next
-    }
-    throw MQTTConnectionError("cannot connect to the broker at \(host):\(port): \(failure)")
   }
 
-  static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
-    var sent = 0
-    while sent < bytes.count {
-      let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return false }
-      sent += count
-    }
-    return true
-  }
+  static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool { TCPConnection.write(bytes, to: descriptor) }
 
   static func monotonic() -> Double {
     var spec = timespec()

@@ -11,6 +11,10 @@ public struct Sign: Timeline {
   public let height: Int
   /// The zones, drawn in order (later zones on top where they overlap).
   public internal(set) var zones: [Zone]
+  /// The notifications waiting and showing, and when each shows.
+  public internal(set) var notifications = NotificationQueue()
+  /// What the notifications show, stretch by stretch (made at each change, not per frame).
+  var overlays: [Overlay] = []
 
   /// Why a sign could not be made.
   public struct LayoutError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -50,6 +54,17 @@ public struct Sign: Timeline {
   }
 
   public func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
+    if let whole = overlayIndex(target: nil, at: t) {
+      renderOverlay(whole, at: t, into: &frame, workspace: &workspace) { frame, workspace in
+        composeZones(at: t, into: &frame, workspace: &workspace)
+      }
+      return
+    }
+    composeZones(at: t, into: &frame, workspace: &workspace)
+  }
+
+  /// The zones at `t`, each with the notification that covers it, if one does.
+  func composeZones(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     frame.pixels.clear()
     frame.brightness = 1
     if workspace.zoneFrames.count != zones.count {
@@ -64,7 +79,13 @@ public struct Sign: Timeline {
       if workspace.zoneFrames[index].width != width || workspace.zoneFrames[index].height != height {
         workspace.zoneFrames[index] = Frame(width: width, height: height)
       }
-      zones[index].render(at: t, into: &workspace.zoneFrames[index], workspace: &workspace.zoneWorkspaces[index])
+      if let overlay = overlayIndex(target: index, at: t) {
+        renderOverlay(overlay, at: t, into: &workspace.zoneFrames[index], workspace: &workspace.zoneWorkspaces[index]) { frame, workspace in
+          zones[index].render(at: t, into: &frame, workspace: &workspace)
+        }
+      } else {
+        zones[index].render(at: t, into: &workspace.zoneFrames[index], workspace: &workspace.zoneWorkspaces[index])
+      }
       if !workspace.zoneFrames[index].pixels.isBlank {
         let level = workspace.zoneFrames[index].brightness
         brightest = max(brightest, level)
@@ -88,6 +109,7 @@ public struct Sign: Timeline {
     for index in zones.indices {
       if let change = zones[index].nextChange(after: t), change < soonest ?? .infinity { soonest = change }
     }
+    if let change = overlayChange(after: t), change < soonest ?? .infinity { soonest = change }
     return soonest
   }
 

@@ -79,6 +79,25 @@ public final class SignController: Timeline, Sendable {
     try change(zone: zone, at: t) { try $0.replace(content: content, at: $1, immediately: immediately) }
   }
 
+  /// Shows `notification` over its zone (or the whole sign) from sign time `t` (the last frame
+  /// drawn if nil), after those of higher or equal priority; returns its ID.
+  ///
+  /// - Throws: ``Sign/NotificationError`` or ``MarqueeError``.
+  @discardableResult
+  public func notify(_ notification: Notification, at t: Double? = nil) throws -> Int {
+    let id = try state.withLock { state in try state.sign.notify(notification, at: Self.changeTime(t, state)) }
+    wake?.wake()
+    return id
+  }
+
+  /// Dismisses notification `id` (nil: every one); whether one was waiting or showing.
+  @discardableResult
+  public func dismiss(notification id: Int?, at t: Double? = nil) -> Bool {
+    let done = state.withLock { state in state.sign.dismiss(id, at: Self.changeTime(t, state)) }
+    if done { wake?.wake() }
+    return done
+  }
+
   /// Pauses one zone, or every zone when `zone` is `nil`.
   public func pause(zone: String? = nil, at t: Double? = nil) throws {
     try forZones(zone, at: t) { $0.pause(at: $1) }

@@ -16,6 +16,10 @@ public struct FrameWorkspace: Sendable {
   var zoneFrames: [Frame] = []
   /// One workspace per zone of a sign (zones have different sizes).
   var zoneWorkspaces: [FrameWorkspace] = []
+  /// A notification's frame and what lies under it, for its entry and exit.
+  var notificationFrames: [Frame] = []
+  /// The notification's own workspace.
+  var notificationWorkspaces: [FrameWorkspace] = []
 
   /// Creates an empty workspace; buffers grow to the size first asked for.
   public init() {}

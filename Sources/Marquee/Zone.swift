@@ -27,7 +27,10 @@ public struct Zone: Sendable {
   var segments: [Segment]
   /// Paused intervals in sign time; the last may be open (`end == nil`).
   var pauses: [(start: Double, end: Double?)] = []
-  /// The total length of paused intervals folded away (all before ``foldedUntil``).
+  /// Stretches of sign time a notification covers the zone, in time order: its own content
+  /// waits under it, as in a pause, and goes on from where it was.
+  var covers: [(start: Double, end: Double)] = []
+  /// The total length of paused and covered intervals folded away (all before ``foldedUntil``).
   var foldedPause = 0.0
   /// Sign time before which history has been folded away.
   var foldedUntil = 0.0
@@ -49,43 +52,92 @@ public struct Zone: Sendable {
   /// Seconds of one loop of the newest content, `nil` when it does not move.
   public var loopDuration: Double? { segments[segments.count - 1].timeline.loopDuration }
 
+  /// Whether a notification covers the zone at sign time `t`.
+  func isCovered(at t: Double) -> Bool {
+    covers.contains { $0.start <= t && t < $0.end }
+  }
+
   /// Whether the zone is paused at the end of its history.
   public var isPaused: Bool { pauses.last.map { $0.end == nil } ?? false }
 
-  /// The zone's own time at sign time `t`: sign time minus the time spent paused.
-  public func zoneTime(_ t: Double) -> Double {
-    var paused = t >= foldedUntil ? foldedPause : 0
-    for pause in pauses where pause.start < t {
-      paused += min(t, pause.end ?? t) - pause.start
+  /// Calls `body` with each stretch the zone's clock stands still (the union of its pauses
+  /// and covers, in time order; `end` nil: it stands from `start` on) until `body` says stop.
+  /// Allocates nothing: a frame asks this.
+  func forEachStill(_ body: (_ start: Double, _ end: Double?) -> Bool) {
+    var p = 0, c = 0
+    var run: (start: Double, end: Double?)?
+    while p < pauses.count || c < covers.count {
+      let next: (start: Double, end: Double?)
+      if c >= covers.count || (p < pauses.count && pauses[p].start <= covers[c].start) {
+        next = (pauses[p].start, pauses[p].end)
+        p += 1
+      } else {
+        next = (covers[c].start, covers[c].end)
+        c += 1
+      }
+      if let current = run {
+        if let end = current.end, next.start > end {
+          if !body(current.start, current.end) { return }
+          run = next
+        } else if let end = current.end, let nextEnd = next.end {
+          run = (current.start, max(end, nextEnd))
+        } else {
+          run = (current.start, nil)
+        }
+      } else {
+        run = next
+      }
     }
-    return t - paused
+    if let run { _ = body(run.start, run.end) }
   }
 
-  /// Sign time at which zone time reaches `z`, given the pauses so far (`nil` if it never
-  /// does because the zone stays paused).
+  /// The zone's own time at sign time `t`: sign time minus the time spent paused or covered.
+  public func zoneTime(_ t: Double) -> Double {
+    var still = t >= foldedUntil ? foldedPause : 0
+    forEachStill { start, end in
+      guard start < t else { return false }
+      still += min(t, end ?? t) - start
+      return true
+    }
+    return t - still
+  }
+
+  /// Sign time at which zone time reaches `z`, given the pauses and covers so far (`nil` if
+  /// it never does because the zone stays paused).
   func signTime(forZoneTime z: Double) -> Double? {
-    var t = z + foldedPause
-    for pause in pauses {
-      guard pause.start < t else { break }
-      guard let end = pause.end else { return nil }
-      t += end - pause.start
+    var t: Double? = z + foldedPause
+    forEachStill { start, end in
+      guard let current = t, start < current else { return false }
+      guard let end else {
+        t = nil
+        return false
+      }
+      t = current + end - start
+      return true
     }
     return t
   }
 
   /// Drops history that rendering from sign time `now` on can no longer reach: segments
-  /// replaced before `now`, and pauses that ended before it. Memory stays flat however many
-  /// updates and pauses a long run has.
+  /// replaced before `now`, and pauses and covers that ended before it. Memory stays flat
+  /// however many updates, pauses and notifications a long run has.
   mutating func compact(now: Double) {
     let z = zoneTime(now)
     if let current = segments.lastIndex(where: { $0.start <= z }), current > 0 {
       segments.removeFirst(current)
     }
-    while let first = pauses.first, let end = first.end, end <= now {
-      foldedPause += end - first.start
-      foldedUntil = end
-      pauses.removeFirst()
+    var folded = 0.0, until = foldedUntil
+    forEachStill { start, end in
+      guard let end, end <= now else { return false }
+      folded += end - start
+      until = end
+      return true
     }
+    guard until > foldedUntil || folded > 0 else { return }
+    foldedPause += folded
+    foldedUntil = until
+    pauses.removeAll { pause in pause.end.map { $0 <= until } ?? false }
+    covers.removeAll { $0.end <= until }
   }
 
   /// The segment in force at zone time `z`.

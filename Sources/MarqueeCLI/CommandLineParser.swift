@@ -21,6 +21,8 @@ public enum Invocation: Sendable, Equatable {
   case gallery(String)
   /// Print the schedule's timeline of the config file: from a date (nil: today), for days.
   case schedule(RunOptions, from: LocalDate?, days: Int)
+  /// Send a notification to (or dismiss one from) a running `marquee serve`.
+  case notify(NotifyCommand)
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:

@@ -52,6 +52,9 @@ public enum MarqueeCommand {
       case .schedule(let options, let from, let days):
         try printOutput(ScheduleListing.text(options.schedule!, from: from ?? LocalTime.date(at: LocalTime.now()).date, days: days))
         return ExitCode.success
+      case .notify(let command):
+        try printOutput(try command.run())
+        return ExitCode.success
       case .run(let options) where options.serve:
         try Serve.run(options, arguments: arguments, stop: stop)
       case .run(let options):

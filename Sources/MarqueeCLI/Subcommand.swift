@@ -58,6 +58,12 @@ struct Subcommand: Sendable {
       }
       return .schedule(options, from: from, days: days)
     },
+    Subcommand(
+      name: "notify", usage: "notify [<url>] <message> ...",
+      help: "Show a notification on a running 'marquee serve' (--zone, --duration, --passes, --priority, --in, --out, --wake, --dismiss [ID]; see Docs/api.md)."
+    ) { rest, _ throws(UsageError) in
+      .notify(try NotifyCommand.parse(rest))
+    },
     Subcommand(name: "boards", usage: "boards", help: "List the board names --board takes, with their size and file.") { _, _ in .boards },
     Subcommand(
       name: "identify", usage: "identify --board <file>", help: "Light each module, backpack or panel in data order, one a second, with its number."

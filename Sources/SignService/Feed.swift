@@ -39,6 +39,9 @@ public final class Feed: Sendable {
     /// The fonts each zone uses now, and those of its initial options: the fonts kept loaded.
     var fontsInUse: [String: [FontCache.Identity]] = [:]
     var initialFonts: [String: [FontCache.Identity]] = [:]
+    /// Notifications (and dismissals: nil notification, the ID or nil for all) from lines,
+    /// shown at the next frame.
+    var notices: [(notification: Notification?, dismiss: Int?)] = []
   }
 
   /// A zone's size: what its content must fit.
@@ -148,6 +151,21 @@ public final class Feed: Sendable {
 
   func handleObject(_ value: JSONValue) throws {
     do {
+      // {"notify": {…}} shows a notification; {"dismiss": ID} or {"dismiss": true} ends one or all.
+      if value["notify"] != nil || value["dismiss"] != nil {
+        let fields = try JSONFields(value)
+        try fields.rejectUnknownKeys(["notify", "dismiss"])
+        if let document = try fields.object("notify") {
+          let made = try notification(document)
+          state.withLock { $0.notices.append((made.notification, nil)) }
+        }
+        if fields.value["dismiss"] == .bool(true) {
+          state.withLock { $0.notices.append((nil, nil)) }
+        } else if let id = try fields.integer("dismiss", in: 1...Int(Int32.max)) {
+          state.withLock { $0.notices.append((nil, id)) }
+        }
+        return
+      }
       commit([try prepare(try JSONFields(value))])
     } catch let error as JSONFieldError {
       throw RuntimeError("\(error)")
@@ -323,6 +341,15 @@ public final class Feed: Sendable {
   /// Each zone's options now (what updates have made of them).
   public var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
 
+  /// Takes the notifications and dismissals lines asked for, in order.
+  func drainNotices() -> [(notification: Notification?, dismiss: Int?)] {
+    state.withLock { state in
+      guard !state.notices.isEmpty else { return [] }
+      defer { state.notices.removeAll() }
+      return state.notices
+    }
+  }
+
   /// Takes what waits to be applied, oldest zone first.
   func drain() -> [(String, Pending)] {
     state.withLock { state in
@@ -367,6 +394,17 @@ public struct FedSign: Timeline {
         }
       } catch {
         printError("Warning: zone '\(zone)': \(error), update skipped")
+      }
+    }
+    for notice in feed.drainNotices() {
+      do {
+        if let notification = notice.notification {
+          try controller.notify(notification, at: t)
+        } else {
+          controller.dismiss(notification: notice.dismiss, at: t)
+        }
+      } catch {
+        printError("Warning: notification: \(error), not shown")
       }
     }
     controller.render(at: t, into: &frame, workspace: &workspace)

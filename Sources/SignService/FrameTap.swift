@@ -24,8 +24,10 @@ package final class FrameTap: Sendable {
     var poweredOff = false
     /// Turned on by a person during the schedule's off period, until that period ends.
     var wokenInOffPeriod = false
-    /// Whether the sign shows nothing.
-    var off: Bool { poweredOff || (scheduledOff && !wokenInOffPeriod) }
+    /// Until when (monotonic nanoseconds) a notification lights the sign in an off period.
+    var wokenUntil: Int64 = 0
+    /// Whether the sign shows nothing at monotonic time `now`.
+    func off(at now: Int64) -> Bool { poweredOff || (scheduledOff && !wokenInOffPeriod && now >= wokenUntil) }
     /// Gaps between successive frames, in nanoseconds, the last ``intervalCapacity``.
     var intervals: [Int64]
     var intervalCount = 0
@@ -61,7 +63,22 @@ package final class FrameTap: Sendable {
 
   /// Whether the sign is dark: an off period of the schedule (unless a person woke it), or
   /// turned off by a person.
-  package var off: Bool { state.withLock { $0.off } }
+  package var off: Bool {
+    let now = FrameTap.monotonic()
+    return state.withLock { $0.off(at: now) }
+  }
+
+  /// Lights the sign for `seconds` even in an off period (a notification that wakes it).
+  package func wake(forSeconds seconds: Double) {
+    let until = FrameTap.monotonic() + Int64(max(0, seconds) * 1e9)
+    state.withLock { $0.wokenUntil = max($0.wokenUntil, until) }
+  }
+
+  static func monotonic() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+  }
 
   /// Whether the schedule says the sign is off now; a new period ends a person's waking.
   package var scheduledOff: Bool {
@@ -99,9 +116,7 @@ package final class FrameTap: Sendable {
   /// Called by the frame loop for every frame shown; the level and off state to show it
   /// with, and the monotonic time in nanoseconds.
   func record(_ frame: Frame, changed: Bool) -> (level: Int, off: Bool, time: Int64) {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    let time = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    let time = FrameTap.monotonic()
     return state.withLock { state in
       if state.lastShow > 0 {
         state.intervals[state.intervalCount % FrameTap.intervalCapacity] = time - state.lastShow
@@ -113,7 +128,7 @@ package final class FrameTap: Sendable {
         state.brightness = frame.brightness
         state.generation &+= 1
       }
-      return (state.level, state.off, time)
+      return (state.level, state.off(at: time), time)
     }
   }
 }

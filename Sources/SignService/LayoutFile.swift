@@ -13,7 +13,7 @@ package struct ZoneSpec {
 package enum LayoutFile {
   /// A zone's content keys: its messages and the options zones take (feed lines take these
   /// too).
-  static let contentKeys = ["messages"] + Option.zoneOptions.map(\.key)
+  package static let contentKeys = ["messages"] + Option.zoneOptions.map(\.key)
   /// The keys only a layout file takes: where a zone is and what it is called.
   static let placementKeys = ["name", "x", "y", "width", "height"]
   /// Every key of a layout zone.

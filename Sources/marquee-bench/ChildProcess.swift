@@ -10,8 +10,9 @@ struct ChildRun {
 
 enum ChildProcess {
   /// Spawns `arguments[0]` with `arguments`, standard output captured (stdin from /dev/null,
-  /// or with `openInput` a pipe held open and silent until the child exits), and waits for it.
-  static func run(_ arguments: [String], environment: [String: String] = [:], openInput: Bool = false) -> ChildRun? {
+  /// or with `openInput` a pipe held open and silent until the child exits, or `inputFile`),
+  /// and waits for it.
+  static func run(_ arguments: [String], environment: [String: String] = [:], openInput: Bool = false, inputFile: String? = nil) -> ChildRun? {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return nil }
     var input: [Int32] = [-1, -1]
@@ -26,7 +27,7 @@ enum ChildProcess {
       posix_spawn_file_actions_adddup2(&actions, input[0], 0)
       posix_spawn_file_actions_addclose(&actions, input[1])
     } else {
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_addopen(&actions, 0, inputFile ?? "/dev/null", O_RDONLY, 0)
     }
     var environ: [String] = []
     var index = 0

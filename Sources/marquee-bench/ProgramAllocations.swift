@@ -15,12 +15,14 @@ struct ProgramAllocations {
     var name: String
     var arguments: [String]
     var openInput = false
+    /// A file for standard input (feed lines read at the start).
+    var inputFile: String?
     var width = 64, height = 8
     /// Extra environment (the fake kernel for the spidev mode).
     var environment: [String: String] = [:]
   }
 
-  static func modes(board: String, fakeKernel: String, schedule: String) -> [Mode] {
+  static func modes(board: String, fakeKernel: String, schedule: String, notification: String) -> [Mode] {
     let moving = ["--fps", "1000", "--speed", "1000"]
     let message = "Allocation-free frames in every display"
     return [
@@ -54,6 +56,8 @@ struct ProgramAllocations {
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
       Mode(name: "stdin-idle", arguments: ["--stdin", "--output", "ascii"] + moving + [message], openInput: true),
+      // A notification over the ticker for the whole run, from a feed line at the start.
+      Mode(name: "notification", arguments: ["--stdin", "--output", "ascii"] + moving + [message], inputFile: notification),
       // A program, a brightness level and an off period that never ends the run: the
       // schedule's thread and the dimming and darkening display in the frame loop.
       Mode(name: "schedule", arguments: ["--config", schedule, "--output", "ascii"] + moving),
@@ -72,7 +76,7 @@ struct ProgramAllocations {
     environment["LD_PRELOAD"] = ([counter] + (mode.environment["LD_PRELOAD"].map { [$0] } ?? [])).joined(separator: " ")
     environment["MARQUEE_ALLOCATION_REPORT"] = report
     guard let run = ChildProcess.run([marquee] + mode.arguments + ["--frames", "\(frames)"], environment: environment,
-                                     openInput: mode.openInput),
+                                     openInput: mode.openInput, inputFile: mode.inputFile),
       run.status == 0, let file = fopen(report, "r")
     else { return nil }
     defer { fclose(file) }
@@ -99,8 +103,13 @@ struct ProgramAllocations {
       unlink(schedule)
       unlink(schedule + ".off")
     }
+    let notification = "/tmp/marquee-bench-allocations-notification-\(getpid())"
+    guard let lines = fopen(notification, "w") else { return }
+    fputs(#"{"notify": {"messages": ["A notification that scrolls over the ticker"], "duration": 3600, "in": "fade"}}"# + "\n", lines)
+    fclose(lines)
+    defer { unlink(notification) }
     let fakeKernel = ChildProcess.ownFolder + "/libMarqueeFakeKernel.so"
-    for mode in ProgramAllocations.modes(board: board, fakeKernel: fakeKernel, schedule: schedule) {
+    for mode in ProgramAllocations.modes(board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification) {
       guard let before = count(mode, frames: short), let after = count(mode, frames: long) else {
         print("marquee-bench scenario=allocs-\(mode.name) error=marquee-did-not-run")
         continue

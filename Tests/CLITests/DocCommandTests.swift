@@ -56,6 +56,11 @@ func markdownDocuments() -> [(file: String, text: String)] {
       "the reader's broker and config (MQTTServeTests runs serve --mqtt on a local broker)",
     "marquee serve --mqtt mqtt://sign:secret@broker.local:1883 --ha-discovery …": "the reader's broker and password",
     "marquee serve --mqtt mqtt://127.0.0.1 --mqtt-topic signs/shop …": "a bridging mosquitto of the reader's own",
+    "marquee notify http://127.0.0.1:8080 --duration 5 --in fade \"Order 42 ready\"":
+      "a sign the reader runs (NotifyTests sends the same to a served sign)",
+    "marquee notify http://sign.local:8080 --oauth2-bearer \"$TOKEN\" --priority 5 --zone main \"Train cancelled\"":
+      "the reader's sign and token (NotifyTests checks --oauth2-bearer against a served sign)",
+    "marquee notify http://127.0.0.1:8080 --dismiss": "a sign the reader runs (NotifyTests dismisses on a served sign)",
   ]
 
   /// Fonts some commands need, and the Debian package that has each.

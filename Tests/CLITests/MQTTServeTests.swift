@@ -8,8 +8,6 @@ import Testing
 /// and mosquitto_sub on the other side, as a home or a shop wires a sign in.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
 struct MQTTServeTests {
-  static func port(_ offset: Int) -> Int { 40_000 + Int(getpid() % 5_000) * 4 + offset }
-
   func serve(_ broker: MosquittoBroker, _ extra: [String] = [], url: String? = nil) throws -> ServedSign {
     let address = url ?? "mqtt://127.0.0.1:\(broker.port)"
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "--mqtt", address, "--mqtt-topic", "signs/shop"] + extra)
@@ -19,7 +17,7 @@ struct MQTTServeTests {
   func state(_ sign: ServedSign) -> JSONValue? { try? ServeTests.json(sign.client.request("GET", "/api/state")) }
 
   @Test func commandsOnTheTopicsChangeTheSignAndBadOnesChangeNothing() throws {
-    let broker = try MosquittoBroker(port: MQTTServeTests.port(0))
+    let broker = try MosquittoBroker()
     let folder = NSTemporaryDirectory() + "marquee-mqtt-serve-\(getpid())"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -30,6 +28,10 @@ struct MQTTServeTests {
     #expect(eventually { state(sign)?["zones"]?.arrayValue?.first?["messages"] == .array([.string("Order 42 ready")]) })
     broker.publish("signs/shop/content", #"{"messages": ["Soup", "Tea"], "speed": 30}"#)
     #expect(eventually { state(sign)?["zones"]?.arrayValue?.first?["speed"] == .number(30) })
+    broker.publish("signs/shop/notify", #"{"messages": ["Doorbell"], "duration": 30}"#)
+    #expect(eventually { (try? ServeTests.json(sign.client.request("GET", "/api/notify")))?["notifications"]?.arrayValue?.count == 1 })
+    broker.publish("signs/shop/dismiss", "")
+    #expect(eventually { (try? ServeTests.json(sign.client.request("GET", "/api/notify")))?["notifications"] == .array([]) })
     broker.publish("signs/shop/brightness", "6")
     #expect(eventually { state(sign)?["brightness"] == .number(6) })
     broker.publish("signs/shop/pause", "ON")
@@ -66,7 +68,7 @@ struct MQTTServeTests {
   }
 
   @Test func theLastWillAndABrokerRestart() throws {
-    let broker = try MosquittoBroker(port: MQTTServeTests.port(1))
+    let broker = try MosquittoBroker()
     var sign = try serve(broker, ["Start"])
     #expect(eventually { broker.receive("signs/shop/status", timeout: 1) == ["signs/shop/status online"] })
     // The broker goes and comes back: the sign connects and subscribes again.
@@ -92,7 +94,7 @@ struct MQTTServeTests {
   }
 
   @Test func aRefusedPasswordIsSaidAndTheSignRunsOn() throws {
-    let broker = try MosquittoBroker(port: MQTTServeTests.port(2), users: ["sign": "secret"])
+    let broker = try MosquittoBroker(users: ["sign": "secret"])
     let sign = try serve(broker, ["Start"], url: "mqtt://sign:wrong@127.0.0.1:\(broker.port)")
     #expect(eventually { sign.child.errorSoFar.contains("MQTT: the broker says this client is not authorised")
       || sign.child.errorSoFar.contains("MQTT: the broker refused the user name or password") }, "\(sign.child.errorSoFar)")
@@ -117,7 +119,7 @@ struct MQTTServeTests {
   /// Home Assistant's discovery documents, checked against its documented schema: each
   /// component's required keys, and no key its page does not list.
   @Test func homeAssistantFindsTheSign() throws {
-    let broker = try MosquittoBroker(port: MQTTServeTests.port(3))
+    let broker = try MosquittoBroker()
     let folder = NSTemporaryDirectory() + "marquee-ha-\(getpid())"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }

@@ -10,8 +10,6 @@ import Testing
 /// with mosquitto_pub and mosquitto_sub on the other side.
 @Suite(.serialized, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
 struct MQTTBrokerTests {
-  static func port(_ offset: Int) -> Int { 30_000 + Int(getpid() % 5_000) * 4 + offset }
-
   /// What a client saw.
   final class Seen: Sendable {
     let messages = Mutex<[MQTTPacket.Message]>([])
@@ -27,7 +25,7 @@ struct MQTTBrokerTests {
   }
 
   @Test func subscribeReceiveRetainedAndLiveAndPublishRetainedWithQoS1() throws {
-    let broker = try MosquittoBroker(port: MQTTBrokerTests.port(0))
+    let broker = try MosquittoBroker()
     #expect(broker.publish("sign/content", "kept", retain: true))
     let seen = Seen()
     let client = client(broker, seen) { configuration in
@@ -49,7 +47,7 @@ struct MQTTBrokerTests {
   }
 
   @Test func theLastWillTellsWhenTheSignIsGone() throws {
-    let broker = try MosquittoBroker(port: MQTTBrokerTests.port(1))
+    let broker = try MosquittoBroker()
     let seen = Seen()
     let client = client(broker, seen) { configuration in
       configuration.keepAlive = 1
@@ -66,7 +64,7 @@ struct MQTTBrokerTests {
   }
 
   @Test func aBrokerRestartIsSurvived() throws {
-    let broker = try MosquittoBroker(port: MQTTBrokerTests.port(2))
+    let broker = try MosquittoBroker()
     let seen = Seen()
     let client = client(broker, seen) { $0.subscriptions = ["sign/#"] }
     client.start()
@@ -87,12 +85,15 @@ struct MQTTBrokerTests {
   }
 
   @Test func aRefusedPasswordSaysSo() throws {
-    let broker = try MosquittoBroker(port: MQTTBrokerTests.port(3), users: ["sign": "right"])
-    let seen = Seen()
-    let wrong = client(broker, seen) { configuration in
-      configuration.username = "sign"
-      configuration.password = "wrong"
+    let broker = try MosquittoBroker(users: ["sign": "right"])
+    func signingIn(with password: String, _ seen: Seen) -> MQTTClient {
+      client(broker, seen) { configuration in
+        configuration.username = "sign"
+        configuration.password = password
+      }
     }
+    let seen = Seen()
+    let wrong = signingIn(with: "wrong", seen)
     wrong.start()
     defer { wrong.stop() }
     #expect(eventually { !seen.events.withLock { $0 }.isEmpty })
@@ -102,11 +103,7 @@ struct MQTTBrokerTests {
     #expect(reasons.first == "the broker says this client is not authorised" || reasons.first == "the broker refused the user name or password",
             "\(reasons)")
     #expect(!wrong.isConnected)
-    let rightSeen = Seen()
-    let right = client(broker, rightSeen) { configuration in
-      configuration.username = "sign"
-      configuration.password = "right"
-    }
+    let right = signingIn(with: "right", Seen())
     right.start()
     defer { right.stop() }
     #expect(eventually { right.isConnected })

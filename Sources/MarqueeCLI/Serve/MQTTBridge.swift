@@ -13,7 +13,9 @@ import SignService
 /// `marquee serve --mqtt`: the sign on an MQTT broker, under one topic prefix.
 ///
 /// It takes what the API takes, each on its topic: `PREFIX/content` (a `PATCH /api/content`
-/// document), `PREFIX/message` (plain text, shown at once), `PREFIX/brightness` (0-15, or
+/// document), `PREFIX/message` (plain text, shown at once), `PREFIX/notify` (a `POST
+/// /api/notify` document, or plain text), `PREFIX/dismiss` (a notification's number, or
+/// empty for all), `PREFIX/brightness` (0-15, or
 /// `{"brightness": n}`), `PREFIX/pause` (`ON`/`OFF`, `true`/`false`), `PREFIX/power`
 /// (`ON`/`OFF`), `PREFIX/program` (a program's name; empty: the schedule's). Each goes
 /// through the same checks as the API, one at a time with its writes; a payload that fails
@@ -31,7 +33,7 @@ final class MQTTBridge: Sendable {
   let counts = Mutex((taken: 0, refused: 0, published: 0))
 
   /// The topics the sign takes, after the prefix.
-  static let commands = ["content", "message", "brightness", "pause", "power", "program"]
+  static let commands = ["content", "message", "notify", "dismiss", "brightness", "pause", "power", "program"]
 
   init(api: SignAPI, address: MQTTAddress, prefix: String, discovery: Bool, clientID: String) {
     self.api = api
@@ -139,6 +141,16 @@ final class MQTTBridge: Sendable {
       return api.content(MQTTBridge.request(text), replacing: false, persist: false)
     case "message":
       return api.content(request(.object([("messages", .array([.string(text)])), ("immediately", .bool(true))])), replacing: false, persist: false)
+    case "notify":
+      if !text.hasPrefix("{") { return api.notify(request(.object([("messages", .array([.string(text)]))]))) }
+      return api.notify(MQTTBridge.request(text))
+    case "dismiss":
+      var path = "/api/notify"
+      if !text.isEmpty {
+        guard let id = Int(text), id > 0 else { throw MQTTBridge.Refusal("expected a notification's number, or nothing for all, got '\(text.prefix(40))'") }
+        path += "/\(id)"
+      }
+      return api.dismiss(HTTPRequest(method: "DELETE", path: path))
     case "brightness":
       if let level = Double(text) { return api.brightness(request(.object([("brightness", .number(level))]))) }
       return api.brightness(MQTTBridge.request(text))

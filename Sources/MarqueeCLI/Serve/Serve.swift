@@ -55,7 +55,7 @@ enum Serve {
     let api = SignAPI(
       feed: feed, frames: frames, zones: places, width: options.width, height: options.height, fps: options.fps,
       stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed, pump: pump) },
-      statePath: options.statePath, pump: pump)
+      statePath: options.statePath, pump: pump, controller: controller)
     if let saved { api.restore(saved) }
     let server: HTTPServer
     do {

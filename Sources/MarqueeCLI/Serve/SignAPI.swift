@@ -45,11 +45,14 @@ final class SignAPI: Sendable {
   let statePath: String?
   /// What plays the schedule, if the sign has one.
   let pump: SchedulePump?
+  /// The sign, for notifications.
+  let controller: SignController?
 
   init(
     feed: Feed, frames: FrameTap, zones: [ZonePlace], width: Int, height: Int, fps: Double, stop: StopFlag,
-    reload: (@Sendable () -> String?)?, statePath: String? = nil, pump: SchedulePump? = nil
+    reload: (@Sendable () -> String?)?, statePath: String? = nil, pump: SchedulePump? = nil, controller: SignController? = nil
   ) {
+    self.controller = controller
     self.statePath = statePath
     self.pump = pump
     self.feed = feed
@@ -92,6 +95,10 @@ final class SignAPI: Sendable {
     router.add("POST", "/api/resume") { [self] request in write { [self] in pause(request, false) } }
     router.add("POST", "/api/brightness") { [self] request in write { [self] in brightness(request) } }
     router.add("POST", "/api/power") { [self] request in write { [self] in power(request) } }
+    router.add("POST", "/api/notify") { [self] request in write { [self] in notify(request) } }
+    router.add("GET", "/api/notify") { [self] _ in .now(.json(.object([("notifications", notifications())]))) }
+    router.add("DELETE", "/api/notify") { [self] request in write { [self] in dismiss(request) } }
+    router.add("DELETE", under: "/api/notify/") { [self] request in write { [self] in dismiss(request) } }
     router.add("POST", "/api/program") { [self] request in write { [self] in chooseProgram(request) } }
     router.add("GET", "/api/frame") { [self] request in .now(frame(request)) }
     router.add("GET", "/api/events") { [self] _ in .now(.events(SignEvents(api: self))) }

@@ -1,0 +1,88 @@
+import Foundation
+import Glibc
+import SimpleJSON
+import TestSupport
+import Testing
+
+/// Notifications on the running sign: over the API, from `marquee notify` the way curl
+/// users give the address and token, and the sign going back to what it showed.
+@Suite(.serialized) struct NotifyTests {
+  func still(_ text: String) throws -> [String] {
+    try #require(asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", text]).stdout).first)
+  }
+
+  func shown(_ sign: ServedSign) -> [String]? { asciiFrames(sign.client.request("GET", "/api/frame")?.text ?? "").first }
+
+  @Test func aNotificationInterruptsAndTheSignReturns() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
+    let open = try still("Open"), order = try still("No 42")
+    #expect(eventually { shown(sign) == open })
+    let answer = try ServeTests.json(sign.client.request("POST", "/api/notify", body: #"{"messages": ["No 42"], "duration": 1.5, "priority": 2}"#))
+    #expect(answer["id"] == .number(1) && answer["notifications"]?.arrayValue?.first?["showing"] == .bool(true))
+    #expect(eventually { shown(sign) == order })
+    #expect(try ServeTests.json(sign.client.request("GET", "/api/notify"))["notifications"]?.arrayValue?.count == 1)
+    // It ends by itself and the sign shows what it showed.
+    #expect(eventually { shown(sign) == open })
+    #expect(try ServeTests.json(sign.client.request("GET", "/api/notify"))["notifications"] == .array([]))
+    // Refused whole, with the field named; nothing queued.
+    for (body, error) in [
+      (#"{"duration": 2}"#, "messages"),
+      (#"{"messages": ["x"], "zone": "side"}"#, "zone: no zone named 'side'"),
+      (#"{"messages": ["x"], "passes": 2, "duration": 3}"#, #"passes: give \"duration\" or \"passes\", not both"#),
+      (#"{"messages": ["x"], "in": "wobble"}"#, "in: unknown effect 'wobble'"),
+      (#"{"messages": ["x"], "priority": 1000}"#, "priority"),
+      (#"{"messages": ["x"], "font": "/etc/passwd"}"#, "font"),
+    ] {
+      let refused = sign.client.request("POST", "/api/notify", body: body)
+      #expect(refused?.status == 400 && refused?.text.contains(error) == true, "\(body): \(refused?.text ?? "")")
+    }
+    #expect(try ServeTests.json(sign.client.request("GET", "/api/notify"))["notifications"] == .array([]))
+    // Dismissed before its time.
+    _ = sign.client.request("POST", "/api/notify", body: #"{"messages": ["No 42"], "duration": 60}"#)
+    #expect(eventually { shown(sign) == order })
+    #expect(sign.client.request("DELETE", "/api/notify/99")?.status == 404)
+    #expect(sign.client.request("DELETE", "/api/notify")?.status == 200)
+    #expect(eventually { shown(sign) == open })
+    _ = sign.stop()
+  }
+
+  @Test func marqueeNotifyTakesTheAddressAndTokenAsCurlDoes() throws {
+    let folder = NSTemporaryDirectory() + "marquee-notify-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let tokenPath = folder + "/token"
+    let sign = try ServedSign(["--token-file", tokenPath, "--output", "ascii", "--width", "32", "Open"])
+    let token = try String(contentsOfFile: tokenPath, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    let url = "http://127.0.0.1:\(sign.client.port)"
+    let sent = try BinaryRunner.run(["notify", url, "--oauth2-bearer", token, "--duration", "30", "No 42"])
+    #expect(sent.status == 0 && sent.stdout == "Notification 1 is on the sign's queue\n", "\(sent.stderr)")
+    let order = try still("No 42")
+    #expect(eventually { shown(sign, token) == order })
+    let header = try BinaryRunner.run(["notify", "\(url)/", "-H", "Authorization: Bearer \(token)", "--priority", "1", "--zone", "main", "Hi"])
+    #expect(header.status == 0, "\(header.stderr)")
+    let file = try BinaryRunner.run(["notify", url, "--token-file", tokenPath, "--dismiss"])
+    #expect(file.status == 0 && file.stdout == "Every notification dismissed\n", "\(file.stderr)")
+    // Refusals are runtime errors (1) with the sign's reason; usage errors are 64.
+    let wrong = try BinaryRunner.run(["notify", url, "--oauth2-bearer", "nope", "x"])
+    #expect(wrong.status == 1 && wrong.stderr.contains("the sign refused:"), "\(wrong.stderr)")
+    let zone = try BinaryRunner.run(["notify", url, "--oauth2-bearer", token, "--zone", "side", "x"])
+    #expect(zone.status == 1 && zone.stderr.contains("zone: no zone named 'side'"), "\(zone.stderr)")
+    _ = sign.stop()
+    let gone = try BinaryRunner.run(["notify", url, "x"])
+    #expect(gone.status == 1 && gone.stderr.contains("cannot reach the sign at \(url)"), "\(gone.stderr)")
+    for (arguments, message) in [
+      (["notify"], "'notify' needs a message"),
+      (["notify", "--duration", "0", "x"], "'--duration' needs a number from 0.1"),
+      (["notify", "https://sign:8443", "x"], "plain HTTP"),
+      (["notify", "--dismiss", "x"], "'--dismiss' takes a notification's number"),
+      (["notify", "--colour", "red", "x"], "'notify' does not take '--colour'"),
+    ] {
+      let result = try BinaryRunner.run(arguments)
+      #expect(result.status == 64 && result.stderr.contains(message), "\(arguments): \(result.stderr)")
+    }
+  }
+
+  func shown(_ sign: ServedSign, _ token: String) -> [String]? {
+    asciiFrames(sign.client.request("GET", "/api/frame", headers: ["Authorization": "Bearer " + token])?.text ?? "").first
+  }
+}
