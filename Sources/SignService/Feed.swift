@@ -42,6 +42,20 @@ public final class Feed: Sendable {
     /// Notifications (and dismissals: nil notification, the ID or nil for all) from lines,
     /// shown at the next frame.
     var notices: [(notification: Notification?, dismiss: Int?)] = []
+    /// Zones whose live content lasts only a while, by zone.
+    var lifetimes: [String: Lifetime] = [:]
+    /// Whether the thread that watches lifetimes runs.
+    var watching = false
+  }
+
+  /// A zone's live content and how long it lasts without an update.
+  package struct Lifetime {
+    var seconds: Double
+    /// What shows when it goes stale (nil: the zone's own content).
+    var fallback: [String]?
+    /// When the last update came (monotonic seconds).
+    var updated: Double
+    var stale = false
   }
 
   /// A zone's size: what its content must fit.
@@ -183,6 +197,9 @@ public final class Feed: Sendable {
     package var pause: Bool?
     /// The fonts of the new content.
     var fonts: [FontCache.Identity]?
+    /// How long the new content lasts without another update, if it is live data that can
+    /// go stale.
+    package var lifetime: Lifetime?
   }
 
   /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
@@ -192,7 +209,7 @@ public final class Feed: Sendable {
     for key in LayoutFile.placementKeys where fields.value[key] != nil {
       throw ContentError.placementInUpdate(field: fields.name(key), key: key)
     }
-    try fields.rejectUnknownKeys(LayoutFile.contentKeys + ["zone", "message", "immediately", "pause"])
+    try fields.rejectUnknownKeys(LayoutFile.contentKeys + ["zone", "message", "immediately", "pause", "lifetime", "fallback"])
     let zone = try fields.string("zone") ?? firstZone
     guard zoneNames.contains(zone) else {
       throw ContentError.noSuchZone(field: fields.name("zone"), name: zone, zones: zoneNames)
@@ -200,9 +217,17 @@ public final class Feed: Sendable {
     var messages = try fields.strings("messages")
     if let single = try fields.string("message") { messages = [single] }
     if replacing && messages == nil { throw fields.missing("messages") }
-    return try prepare(
+    var update = try prepare(
       zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
       pause: try fields.bool("pause"), replacing: replacing)
+    if let seconds = try fields.number("lifetime", in: 0.1...604_800) {
+      let fallback = try fields.strings("fallback")
+      if let fallback { try check(try prepare(zone: zone, messages: fallback, fields: nil, immediately: true, pause: nil).content!, fits: zone, fields: fields) }
+      update.lifetime = Lifetime(seconds: seconds, fallback: fallback, updated: 0)
+    } else if fields.value["fallback"] != nil {
+      throw JSONFieldError(field: fields.name("fallback"), reason: "a fallback needs a \"lifetime\" (seconds)")
+    }
+    return update
   }
 
   func enqueue(zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?) throws {
@@ -304,6 +329,14 @@ public final class Feed: Sendable {
           pending.immediately = update.immediately
         }
         if let pause = update.pause { pending.pause = pause }
+        if update.content != nil {
+          // New content: live for its lifetime, or for good.
+          state.lifetimes[update.zone] = update.lifetime.map { lifetime in
+            var live = lifetime
+            live.updated = Feed.monotonic()
+            return live
+          }
+        }
         if state.pending[update.zone] == nil { state.order.append(update.zone) }
         state.pending[update.zone] = pending
         state.received += 1
@@ -312,7 +345,61 @@ public final class Feed: Sendable {
       // Fonts no zone shows any more, nor would show again after a PUT or reload, go.
       fonts.keep(only: Set(state.fontsInUse.values.joined()).union(state.initialFonts.values.joined()))
     }
+    if updates.contains(where: { $0.lifetime != nil }) { watchLifetimes() }
     stop.wake()
+  }
+
+  /// The zones whose live content went stale (no update within its lifetime): they show
+  /// their fallback until an update comes.
+  package var staleZones: [String] {
+    state.withLock { state in zoneNames.filter { state.lifetimes[$0]?.stale == true } }
+  }
+
+  /// Starts, once, the thread that puts up fallbacks when live content goes stale (it
+  /// looks four times a second).
+  func watchLifetimes() {
+    let start = state.withLock { state in
+      defer { state.watching = true }
+      return !state.watching
+    }
+    guard start else { return }
+    DispatchQueue.global().async { [self] in
+      while !stop.isSet {
+        usleep(250_000)
+        expire(at: Feed.monotonic())
+      }
+    }
+  }
+
+  /// Puts up the fallback of every zone whose live content is older than its lifetime at
+  /// monotonic time `now`.
+  func expire(at now: Double) {
+    let due = state.withLock { state in
+      zoneNames.compactMap { zone -> (String, [String]?)? in
+        guard let lifetime = state.lifetimes[zone], !lifetime.stale, now - lifetime.updated >= lifetime.seconds else { return nil }
+        return (zone, lifetime.fallback)
+      }
+    }
+    for (zone, fallback) in due {
+      do {
+        let update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? restart(zone)
+        let kept = state.withLock { $0.lifetimes[zone] }
+        commit([update])
+        state.withLock { state in
+          state.lifetimes[zone] = kept
+          state.lifetimes[zone]?.stale = true
+        }
+        printError("Zone '\(zone)': no update for \(Int((kept?.seconds ?? 0).rounded())) s; showing its fallback until one comes")
+      } catch {
+        printError("Warning: zone '\(zone)': its fallback cannot be shown: \(error)")
+      }
+    }
+  }
+
+  static func monotonic() -> Double {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
   /// Replaces every zone's content and options with `zones` (a reloaded config), which must

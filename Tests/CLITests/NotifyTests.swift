@@ -8,7 +8,7 @@ import Testing
 /// users give the address and token, and the sign going back to what it showed.
 @Suite(.serialized) struct NotifyTests {
   func still(_ text: String) throws -> [String] {
-    try #require(asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", text]).stdout).first)
+    try #require(asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", "--", text]).stdout).first)
   }
 
   func shown(_ sign: ServedSign) -> [String]? { asciiFrames(sign.client.request("GET", "/api/frame")?.text ?? "").first }
@@ -84,5 +84,24 @@ import Testing
 
   func shown(_ sign: ServedSign, _ token: String) -> [String]? {
     asciiFrames(sign.client.request("GET", "/api/frame", headers: ["Authorization": "Bearer " + token])?.text ?? "").first
+  }
+
+  /// Live content over the API with a lifetime: stale after it, said in the state and the
+  /// stats, and never kept in the state file.
+  @Test func liveContentOverTheAPIGoesStale() throws {
+    let folder = NSTemporaryDirectory() + "marquee-stale-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let sign = try ServedSign(["--output", "ascii", "--width", "32", "--state", folder + "/sign.state", "Open"])
+    let live = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["12:05"], "lifetime": 1, "fallback": ["--:--"], "immediately": true}"#)
+    #expect(live?.status == 200, "\(live?.text ?? "")")
+    let time = try still("12:05"), dashes = try still("--:--")
+    #expect(eventually { shown(sign) == time })
+    #expect(eventually { shown(sign) == dashes })
+    let state = try ServeTests.json(sign.client.request("GET", "/api/state"))
+    #expect(state["zones"]?.arrayValue?.first?["stale"] == .bool(true))
+    #expect(try ServeTests.json(sign.client.request("GET", "/api/stats"))["staleZones"] == .array([.string("main")]))
+    #expect(!((try? String(contentsOfFile: folder + "/sign.state", encoding: .utf8)) ?? "").contains("12:05"))
+    _ = sign.stop()
   }
 }

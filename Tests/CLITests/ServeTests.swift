@@ -46,8 +46,8 @@ import Testing
     #expect(zone["letterSpacing"] == .number(2) && zone["invert"] == .bool(true) && zone["flip"] == .string("h"))
     #expect(zone["seed"] == .number(7) && zone["out"] == .string("fade") && zone["mode"] == .string("cycle"))
     guard case .object(let members) = zone else { throw CLIError("the zone is not an object") }
-    // Its place and pause are not content; the colour is set at the start only.
-    let content = members.filter { !["name", "x", "y", "width", "height", "paused", "color"].contains($0.key) }
+    // Its place, pause and staleness are not content; the colour is set at the start only.
+    let content = members.filter { !["name", "x", "y", "width", "height", "paused", "stale", "color"].contains($0.key) }
     let back = JSONValue.object([("zone", .string("main"))] + content).text
     let patched = sign.client.request("PATCH", "/api/content", body: back)
     #expect(patched?.status == 200, "\(patched?.text ?? "")")
@@ -58,6 +58,8 @@ import Testing
   @Test func theFrameAsTextAndPBMAndThePauseAndBrightness() throws {
     let sign = try ServedSign(["--output", "ascii", "--width", "16", "--height", "8", "--align", "left", "H"])
     let client = sign.client
+    // The first frame drawn (a busy machine may ask before it is).
+    #expect(eventually { client.request("GET", "/api/frame")?.text.contains("#") == true })
     let text = try #require(client.request("GET", "/api/frame")).text
     let pbm = try #require(client.request("GET", "/api/frame", headers: ["Accept": "image/x-portable-bitmap"]))
     #expect(pbm.headers["content-type"] == "image/x-portable-bitmap")

@@ -129,6 +129,7 @@ final class SignAPI: Sendable {
   func state() -> JSONValue {
     let options = feed.currentOptions
     let paused = counters.withLock { $0.paused }
+    let stale = feed.staleZones
     return .object([
       ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
       ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
@@ -138,7 +139,7 @@ final class SignAPI: Sendable {
         return .object([
           ("name", .string(zone.name)), ("x", .number(Double(zone.x))), ("y", .number(Double(zone.y))),
           ("width", .number(Double(zone.width))), ("height", .number(Double(zone.height))),
-          ("paused", .bool(paused[zone.name] ?? false)),
+          ("paused", .bool(paused[zone.name] ?? false)), ("stale", .bool(stale.contains(zone.name))),
         ] + SignAPI.describe(zoneOptions))
       })),
     ])
@@ -288,7 +289,7 @@ final class SignAPI: Sendable {
     return .json(.object([
       ("frames", .number(Double(late.frames))), ("lateP50Microseconds", .number(late.p50)),
       ("lateP99Microseconds", .number(late.p99)), ("lateMaxMicroseconds", .number(late.max)),
-      ("requests", .number(Double(requests))),
+      ("requests", .number(Double(requests))), ("staleZones", .array(feed.staleZones.map { .string($0) })),
     ]))
   }
 
@@ -348,7 +349,8 @@ final class SignAPI: Sendable {
       if persist {
         try save { saved in
           for update in updates {
-            if update.content != nil { saved.set(zone: update.zone, SignAPI.document(update.options)) }
+            // Live data with a lifetime is never kept: after a restart it would be stale.
+            if update.content != nil && update.lifetime == nil { saved.set(zone: update.zone, SignAPI.document(update.options)) }
             if let pause = update.pause { saved.paused[update.zone] = pause }
           }
         }
