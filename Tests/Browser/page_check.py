@@ -3,6 +3,7 @@
 Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --token URL TOKEN
        page_check.py --programs URL PLAYING OTHER
+       page_check.py --notify URL
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -204,7 +205,35 @@ def edit_programs(driver, url, other):
     wait(lambda: len(listed_programs(url)) == 2, "lunch deleted")
 
 
+def notify_check():
+    """The notify form: a notification sent, listed as showing, then dismissed."""
+    url = sys.argv[2].rstrip("/")
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        field = lambda name: driver.find_element(By.ID, name)
+        wait(lambda: field("notify-zone").get_attribute("innerHTML").count("<option") >= 2, "the zones in the notify form")
+        field("notify-text").send_keys("Doorbell")
+        field("notify-seconds").clear()
+        field("notify-seconds").send_keys("30")
+        field("notify-send").click()
+        listed = wait(lambda: json.loads(api(url, "/api/notify"))["notifications"], "the notification in /api/notify")
+        assert listed[0]["messages"] == ["Doorbell"] and listed[0]["zone"] is None, "sent %r" % listed
+        wait(lambda: "Doorbell" in field("notify-list").text and "showing" in field("notify-list").text, "the notification listed")
+        # An empty one is refused by the page itself.
+        field("notify-send").click()
+        wait(lambda: "Type the notification first" in field("notify-status").text, "the page's refusal")
+        field("notify-dismiss").click()
+        wait(lambda: json.loads(api(url, "/api/notify"))["notifications"] == [], "the dismissal")
+        wait(lambda: "Doorbell" not in field("notify-list").text, "the list emptied")
+        print("page ok: a notification sent from the page, listed, and dismissed")
+    finally:
+        driver.quit()
+
+
 def main():
+    if sys.argv[1] == "--notify":
+        return notify_check()
     if sys.argv[1] == "--token":
         return token_check()
     if sys.argv[1] == "--programs":

@@ -104,4 +104,29 @@ import Testing
     #expect(!((try? String(contentsOfFile: folder + "/sign.state", encoding: .utf8)) ?? "").contains("12:05"))
     _ = sign.stop()
   }
+
+  /// A notification marked `wake` lights a sign in its off period while it shows; then the
+  /// sign is dark again.
+  @Test func aWakingNotificationLightsASignInItsOffPeriod() throws {
+    let config = NSTemporaryDirectory() + "marquee-wake-\(getpid()).json"
+    try #"{"width": 32, "messages": ["Open"], "off": [{"times": ["00:00-24:00"]}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let sign = try ServedSign(["--config", config, "--output", "ascii"])
+    func on() -> JSONValue? { (try? ServeTests.json(sign.client.request("GET", "/api/state")))?["on"] }
+    #expect(on() == .bool(false))
+    // Without wake, the sign stays dark.
+    #expect(sign.client.request("POST", "/api/notify", body: #"{"messages": ["Quiet"], "duration": 1}"#)?.status == 200)
+    #expect(on() == .bool(false))
+    #expect(sign.client.request("DELETE", "/api/notify")?.status == 200)
+    let bell = try still("Bell"), quiet = try still("Quiet")
+    #expect(sign.client.request("POST", "/api/notify", body: #"{"messages": ["Bell"], "duration": 1.5, "wake": true}"#)?.status == 200)
+    #expect(on() == .bool(true))
+    // The sign's own output: lit with the bell, never with the quiet one.
+    func printed() -> [[String]] { asciiFrames(String(decoding: sign.child.outputSoFar, as: UTF8.self)) }
+    #expect(eventually { printed().contains(bell) })
+    #expect(!printed().contains(quiet))
+    #expect(eventually { on() == .bool(false) }, "dark again after it")
+    _ = sign.stop()
+  }
 }
+

@@ -7,7 +7,8 @@ import SignService
 /// effect and speed, for the brightness, and for pausing. When the sign asks for a token it
 /// asks the person once and keeps it in the browser (`localStorage`); after a wrong token
 /// or Cancel it asks no more, says so, and offers a button to enter it again. Below, the
-/// programs with the one playing marked, and an editor for their schedules and messages.
+/// programs with the one playing marked, and an editor for their schedules and messages; and
+/// a form that sends a notification, with those waiting and showing.
 enum WebPage {
   static let html = #"""
 <!doctype html>
@@ -36,6 +37,8 @@ enum WebPage {
   #program-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .35rem; }
   #program-list li { background: #1b1b1b; border-radius: .3rem; padding: .45rem .6rem; font-size: .9rem; }
   #program-list li.playing { outline: 2px solid #c33; }
+  #notify-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .3rem; font-size: .9rem; }
+  #notify-status { min-height: 1.2rem; font-size: .9rem; color: #f99; }
   #program-list .when { color: #999; }
   #program-list li button { float: right; padding: .15rem .6rem; font-size: .85rem; }
   #program-editor { border: 1px solid #333; border-radius: .4rem; padding: .7rem; }
@@ -69,6 +72,23 @@ enum WebPage {
     <div id="status" role="status"></div>
     <button id="token" class="quiet" type="button" hidden>Enter the token</button>
   </form>
+  <section id="notifications">
+    <h2>Notify</h2>
+    <form id="notify">
+      <label>Notification (interrupts, then the sign goes on) <input id="notify-text" maxlength="500"></label>
+      <div class="row">
+        <label>Where <select id="notify-zone"><option value="">whole sign</option></select></label>
+        <label>Seconds <input id="notify-seconds" type="number" min="1" max="3600" step="1" value="10"></label>
+        <label>Priority <input id="notify-priority" type="number" min="-100" max="100" step="1" value="0"></label>
+      </div>
+      <div class="row">
+        <button id="notify-send" type="submit">Notify</button>
+        <button id="notify-dismiss" class="quiet" type="button">Dismiss all</button>
+      </div>
+      <ul id="notify-list"></ul>
+      <div id="notify-status" role="status"></div>
+    </form>
+  </section>
   <section id="programs">
     <h2>Programs</h2>
     <ul id="program-list"></ul>
@@ -190,7 +210,44 @@ function fillForm() {
   $("speed").value = z.speed;
   if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
   $("brightness").value = state.brightness;
+  const where = $("notify-zone"), place = where.value;
+  where.innerHTML = "";
+  where.add(new Option("whole sign", ""));
+  for (const z of state.zones) where.add(new Option(z.name, z.name));
+  where.value = place;
 }
+
+// Notifications waiting and showing (GET /api/notify).
+async function loadNotifications() {
+  let list;
+  try { list = (await api("/api/notify")).notifications; } catch (error) { return; }
+  const items = $("notify-list");
+  items.innerHTML = "";
+  for (const n of list) {
+    const item = document.createElement("li");
+    item.dataset.id = n.id;
+    item.textContent = n.messages.join(" / ") + " · " + (n.zone || "whole sign") + (n.showing ? " — showing" : " — waiting");
+    items.append(item);
+  }
+}
+
+$("notify").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = $("notify-text").value.trim();
+  if (!text) { $("notify-status").textContent = "Type the notification first."; return; }
+  const notification = { messages: [text], duration: Number($("notify-seconds").value), priority: Number($("notify-priority").value) };
+  if ($("notify-zone").value) notification.zone = $("notify-zone").value;
+  try {
+    await api("/api/notify", "POST", notification);
+    $("notify-text").value = "";
+    $("notify-status").textContent = "";
+  } catch (error) { $("notify-status").textContent = error.message; }
+  loadNotifications();
+});
+$("notify-dismiss").addEventListener("click", async () => {
+  try { await api("/api/notify", "DELETE"); } catch (error) { $("notify-status").textContent = error.message; }
+  loadNotifications();
+});
 
 async function listen() {
   for (;;) {
@@ -217,7 +274,7 @@ async function listen() {
             else if (line.startsWith("data: ")) data += line.slice(6);
           }
           if (type === "frame") { frame = JSON.parse(data); draw(); }
-          else if (type === "state") { state = JSON.parse(data); fillForm(); loadPrograms(); }
+          else if (type === "state") { state = JSON.parse(data); fillForm(); loadPrograms(); loadNotifications(); }
         }
       }
     } catch (error) {
