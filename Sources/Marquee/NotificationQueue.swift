@@ -68,8 +68,6 @@ public struct NotificationQueue: Sendable, Equatable {
   var current: [Showing] = []
   /// Stretches that ended (kept until the sign has folded them away).
   var past: [Showing] = []
-  /// The time up to which the queue has been run.
-  var now = 0.0
   var nextID = 1
 
   /// The most notifications waiting at once.
@@ -120,7 +118,7 @@ public struct NotificationQueue: Sendable, Equatable {
   public var plan: [Showing] {
     var copy = self
     // Run on to the end of all that waits.
-    while let next = copy.current.map({ copy.end(of: $0) }).min() { copy.advance(to: next) }
+    while let next = copy.current.map(\.end).min() { copy.advance(to: next) }
     return copy.past.sorted { $0.start < $1.start }
   }
 
@@ -134,20 +132,14 @@ public struct NotificationQueue: Sendable, Equatable {
 
   // MARK: Running
 
-  func end(of showing: Showing) -> Double {
-    showing.start + (waiting.first { $0.notification.id == showing.id }?.seconds ?? 0)
-  }
-
   /// Runs the queue up to `t`: notifications that end before it end, and the next take over.
   mutating func advance(to t: Double) {
-    while let index = current.indices.min(by: { end(of: current[$0]) < end(of: current[$1]) }), end(of: current[index]) <= t {
+    while let index = current.indices.min(by: { current[$0].end < current[$1].end }), current[index].end <= t {
       let finished = current.remove(at: index)
-      let ended = finished.start + (waiting.first { $0.notification.id == finished.id }?.seconds ?? 0)
-      past.append(Showing(id: finished.id, target: finished.target, start: finished.start, end: ended))
+      past.append(finished)
       waiting.removeAll { $0.notification.id == finished.id }
-      start(at: ended)
+      start(at: finished.end)
     }
-    now = max(now, t)
   }
 
   /// Ends what shows in `current[index]` at `t`, keeping it waiting.

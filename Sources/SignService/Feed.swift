@@ -333,7 +333,7 @@ public final class Feed: Sendable {
           // New content: live for its lifetime, or for good.
           state.lifetimes[update.zone] = update.lifetime.map { lifetime in
             var live = lifetime
-            live.updated = Feed.monotonic()
+            live.updated = SchedulePump.monotonic()
             return live
           }
         }
@@ -366,7 +366,7 @@ public final class Feed: Sendable {
     DispatchQueue.global().async { [self] in
       while !stop.isSet {
         usleep(250_000)
-        expire(at: Feed.monotonic())
+        expire(at: SchedulePump.monotonic())
       }
     }
   }
@@ -394,12 +394,6 @@ public final class Feed: Sendable {
         printError("Warning: zone '\(zone)': its fallback cannot be shown: \(error)")
       }
     }
-  }
-
-  static func monotonic() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
   /// Replaces every zone's content and options with `zones` (a reloaded config), which must

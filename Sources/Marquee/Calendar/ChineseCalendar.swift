@@ -41,7 +41,7 @@ public enum ChineseCalendar {
   /// not exist.
   public static func day(year: Int, month: Int, day: Int) -> Day? {
     guard years.contains(year), (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
-    let date = daysFromCivil(year, month, day)
+    let date = CivilDays.number(year, month, day)
     var lunarYear = year
     var start = newYear(lunarYear)
     if date < start {
@@ -84,7 +84,7 @@ public enum ChineseCalendar {
 
   /// The day (since 1970-01-01) on which a lunar year begins.
   static func newYear(_ year: Int) -> Int {
-    daysFromCivil(year, 1, 1) + hex(lunarYears, (year - firstLunarYear) * 7 + 5, 2) - 1
+    CivilDays.number(year, 1, 1) + hex(lunarYears, (year - firstLunarYear) * 7 + 5, 2) - 1
   }
 
   static func hex(_ table: StaticString, _ at: Int, _ count: Int) -> Int {
@@ -105,8 +105,6 @@ public enum ChineseCalendar {
     if month == 2 { return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28 }
     return [4, 6, 9, 11].contains(month) ? 30 : 31
   }
-
-  static func daysFromCivil(_ year: Int, _ month: Int, _ day: Int) -> Int { CivilDays.number(year, month, day) }
 
   static let monthNames = ["正月", "二月", "三月", "四月", "五月", "六月", "七月", "八月", "九月", "十月", "冬月", "腊月"]
   static let dayNames: [String] = (1...30).map { day in

@@ -78,7 +78,7 @@ final class MQTTBridge: Sendable {
           continue
         }
         // After each change at once; the schedule's own changes within a second.
-        let now = MQTTBridge.monotonic()
+        let now = SchedulePump.monotonic()
         let current = api.counters.withLock { $0.stateVersion }
         guard current != version || now - looked >= 1 else { continue }
         version = current
@@ -189,12 +189,6 @@ final class MQTTBridge: Sendable {
 
   static func request(_ body: String) -> HTTPRequest {
     HTTPRequest(method: "POST", path: "/mqtt", headers: ["content-type": "application/json"], body: Array(body.utf8))
-  }
-
-  static func monotonic() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
   }
 
   /// `marquee/<hostname>`: this machine's name, lower case, made topic-safe.

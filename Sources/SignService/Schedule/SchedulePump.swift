@@ -134,19 +134,19 @@ public final class SchedulePump: Sendable {
         state.withLock { $0.chosen = nil }
       }
     }
-    let previous = state.withLock { state in
-      defer {
-        state.current = next
-        state.wall = wall
-        state.monotonic = SchedulePump.monotonic()
-      }
-      return state.current
-    }
+    let previous = state.withLock { $0.current }
     // At the first look a program plays only if one is due (or the default); a sign
     // without programs keeps what it was built with.
     if replaying || (previous == nil ? next.program != nil : previous?.program != next.program) { play(next.program) }
     if let level = next.brightness, previous?.brightness != level { frames.level = level }
     if previous?.off != next.off { frames.scheduledOff = next.off }
+    // What the schedule says is published once the sign does it (a reader of `current`
+    // never sees a state the sign has not taken up).
+    state.withLock { state in
+      state.current = next
+      state.wall = wall
+      state.monotonic = SchedulePump.monotonic()
+    }
     stop.wake()
     return next
   }
