@@ -55,6 +55,9 @@ public final class MQTTClient: Sendable {
     var unacknowledged: [(id: UInt16, message: MQTTPacket.Message)] = []
     var lastSent = 0.0
     var connects = 0
+    /// Filters subscribed to after the start (``subscribe(_:)``), subscribed to again at
+    /// each connect.
+    var added: [String] = []
   }
 
   public let configuration: Configuration
@@ -122,6 +125,25 @@ public final class MQTTClient: Sendable {
     }
   }
 
+  /// Subscribes to `filters` (QoS 1) besides the configuration's, now if connected and at
+  /// every connect from now on; filters already subscribed to are skipped.
+  public func subscribe(_ filters: [String]) {
+    state.withLock { state in
+      let new = filters.filter { !configuration.subscriptions.contains($0) && !state.added.contains($0) }
+      guard !new.isEmpty else { return }
+      state.added += new
+      guard state.connected, state.descriptor >= 0 else { return }
+      state.lastSent = MQTTClient.monotonic()
+      _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.laterSubscribeID, topics: new.map { ($0, 1) }).bytes, to: state.descriptor)
+    }
+  }
+
+  /// Every filter subscribed to.
+  public var subscriptions: [String] { configuration.subscriptions + state.withLock { $0.added } }
+
+  static let firstSubscribeID: UInt16 = 0xFFFF
+  static let laterSubscribeID: UInt16 = 0xFFFE
+
   // MARK: The connection's thread
 
   func run() {
@@ -165,14 +187,14 @@ public final class MQTTClient: Sendable {
       throw MQTTConnectionError("the broker did not answer the connect within 10 s")
     }
     guard code == 0 else { throw MQTTConnectionError(MQTTPacket.refusal(code)) }
-    let subscribeID: UInt16 = 0xFFFF
     state.withLock { state in
       state.connected = true
       state.connects += 1
       state.lastSent = MQTTClient.monotonic()
-      if !configuration.subscriptions.isEmpty {
-        let topics = configuration.subscriptions.map { (filter: $0, qos: UInt8(1)) }
-        _ = MQTTClient.write(MQTTPacket.subscribe(packetID: subscribeID, topics: topics).bytes, to: descriptor)
+      let filters = configuration.subscriptions + state.added
+      if !filters.isEmpty {
+        let topics = filters.map { (filter: $0, qos: UInt8(1)) }
+        _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.firstSubscribeID, topics: topics).bytes, to: descriptor)
       }
       if let greeting = configuration.greeting {
         // Sent again at every connect, so not kept for resending.
@@ -212,9 +234,13 @@ public final class MQTTClient: Sendable {
         onMessage(message)
       case .publishAcknowledgement(let id):
         state.withLock { $0.unacknowledged.removeAll { $0.id == id } }
-      case .subscribeAcknowledgement(_, let granted):
+      case .subscribeAcknowledgement(let id, let granted):
         if let refused = granted.firstIndex(of: 0x80) {
-          onEvent(.disconnected(reason: "the broker refused the subscription to \(configuration.subscriptions[min(refused, configuration.subscriptions.count - 1)])", retryIn: 0))
+          // A later subscription's acknowledgement names the newest filters (they went last).
+          let filters = subscriptions
+          let index = id == MQTTClient.firstSubscribeID ? refused : filters.count - granted.count + refused
+          let name = filters.indices.contains(index) ? filters[index] : "a topic"
+          onEvent(.disconnected(reason: "the broker refused the subscription to \(name)", retryIn: 0))
         }
       default: break
       }

@@ -41,11 +41,22 @@ public final class Feed: Sendable {
     var initialFonts: [String: [FontCache.Identity]] = [:]
     /// Notifications (and dismissals: nil notification, the ID or nil for all) from lines,
     /// shown at the next frame.
-    var notices: [(notification: Notification?, dismiss: Int?)] = []
+    var notices: [Notice] = []
     /// Zones whose live content lasts only a while, by zone.
     var lifetimes: [String: Lifetime] = [:]
     /// Whether the thread that watches lifetimes runs.
     var watching = false
+    /// Each zone's options as the playing program set them (none: as the sign started):
+    /// what a stale zone without a fallback shows.
+    var base: [String: RunOptions] = [:]
+  }
+
+  /// A notification a line asked for (and whether it wakes a sign in an off period), or a
+  /// dismissal (nil notification: the ID, or nil for all).
+  struct Notice {
+    var notification: Notification?
+    var wakes = false
+    var dismiss: Int?
   }
 
   /// A zone's live content and how long it lasts without an update.
@@ -56,6 +67,9 @@ public final class Feed: Sendable {
     /// When the last update came (monotonic seconds).
     var updated: Double
     var stale = false
+    /// The messages of the live content, placeholders unfilled: what comes back when the
+    /// topics they name are fresh again.
+    var liveMessages: [String] = []
   }
 
   /// A zone's size: what its content must fit.
@@ -77,6 +91,10 @@ public final class Feed: Sendable {
 
   /// What to do when the input ends.
   let onEnd: RunOptions.EndOfInput
+  /// The latest values of the MQTT topics messages name (`{mqtt:TOPIC}`).
+  package let values = LiveValues()
+  /// The frames' tap of a sign with a schedule: what a waking notification lights.
+  package let tap = Mutex<FrameTap?>(nil)
 
   /// A feed for `zones` of the given sizes; `fonts` is the cache the sign was built with.
   package init(
@@ -171,12 +189,12 @@ public final class Feed: Sendable {
         try fields.rejectUnknownKeys(["notify", "dismiss"])
         if let document = try fields.object("notify") {
           let made = try notification(document)
-          state.withLock { $0.notices.append((made.notification, nil)) }
+          state.withLock { $0.notices.append(Notice(notification: made.notification, wakes: made.wakes)) }
         }
         if fields.value["dismiss"] == .bool(true) {
-          state.withLock { $0.notices.append((nil, nil)) }
+          state.withLock { $0.notices.append(Notice()) }
         } else if let id = try fields.integer("dismiss", in: 1...Int(Int32.max)) {
-          state.withLock { $0.notices.append((nil, id)) }
+          state.withLock { $0.notices.append(Notice(dismiss: id)) }
         }
         return
       }
@@ -200,6 +218,13 @@ public final class Feed: Sendable {
     /// How long the new content lasts without another update, if it is live data that can
     /// go stale.
     package var lifetime: Lifetime?
+    /// The same messages with new placeholder values: the zone's lifetime stays as it is,
+    /// and with `revives`, a stale zone is live again.
+    var refreshes = false
+    var revives = false
+    /// Content a program (or the sign's start) set: what a stale zone without a fallback
+    /// goes back to.
+    package var isBase = false
   }
 
   /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
@@ -235,10 +260,11 @@ public final class Feed: Sendable {
   }
 
   func prepare(
-    zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?, replacing: Bool = false
+    zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?, replacing: Bool = false,
+    from start: RunOptions? = nil
   ) throws -> Update {
     // Options are applied to a copy first, so a bad line changes nothing.
-    var options = state.withLock { replacing ? $0.initial[zone]! : $0.options[zone]! }
+    var options = start ?? state.withLock { replacing ? $0.initial[zone]! : $0.options[zone]! }
     if let messages {
       do {
         try RunOptions.checkMessages(messages)
@@ -269,7 +295,7 @@ public final class Feed: Sendable {
       } catch let refused as FontCache.NotOffered {
         throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
       }
-      let made = try SignPlan.makeContent(options, fonts: chain)
+      let made = try SignPlan.makeContent(options, fonts: chain, values: values)
       try check(made, fits: zone, fields: fields)
       content = made
     }
@@ -315,7 +341,16 @@ public final class Feed: Sendable {
   /// reload set it), at once.
   func restart(_ zone: String) throws -> Update {
     let messages = state.withLock { $0.initial[zone]?.messages ?? [] }
-    return try prepare(zone: zone, messages: messages, fields: nil, immediately: true, pause: nil, replacing: true)
+    var update = try prepare(zone: zone, messages: messages, fields: nil, immediately: true, pause: nil, replacing: true)
+    update.isBase = true
+    return update
+  }
+
+  /// An update that shows `zone`'s content as the playing program set it (or, without one,
+  /// as the sign started), at once: what a stale zone without a fallback shows.
+  func baseContent(_ zone: String) throws -> Update {
+    guard let base = state.withLock({ $0.base[zone] }) else { return try restart(zone) }
+    return try prepare(zone: zone, messages: base.messages, fields: nil, immediately: true, pause: nil, from: base)
   }
 
   /// Applies checked updates together, at the next frame.
@@ -329,14 +364,17 @@ public final class Feed: Sendable {
           pending.immediately = update.immediately
         }
         if let pause = update.pause { pending.pause = pause }
-        if update.content != nil {
+        if update.content != nil && !update.refreshes {
           // New content: live for its lifetime, or for good.
           state.lifetimes[update.zone] = update.lifetime.map { lifetime in
             var live = lifetime
             live.updated = SchedulePump.monotonic()
+            live.liveMessages = update.options.messages
             return live
           }
         }
+        if update.revives { state.lifetimes[update.zone]?.stale = false }
+        if update.isBase { state.base[update.zone] = update.options }
         if state.pending[update.zone] == nil { state.order.append(update.zone) }
         state.pending[update.zone] = pending
         state.received += 1
@@ -372,17 +410,18 @@ public final class Feed: Sendable {
   }
 
   /// Puts up the fallback of every zone whose live content is older than its lifetime at
-  /// monotonic time `now`.
+  /// monotonic time `now`: no update came in that time, or, for messages with
+  /// placeholders, one of the topics they name sent nothing in that time.
   func expire(at now: Double) {
     let due = state.withLock { state in
       zoneNames.compactMap { zone -> (String, [String]?)? in
-        guard let lifetime = state.lifetimes[zone], !lifetime.stale, now - lifetime.updated >= lifetime.seconds else { return nil }
+        guard let lifetime = state.lifetimes[zone], !lifetime.stale, !isFresh(lifetime, at: now) else { return nil }
         return (zone, lifetime.fallback)
       }
     }
     for (zone, fallback) in due {
       do {
-        let update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? restart(zone)
+        let update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? baseContent(zone)
         let kept = state.withLock { $0.lifetimes[zone] }
         commit([update])
         state.withLock { state in
@@ -393,6 +432,61 @@ public final class Feed: Sendable {
       } catch {
         printError("Warning: zone '\(zone)': its fallback cannot be shown: \(error)")
       }
+    }
+  }
+
+  /// Whether live content is within its lifetime at monotonic time `now`: its last update,
+  /// or each topic its messages name (since its last value, or since the content came when
+  /// none has), is younger than the lifetime.
+  func isFresh(_ lifetime: Lifetime, at now: Double) -> Bool {
+    let topics = lifetime.liveMessages.flatMap(LiveValues.topics)
+    guard !topics.isEmpty else { return now - lifetime.updated < lifetime.seconds }
+    return topics.allSatisfy { topic in now - (values.value(topic)?.received ?? lifetime.updated) < lifetime.seconds }
+  }
+
+  /// A topic's new value (an MQTT message): zones whose messages name it are made again
+  /// with it, at their next message boundary; a stale zone whose topics are all fresh again
+  /// shows its live messages at once.
+  package func take(topic: String, payload: String) {
+    let now = SchedulePump.monotonic()
+    let changed = values.set(topic, payload: payload, received: now)
+    let work = state.withLock { state in
+      zoneNames.compactMap { zone -> (zone: String, messages: [String], revive: Bool)? in
+        if let lifetime = state.lifetimes[zone], lifetime.stale {
+          guard lifetime.liveMessages.contains(where: { LiveValues.topics(in: $0).contains(topic) }), isFresh(lifetime, at: now) else { return nil }
+          return (zone, lifetime.liveMessages, true)
+        }
+        guard changed, let messages = state.options[zone]?.messages, messages.contains(where: { LiveValues.topics(in: $0).contains(topic) }) else {
+          return nil
+        }
+        return (zone, messages, false)
+      }
+    }
+    var updates: [Update] = []
+    for (zone, messages, revive) in work {
+      do {
+        var update = try prepare(zone: zone, messages: messages, fields: nil, immediately: revive, pause: nil)
+        update.refreshes = true
+        update.revives = revive
+        updates.append(update)
+        if revive { printError("Zone '\(zone)': \(topic) is live again") }
+      } catch {
+        printError("Warning: zone '\(zone)': the value of \(topic) cannot be shown: \(error)")
+      }
+    }
+    if !updates.isEmpty { commit(updates) }
+  }
+
+  /// The topics the zones' messages name in placeholders now (live content kept while a
+  /// zone shows its fallback included), and a number that changes whenever they may have.
+  package func placeholderTopics() -> (version: Int, topics: [String]) {
+    state.withLock { state in
+      var topics: [String] = []
+      let messages = zoneNames.flatMap { zone in (state.options[zone]?.messages ?? []) + (state.lifetimes[zone]?.liveMessages ?? []) }
+      for message in messages where message.contains("{mqtt:") {
+        for topic in LiveValues.topics(in: message) where !topics.contains(topic) { topics.append(topic) }
+      }
+      return (state.received, topics)
     }
   }
 
@@ -407,8 +501,9 @@ public final class Feed: Sendable {
     do {
       for zone in zones {
         state.withLock { $0.initial[zone.name] = zone.options }
-        let update = try prepare(
+        var update = try prepare(
           zone: zone.name, messages: zone.options.messages, fields: nil, immediately: true, pause: nil, replacing: true)
+        update.isBase = true
         state.withLock { $0.initialFonts[zone.name] = update.fonts ?? [] }
         updates.append(update)
       }
@@ -423,7 +518,7 @@ public final class Feed: Sendable {
   public var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
 
   /// Takes the notifications and dismissals lines asked for, in order.
-  func drainNotices() -> [(notification: Notification?, dismiss: Int?)] {
+  func drainNotices() -> [Notice] {
     state.withLock { state in
       guard !state.notices.isEmpty else { return [] }
       defer { state.notices.removeAll() }
@@ -480,7 +575,10 @@ public struct FedSign: Timeline {
     for notice in feed.drainNotices() {
       do {
         if let notification = notice.notification {
-          try controller.notify(notification, at: t)
+          let id = try controller.notify(notification, at: t)
+          if notice.wakes, let end = controller.sign.notifications.plan.last(where: { $0.id == id })?.end {
+            feed.tap.withLock { $0 }?.wake(forSeconds: end - t)
+          }
         } else {
           controller.dismiss(notification: notice.dismiss, at: t)
         }

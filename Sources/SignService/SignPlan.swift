@@ -124,8 +124,9 @@ public enum SignPlan {
     }
   }
 
-  /// The content of one zone from its options.
-  static func makeContent(_ options: RunOptions, fonts: FontChain) throws -> ZoneContent {
+  /// The content of one zone from its options, placeholders of MQTT topics filled in from
+  /// `values` (without them, with their defaults).
+  static func makeContent(_ options: RunOptions, fonts: FontChain, values: LiveValues = LiveValues()) throws -> ZoneContent {
     let transition = Transition(
       entry: try EffectCatalog.parse(options.entry),
       exit: try options.exit.map(EffectCatalog.parse),
@@ -141,7 +142,7 @@ public enum SignPlan {
       renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing), alignment: options.marquee.alignment,
       verticalAlignment: options.marquee.verticalAlignment, presentation: options.marquee.presentation)
     var content = ZoneContent(
-      messages: options.messages, motion: motion, style: style, transition: transition, seed: options.seed,
+      messages: options.messages.map(values.fill), motion: motion, style: style, transition: transition, seed: options.seed,
       sprite: try options.spritePath.map(loadSprite) ?? .pacman)
     content.epoch = options.clockStart
     return content

@@ -67,6 +67,36 @@ struct MQTTServeTests {
     #expect(broker.receive("signs/shop/status", timeout: 1) == ["signs/shop/status offline"])
   }
 
+  /// `{mqtt:TOPIC}` in a message: the sign subscribes to the topic, shows its retained
+  /// value at once and each new one as it comes; a topic that falls silent past the
+  /// zone's lifetime gives way to the fallback.
+  @Test func placeholdersShowTheTopicsValues() throws {
+    let broker = try MosquittoBroker()
+    #expect(broker.publish("home/outside/temp", "7.5", retain: true))
+    let sign = try serve(broker, ["--width", "96", "Out {mqtt:home/outside/temp|--}°C"])
+    func showing() -> JSONValue? { state(sign)?["zones"]?.arrayValue?.first?["showing"] }
+    #expect(eventually { showing() == .array([.string("Out 7.5°C")]) }, "\(String(describing: state(sign)))")
+    #expect(state(sign)?["zones"]?.arrayValue?.first?["messages"] == .array([.string("Out {mqtt:home/outside/temp|--}°C")]))
+    broker.publish("home/outside/temp", "8")
+    #expect(eventually { showing() == .array([.string("Out 8°C")]) })
+    // A topic named later (over the API) is subscribed to then.
+    let patch = #"{"messages": ["Next {mqtt:station/next|?}"], "lifetime": 1, "fallback": ["See the screens"], "immediately": true}"#
+    #expect(sign.client.request("PATCH", "/api/content", body: patch)?.status == 200)
+    #expect(eventually { showing() == .array([.string("Next ?")]) })
+    var live = false
+    for _ in 0..<100 where !live {
+      broker.publish("station/next", "12:05")
+      live = showing() == .array([.string("Next 12:05")])
+      if !live { usleep(50_000) }
+    }
+    #expect(live, "\(sign.child.errorSoFar)")
+    // Silent for its lifetime: the fallback, marked stale; a value brings it back.
+    #expect(eventually { showing() == .array([.string("See the screens")]) && state(sign)?["zones"]?.arrayValue?.first?["stale"] == .bool(true) })
+    broker.publish("station/next", "12:20")
+    #expect(eventually { showing() == .array([.string("Next 12:20")]) && state(sign)?["zones"]?.arrayValue?.first?["stale"] == .bool(false) })
+    _ = sign.stop()
+  }
+
   @Test func theLastWillAndABrokerRestart() throws {
     let broker = try MosquittoBroker()
     var sign = try serve(broker, ["Start"])

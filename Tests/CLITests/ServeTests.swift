@@ -46,8 +46,9 @@ import Testing
     #expect(zone["letterSpacing"] == .number(2) && zone["invert"] == .bool(true) && zone["flip"] == .string("h"))
     #expect(zone["seed"] == .number(7) && zone["out"] == .string("fade") && zone["mode"] == .string("cycle"))
     guard case .object(let members) = zone else { throw CLIError("the zone is not an object") }
-    // Its place, pause and staleness are not content; the colour is set at the start only.
-    let content = members.filter { !["name", "x", "y", "width", "height", "paused", "stale", "color"].contains($0.key) }
+    // Its place, pause, staleness and the text shown now are not content; the colour is set
+    // at the start only.
+    let content = members.filter { !["name", "x", "y", "width", "height", "paused", "stale", "showing", "color"].contains($0.key) }
     let back = JSONValue.object([("zone", .string("main"))] + content).text
     let patched = sign.client.request("PATCH", "/api/content", body: back)
     #expect(patched?.status == 200, "\(patched?.text ?? "")")

@@ -43,6 +43,95 @@ import Testing
     #expect(messages() == ["Closed today"] && built.feed.staleZones.isEmpty)
   }
 
+  /// The messages zone 0 shows after a frame at sign time `t`.
+  func shown(_ built: BuiltSign, at t: Double = 1) -> [String] {
+    var frame = Frame(width: built.controller.width, height: built.controller.height)
+    var workspace = FrameWorkspace()
+    built.timeline.render(at: t, into: &frame, workspace: &workspace)
+    return built.controller.sign.zones[0].content.messages
+  }
+
+  @Test func aStaleZoneWithoutAFallbackShowsThePlayingProgramsContent() throws {
+    let fields = try JSONFields(try JSONParser.parse(#"{"programs": [{"name": "menu", "default": true, "messages": ["Menu of the day"]}]}"#))
+    let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
+    var options = RunOptions()
+    options.messages = ["Started with this"]
+    let stop = StopFlag()
+    defer { stop.set() }
+    let built = try SignPlan.build(options, stop: stop, now: 0)
+    SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop).start()
+    #expect(shown(built) == ["Menu of the day"])
+    try built.feed.handle(#"{"messages": ["Soup: 4.50"], "lifetime": 0.3, "immediately": true}"#)
+    #expect(shown(built, at: 2) == ["Soup: 4.50"])
+    #expect(waitUntil { shown(built, at: 3) == ["Menu of the day"] }, "the program's content did not come back")
+    #expect(built.feed.staleZones == ["main"])
+  }
+
+  @Test func placeholdersShowTheirTopicsLatestValue() throws {
+    var options = RunOptions()
+    options.messages = ["Temp {mqtt:home/outside/temp|--}°C {{mqtt:literal}} {mqtt:a/+/b}"]
+    options.width = 128
+    let stop = StopFlag()
+    defer { stop.set() }
+    let built = try SignPlan.build(options, stop: stop, now: 0)
+    // Before any value, the default; braces doubled stay literal; a wildcard is no topic.
+    var frame = Frame(width: 128, height: 8)
+    var workspace = FrameWorkspace()
+    built.timeline.render(at: 0, into: &frame, workspace: &workspace)
+    #expect(built.controller.sign.zones[0].content.messages == ["Temp --°C {{mqtt:literal}} {mqtt:a/+/b}"])
+    #expect(built.feed.placeholderTopics().topics == ["home/outside/temp"])
+    built.feed.take(topic: "home/outside/temp", payload: "21.5")
+    #expect(shown(built, at: 30) == ["Temp 21.5°C {{mqtt:literal}} {mqtt:a/+/b}"])
+    // A value with braces shows them as sent (not as a placeholder of its own), on one line.
+    built.feed.take(topic: "home/outside/temp", payload: "{time}\n!")
+    #expect(shown(built, at: 60) == ["Temp {{time}} !°C {{mqtt:literal}} {mqtt:a/+/b}"])
+    // Topics no message names change nothing.
+    built.feed.take(topic: "home/inside/temp", payload: "19")
+    #expect(shown(built, at: 90) == ["Temp {{time}} !°C {{mqtt:literal}} {mqtt:a/+/b}"])
+  }
+
+  @Test func aPlaceholderWhoseTopicFallsSilentGoesStaleAndComesBack() throws {
+    var options = RunOptions()
+    options.messages = ["Timetable"]
+    options.width = 128
+    let stop = StopFlag()
+    defer { stop.set() }
+    let built = try SignPlan.build(options, stop: stop, now: 0)
+    try built.feed.handle(#"{"messages": ["Next {mqtt:station/next}"], "lifetime": 0.4, "fallback": ["See the screens"], "immediately": true}"#)
+    built.feed.take(topic: "station/next", payload: "12:05")
+    #expect(shown(built) == ["Next 12:05"])
+    // Values keep it live past its lifetime.
+    for _ in 0..<4 {
+      usleep(200_000)
+      built.feed.take(topic: "station/next", payload: "12:05")
+    }
+    #expect(shown(built, at: 2) == ["Next 12:05"] && built.feed.staleZones.isEmpty)
+    #expect(waitUntil { shown(built, at: 3) == ["See the screens"] }, "the fallback did not come")
+    #expect(built.feed.staleZones == ["main"])
+    // The next value brings the live text back, with the value.
+    built.feed.take(topic: "station/next", payload: "12:20")
+    #expect(shown(built, at: 4) == ["Next 12:20"] && built.feed.staleZones.isEmpty)
+  }
+
+  @Test func aFeedLineNotificationThatWakesLightsASignInItsOffPeriod() throws {
+    let fields = try JSONFields(try JSONParser.parse(#"{"off": [{"times": ["00:00-24:00"]}]}"#))
+    let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
+    var options = RunOptions()
+    options.messages = ["Open"]
+    let stop = StopFlag()
+    defer { stop.set() }
+    let built = try SignPlan.build(options, stop: stop, now: 0)
+    let frames = FrameTap(width: 64, height: 8, fps: 10)
+    SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop).start()
+    #expect(frames.off)
+    try built.feed.handle(#"{"notify": {"messages": ["Quiet"], "duration": 30}}"#)
+    _ = shown(built)
+    #expect(frames.off, "a notification that does not ask to wake lit the sign")
+    try built.feed.handle(#"{"notify": {"messages": ["Doorbell"], "duration": 30, "wake": true}}"#)
+    _ = shown(built, at: 2)
+    #expect(!frames.off, "the waking notification did not light the sign")
+  }
+
   @Test func badLifetimesAreRefusedWithTheirField() throws {
     let built = try SignPlan.build(RunOptions(), stop: StopFlag(), now: 0)
     #expect { try built.feed.handle(#"{"messages": ["x"], "lifetime": 0}"#) } throws: { "\($0)".contains("lifetime") }

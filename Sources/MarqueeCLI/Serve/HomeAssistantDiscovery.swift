@@ -52,7 +52,7 @@ final class HomeAssistantDiscovery: Sendable {
         ("state_topic", .string(state)), ("value_template", .string("{{ 'ON' if value_json.paused else 'OFF' }}")),
       ])),
       ("homeassistant/sensor/\(node)/showing/config", entity("Showing", "showing", [
-        ("state_topic", .string(state)), ("value_template", .string("{{ (value_json.zones[0].messages | join(' / '))[:255] }}")),
+        ("state_topic", .string(state)), ("value_template", .string("{{ (value_json.zones[0].showing | join(' / '))[:255] }}")),
       ])),
     ]
     // A select needs options: without programs it is removed.

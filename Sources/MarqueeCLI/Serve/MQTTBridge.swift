@@ -23,6 +23,8 @@ import SignService
 /// live data and is not written to the state file (SD cards wear); the rest is, as a person's
 /// change. The sign publishes `PREFIX/state` (retained: the body of `GET /api/state`)
 /// after each change, and `PREFIX/status` (`online`; the broker's last will says `offline`).
+/// It subscribes to each topic a message names in a placeholder (`{mqtt:TOPIC}`) as the
+/// message comes, and hands the topic's values to the feed (``Feed/take(topic:payload:)``).
 final class MQTTBridge: Sendable {
   let api: SignAPI
   let prefix: String
@@ -71,8 +73,15 @@ final class MQTTBridge: Sendable {
       var published = ""
       var version = -1
       var looked = 0.0
+      var topicsVersion = -1
       while !stopped.load(ordering: .acquiring) {
         usleep(50_000)
+        // Topics new messages name: subscribed to at once (or at the next connect).
+        let (topicsNow, topics) = api.feed.placeholderTopics()
+        if topicsNow != topicsVersion {
+          topicsVersion = topicsNow
+          client.subscribe(topics)
+        }
         guard client.isConnected else {
           published = ""
           continue
@@ -107,9 +116,13 @@ final class MQTTBridge: Sendable {
 
   /// One message from the broker: checked and applied on the API's writes queue.
   func take(_ message: MQTTPacket.Message) {
-    guard message.topic.hasPrefix(prefix + "/") else { return }
-    let command = String(message.topic.dropFirst(prefix.count + 1))
+    let command = message.topic.hasPrefix(prefix + "/") ? String(message.topic.dropFirst(prefix.count + 1)) : ""
     let text = MQTTBridge.trimmed(String(decoding: message.payload, as: UTF8.self))
+    guard MQTTBridge.commands.contains(command) else {
+      // A placeholder's topic: its value, shown by the zones that name it.
+      api.feed.take(topic: message.topic, payload: text)
+      return
+    }
     api.writes.async { [self] in
       let response: HTTPResponse
       do {

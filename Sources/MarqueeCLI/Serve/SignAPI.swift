@@ -125,11 +125,16 @@ final class SignAPI: Sendable {
 
   // MARK: Reading
 
-  /// The sign's state: size, brightness, and each zone's place, content and options.
+  /// The sign's state: size, brightness, and each zone's place, content and options, and
+  /// the text its messages show now (placeholders filled in).
   func state() -> JSONValue {
     let options = feed.currentOptions
     let paused = counters.withLock { $0.paused }
     let stale = feed.staleZones
+    let now = LocalTime.now()
+    func showing(_ messages: [String]) -> JSONValue {
+      .array(messages.map { .string(TextTemplate(feed.values.fill($0)).expand(at: now)) })
+    }
     return .object([
       ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
       ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
@@ -140,6 +145,7 @@ final class SignAPI: Sendable {
           ("name", .string(zone.name)), ("x", .number(Double(zone.x))), ("y", .number(Double(zone.y))),
           ("width", .number(Double(zone.width))), ("height", .number(Double(zone.height))),
           ("paused", .bool(paused[zone.name] ?? false)), ("stale", .bool(stale.contains(zone.name))),
+          ("showing", showing(zoneOptions.messages)),
         ] + SignAPI.describe(zoneOptions))
       })),
     ])

@@ -55,6 +55,8 @@ public final class SchedulePump: Sendable {
     self.frames = frames
     self.stop = stop
     self.wallClock = wallClock
+    // Notifications from feed lines that ask to wake the sign light it through this tap.
+    feed.tap.withLock { $0 = frames }
   }
 
   /// The schedule played.
@@ -198,7 +200,9 @@ public final class SchedulePump: Sendable {
           case .object(let members) = document
         {
           let fields = try JSONFields(.object([("zone", .string(zone)), ("immediately", .bool(true))] + members), path: "programs.\(program!.name)")
-          updates.append(try feed.prepare(fields, replacing: true))
+          var update = try feed.prepare(fields, replacing: true)
+          update.isBase = true
+          updates.append(update)
         } else {
           updates.append(try feed.restart(zone))
         }

@@ -1,0 +1,123 @@
+import Synchronization
+
+/// The latest value of each MQTT topic a message names with `{mqtt:TOPIC}`, and when it
+/// came: what the placeholders of a zone's messages show.
+///
+/// `{mqtt:home/outside/temp}` shows the topic's latest payload as text (at most
+/// ``maximumLength`` characters, control characters as spaces); `{mqtt:TOPIC|TEXT}` shows
+/// `TEXT` until a first value comes (without it, nothing). A topic with `+` or `#` is not a
+/// placeholder: the text stays as written. The engine never sees a placeholder: a zone's
+/// messages are filled in before its content is made, and made again when a value changes.
+public final class LiveValues: Sendable {
+  /// One topic's latest value and when it came (monotonic seconds).
+  package struct Value: Sendable, Equatable {
+    package var text: String
+    package var received: Double
+  }
+
+  /// The longest value shown, in characters; a longer payload is cut.
+  public static let maximumLength = 256
+  /// The most topics kept; values of further topics are dropped.
+  public static let maximumTopics = 256
+
+  let values = Mutex<[String: Value]>([:])
+
+  public init() {}
+
+  /// Keeps `payload` as `topic`'s value, received at monotonic time `received`; returns
+  /// whether the shown text changed. Payloads of topics past ``maximumTopics`` are dropped.
+  @discardableResult
+  package func set(_ topic: String, payload: String, received: Double) -> Bool {
+    let text = LiveValues.shown(payload)
+    return values.withLock { values in
+      guard values[topic] != nil || values.count < LiveValues.maximumTopics else { return false }
+      let changed = values[topic]?.text != text
+      values[topic] = Value(text: text, received: received)
+      return changed
+    }
+  }
+
+  /// `topic`'s latest value, if one came.
+  package func value(_ topic: String) -> Value? {
+    values.withLock { $0[topic] }
+  }
+
+  /// A payload as it shows in a message: one line, cut to ``maximumLength`` characters.
+  static func shown(_ payload: String) -> String {
+    var scalars = String.UnicodeScalarView()
+    for scalar in payload.unicodeScalars.prefix(LiveValues.maximumLength) {
+      scalars.append(scalar.properties.generalCategory == .control ? " " : scalar)
+    }
+    return String(scalars).trimmingSpaces()
+  }
+
+  /// The topics `message` names in placeholders, in order, each once.
+  package static func topics(in message: String) -> [String] {
+    var found: [String] = []
+    scan(message) { topic, _ in
+      if !found.contains(topic) { found.append(topic) }
+      return nil
+    }
+    return found
+  }
+
+  /// `message` with each placeholder replaced by its topic's value (or its default), braces
+  /// in values doubled so they show as written.
+  package func fill(_ message: String) -> String {
+    guard message.contains("{mqtt:") else { return message }
+    return LiveValues.scan(message) { topic, fallback in
+      let text = value(topic)?.text ?? fallback
+      return text.replacingBraces()
+    }
+  }
+
+  /// Walks `message` the way ``Marquee/TextTemplate`` reads it (`{{` and `}}` are literal
+  /// braces), calling `replace` with each placeholder's topic and default; returns the
+  /// message with the placeholders replaced by what `replace` gives (nil keeps it).
+  @discardableResult
+  static func scan(_ message: String, _ replace: (_ topic: String, _ fallback: String) -> String?) -> String {
+    var result = ""
+    var index = message.startIndex
+    while index < message.endIndex {
+      let character = message[index]
+      let next = message.index(after: index)
+      if (character == "{" || character == "}"), next < message.endIndex, message[next] == character {
+        result.append(character)
+        result.append(character)
+        index = message.index(after: next)
+        continue
+      }
+      if character == "{", message[next...].hasPrefix("mqtt:"), let close = message[next...].firstIndex(of: "}") {
+        let body = message[message.index(next, offsetBy: 5)..<close]
+        let pieces = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+        let topic = String(pieces[0])
+        if !topic.isEmpty, !topic.contains("+"), !topic.contains("#"), !topic.contains("{") {
+          result += replace(topic, pieces.count == 2 ? String(pieces[1]) : "") ?? String(message[index...close])
+          index = message.index(after: close)
+          continue
+        }
+      }
+      result.append(character)
+      index = next
+    }
+    return result
+  }
+}
+
+extension String {
+  /// The text with spaces at both ends removed.
+  fileprivate func trimmingSpaces() -> String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+
+  /// The text with `{` and `}` doubled, so a template shows them as written.
+  fileprivate func replacingBraces() -> String {
+    guard contains("{") || contains("}") else { return self }
+    var result = ""
+    for character in self {
+      result.append(character)
+      if character == "{" || character == "}" { result.append(character) }
+    }
+    return result
+  }
+}
