@@ -28,6 +28,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.common.exceptions import NoAlertPresentException
 from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import Select
 
 
 def api(url, path, token=None):
@@ -219,7 +220,25 @@ def notify_check():
         field("notify-send").click()
         listed = wait(lambda: json.loads(api(url, "/api/notify"))["notifications"], "the notification in /api/notify")
         assert listed[0]["messages"] == ["Doorbell"] and listed[0]["zone"] is None, "sent %r" % listed
+        assert listed[0]["duration"] == 30 and listed[0]["in"] is None, "sent %r" % listed
         wait(lambda: "Doorbell" in field("notify-list").text and "showing" in field("notify-list").text, "the notification listed")
+        field("notify-dismiss").click()
+        wait(lambda: json.loads(api(url, "/api/notify"))["notifications"] == [], "the first dismissal")
+        # Passes, effects in and out, and waking: what the form sends is what the sign queues.
+        wait(lambda: len(Select(field("notify-in")).options) > 5, "the effects in the notify form")
+        field("notify-text").send_keys("Train cancelled")
+        Select(field("notify-length")).select_by_value("passes")
+        field("notify-seconds").clear()
+        field("notify-seconds").send_keys("3")
+        Select(field("notify-in")).select_by_value("wipe-right")
+        Select(field("notify-out")).select_by_value("fade")
+        field("notify-wake").click()
+        field("notify-send").click()
+        listed = wait(lambda: json.loads(api(url, "/api/notify"))["notifications"], "the second notification")
+        sent = listed[0]
+        assert sent["messages"] == ["Train cancelled"] and sent["passes"] == 3, "sent %r" % sent
+        assert sent["in"] == "wipe-right" and sent["out"] == "fade", "sent %r" % sent
+        wait(lambda: "3 passes" in field("notify-list").text, "the passes listed")
         # An empty one is refused by the page itself.
         field("notify-send").click()
         wait(lambda: "Type the notification first" in field("notify-status").text, "the page's refusal")

@@ -39,10 +39,17 @@ extension SignAPI {
     let live = sign.notifications.notifications.filter { notification in plan.contains { $0.id == notification.id && $0.end > now } }
     return .array(live.map { notification in
       let showing = plan.contains { $0.id == notification.id && $0.start <= now && now < $0.end }
+      let length: (String, JSONValue)
+      switch notification.length {
+      case .seconds(let seconds): length = ("duration", .number(seconds))
+      case .passes(let passes): length = ("passes", .number(Double(passes)))
+      }
+      func effects(_ transition: Transition?) -> JSONValue { transition.map { .string($0.entry.map(\.name).joined(separator: "+")) } ?? .null }
       return .object([
         ("id", .number(Double(notification.id))), ("zone", notification.zone.map { .string($0) } ?? .null),
-        ("messages", .array(notification.content.messages.map { .string($0) })), ("priority", .number(Double(notification.priority))),
-        ("showing", .bool(showing)),
+        ("messages", .array(notification.content.messages.map { .string($0) })), length,
+        ("priority", .number(Double(notification.priority))), ("in", effects(notification.entering)),
+        ("out", effects(notification.leaving)), ("showing", .bool(showing)),
       ])
     })
   }

@@ -78,8 +78,14 @@ enum WebPage {
       <label>Notification (interrupts, then the sign goes on) <input id="notify-text" maxlength="500"></label>
       <div class="row">
         <label>Where <select id="notify-zone"><option value="">whole sign</option></select></label>
-        <label>Seconds <input id="notify-seconds" type="number" min="1" max="3600" step="1" value="10"></label>
+        <label>For <select id="notify-length"><option value="duration">seconds</option><option value="passes">passes</option></select></label>
+        <label>How many <input id="notify-seconds" type="number" min="1" max="3600" step="1" value="10"></label>
         <label>Priority <input id="notify-priority" type="number" min="-100" max="100" step="1" value="0"></label>
+      </div>
+      <div class="row">
+        <label>In <select id="notify-in"><option value="">cut</option></select></label>
+        <label>Out <select id="notify-out"><option value="">cut</option></select></label>
+        <label class="check"><span><input id="notify-wake" type="checkbox"> Wake the sign if it is off</span></label>
       </div>
       <div class="row">
         <button id="notify-send" type="submit">Notify</button>
@@ -226,7 +232,8 @@ async function loadNotifications() {
   for (const n of list) {
     const item = document.createElement("li");
     item.dataset.id = n.id;
-    item.textContent = n.messages.join(" / ") + " · " + (n.zone || "whole sign") + (n.showing ? " — showing" : " — waiting");
+    item.textContent = n.messages.join(" / ") + " · " + (n.zone || "whole sign") + " · " + (n.passes ? n.passes + " passes" : n.duration + " s")
+      + (n.showing ? " — showing" : " — waiting");
     items.append(item);
   }
 }
@@ -235,8 +242,12 @@ $("notify").addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = $("notify-text").value.trim();
   if (!text) { $("notify-status").textContent = "Type the notification first."; return; }
-  const notification = { messages: [text], duration: Number($("notify-seconds").value), priority: Number($("notify-priority").value) };
+  const notification = { messages: [text], priority: Number($("notify-priority").value) };
+  notification[$("notify-length").value] = Number($("notify-seconds").value);
   if ($("notify-zone").value) notification.zone = $("notify-zone").value;
+  if ($("notify-in").value) notification.in = $("notify-in").value;
+  if ($("notify-out").value) notification.out = $("notify-out").value;
+  if ($("notify-wake").checked) notification.wake = true;
   try {
     await api("/api/notify", "POST", notification);
     $("notify-text").value = "";
@@ -426,6 +437,10 @@ async function load() {
     const effects = await api("/api/effects");
     $("effect").innerHTML = "";
     for (const e of effects) $("effect").add(new Option(e.name, e.name));
+    for (const id of ["notify-in", "notify-out"]) {
+      $(id).length = 1;
+      for (const e of effects) if (e.name !== "none") $(id).add(new Option(e.name, e.name));
+    }
     state = await api("/api/state");
     fillForm();
   } catch (error) { showStatus(error.message); }
