@@ -13,6 +13,10 @@ Three measurements, one line each:
   frame lateness (/api/stats) and resident memory before and after;
 - reconnect: the broker stopped and started again, timed from its start to the first
   message shown after it.
+
+With --check (as .ci/run runs it) it exits 1 when the flood made the sign late (frame
+lateness p99 over one frame interval), grew its resident memory by more than 4 MiB, or
+when the sign did not come back after the broker's restart.
 """
 import argparse
 import http.client
@@ -113,7 +117,9 @@ def main():
     parser.add_argument("--fps", type=int, default=50)
     parser.add_argument("--rate", type=int, default=1000)
     parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--check", action="store_true", help="exit 1 when the flood made the sign late or grew its memory")
     arguments = parser.parse_args()
+    failures = []
     folder = tempfile.mkdtemp(prefix="marquee-mqtt-test-")
     broker_port, http_port = free_port(), free_port()
     config = os.path.join(folder, "mosquitto.conf")
@@ -172,6 +178,10 @@ def main():
         print("marquee-mqtt flood seconds=%d rate=%d sent=%d late_p99_us_before=%.0f late_p99_us_after=%.0f late_max_us_after=%.0f "
               "rss_kb_before=%d rss_kb_after=%d" % (arguments.seconds, arguments.rate, sent, before["lateP99Microseconds"],
                                                     after["lateP99Microseconds"], after["lateMaxMicroseconds"], before_kb, after_kb))
+        if after["lateP99Microseconds"] > 1e6 / arguments.fps:
+            failures.append("frame lateness p99 %.0f us is over one frame interval" % after["lateP99Microseconds"])
+        if after_kb - before_kb > 4096:
+            failures.append("resident memory grew by %d KiB under the flood" % (after_kb - before_kb))
 
         broker.terminate()
         broker.wait()
@@ -186,12 +196,18 @@ def main():
             shown = frames.shown_after(restarted, digits["7"])
             time.sleep(0.05)
         print("marquee-mqtt reconnect shown_after_broker_start_ms=%s" % ("%.0f" % ((shown - restarted) * 1000) if shown else "never"))
+        if shown is None:
+            failures.append("the sign showed nothing within 60 s of the broker's restart")
     finally:
         for process in (publisher, sign, broker):
             if process and process.poll() is None:
                 process.terminate()
                 process.wait(timeout=10)
         shutil.rmtree(folder, ignore_errors=True)
+    if arguments.check and failures:
+        for failure in failures:
+            print("marquee-mqtt check failed: " + failure, file=sys.stderr)
+        sys.exit(1)
 
 
 if __name__ == "__main__":
