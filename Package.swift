@@ -36,7 +36,7 @@ let package = Package(
     // An HTTP/1.1 server with a responder seam: bytes to requests, requests to responses.
     .target(name: "HTTP", dependencies: ["SimpleJSON"]),
     // An MQTT 3.1.1 client: packets to bytes and back, and a connection that keeps itself up.
-    .target(name: "MQTT"),
+    .target(name: "MQTT", dependencies: ["MatrixCore"]),
     // What runs a sign the way marquee does, for the command line, the server and embedders:
     // the option model, config and layout files, content documents and the update queue,
     // fonts shared by file, the frame tap, and the plan that builds a sign from options.

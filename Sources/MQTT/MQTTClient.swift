@@ -3,7 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
+import MatrixCore
 import Synchronization
 
 /// An MQTT 3.1.1 client that keeps its connection up: it connects (user name and password,
@@ -87,7 +87,7 @@ public final class MQTTClient: Sendable {
 
   /// Starts connecting, on a thread of its own.
   public func start() {
-    DispatchQueue.global().async { [self] in
+    DetachedThread.start { [self] in
       run()
       finished.store(true, ordering: .releasing)
     }

@@ -5,7 +5,6 @@
 #elseif canImport(Darwin)
   @preconcurrency import Darwin
 #endif
-import Dispatch
 import Marquee
 import MatrixCore
 import SignService
@@ -30,7 +29,7 @@ public final class SignalTrap: Sendable {
     TerminalResize.install()
     if StopSignal.pending != 0 { stop.set(signal: StopSignal.pending) }
     guard wake >= 0 else { return }
-    DispatchQueue.global().async {
+    DetachedThread.start {
       var byte: UInt8 = 0
       while true {
         let count = read(wake, &byte, 1)

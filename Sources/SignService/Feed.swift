@@ -4,7 +4,6 @@
   import Musl
 #endif
 import BitmapFonts
-import Dispatch
 import Marquee
 import MatrixCore
 import SimpleJSON
@@ -120,7 +119,7 @@ public final class Feed: Sendable {
 
   /// Starts reading standard input on its own thread.
   public func start(descriptor: Int32 = 0) {
-    DispatchQueue.global().async { [self] in
+    DetachedThread.start { [self] in
       var reader = LineReader(descriptor: descriptor, maximumLength: Feed.maximumLineLength)
       var number = 0
       while let line = reader.next() {
@@ -401,7 +400,7 @@ public final class Feed: Sendable {
       return !state.watching
     }
     guard start else { return }
-    DispatchQueue.global().async { [self] in
+    DetachedThread.start { [self] in
       while !stop.isSet {
         usleep(250_000)
         expire(at: SchedulePump.monotonic())
@@ -476,6 +475,10 @@ public final class Feed: Sendable {
     }
     if !updates.isEmpty { commit(updates) }
   }
+
+  /// How many updates were committed: it changes with every change of content or options
+  /// (a fallback put up included).
+  package var updateCount: Int { state.withLock { $0.received } }
 
   /// The topics the zones' messages name in placeholders now (live content kept while a
   /// zone shows its fallback included), and a number that changes whenever they may have.

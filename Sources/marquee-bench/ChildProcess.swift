@@ -70,6 +70,48 @@ enum ChildProcess {
       output: String(decoding: output, as: UTF8.self))
   }
 
+  /// Starts `arguments[0]` in the background, its output to /dev/null; its process ID, or
+  /// nil if it could not start. The caller stops it (``stop(_:)``).
+  static func start(_ arguments: [String]) -> pid_t? {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+    let argv = arguments.map { strdup($0) } + [nil]
+    defer { argv.forEach { free($0) } }
+    var pid: pid_t = 0
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, Glibc.environ) == 0 else { return nil }
+    return pid
+  }
+
+  /// Stops a process ``start(_:)`` started, and waits for it.
+  static func stop(_ pid: pid_t) {
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+  }
+
+  /// A TCP port on loopback that nothing listens on now (the kernel's choice).
+  static func freePort() -> UInt16? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+    }
+    return bound ? UInt16(bigEndian: address.sin_port) : nil
+  }
+
+  /// The path of a program found in `PATH` or in /usr/sbin (where Debian puts mosquitto).
+  static func find(_ name: String) -> String? {
+    let path = (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
+  }
+
   /// Starts `arguments[0]` (output to /dev/null), lets it run for `seconds`, and returns
   /// its peak resident memory in KiB, read from /proc while it runs (`VmHWM`), and the CPU
   /// time it used, then stops it with SIGTERM. `nil` if it ended before.

@@ -20,12 +20,21 @@ struct ProgramAllocations {
     var width = 64, height = 8
     /// Extra environment (the fake kernel for the spidev mode).
     var environment: [String: String] = [:]
+    /// Frames before the steady state is sure to have come, added to both runs.
+    var settling = 0
   }
 
-  static func modes(board: String, fakeKernel: String, schedule: String, notification: String) -> [Mode] {
+  static func modes(board: String, fakeKernel: String, schedule: String, notification: String, broker: UInt16?) -> [Mode] {
     let moving = ["--fps", "1000", "--speed", "1000"]
     let message = "Allocation-free frames in every display"
-    return [
+    // With a broker: the sign connected to it, a message showing a topic's retained value.
+    let mqtt = broker.map { port in
+      [Mode(name: "serve-mqtt", arguments: ["serve", "--listen", "127.0.0.1:0", "--output", "ascii", "--mqtt", "mqtt://127.0.0.1:\(port)",
+                                            "--mqtt-topic", "bench/allocs"] + moving + ["Outside {mqtt:bench/outside/temp|--}°C, allocation-free"],
+            // A second for the connection, the subscription and the retained value to come.
+            settling: 1000)]
+    } ?? []
+    return mqtt + [
       Mode(name: "terminal", arguments: ["--output", "leds"] + moving + [message]),
       Mode(name: "ascii", arguments: ["--output", "ascii"] + moving + [message]),
       Mode(name: "board-simulate", arguments: ["--board", board, "--simulate", "--output", "leds"] + moving + [message], width: 32),
@@ -66,6 +75,23 @@ struct ProgramAllocations {
       Mode(name: "schedule-off-board", arguments: ["--config", schedule + ".off", "--board", board, "--spi-dump", "/dev/null"] + moving,
            width: 32),
     ]
+  }
+
+  /// Debian's mosquitto on a free loopback port, with a retained value on the topic the
+  /// serve-mqtt mode's message shows; nil without mosquitto and mosquitto_pub.
+  func startBroker() -> (pid: pid_t, port: UInt16)? {
+    guard let mosquitto = ChildProcess.find("mosquitto"), let publish = ChildProcess.find("mosquitto_pub"), let port = ChildProcess.freePort(),
+      let pid = ChildProcess.start([mosquitto, "-p", "\(port)"])
+    else { return nil }
+    // The broker answers within a few hundred milliseconds; the value is retained once it does.
+    for _ in 0..<50 {
+      if let run = ChildProcess.run([publish, "-h", "127.0.0.1", "-p", "\(port)", "-r", "-t", "bench/outside/temp", "-m", "7.5"]), run.status == 0 {
+        return (pid, port)
+      }
+      usleep(100_000)
+    }
+    ChildProcess.stop(pid)
+    return nil
   }
 
   /// The counter's total and the CPU time of one run, or `nil` if the run failed.
@@ -109,8 +135,12 @@ struct ProgramAllocations {
     fclose(lines)
     defer { unlink(notification) }
     let fakeKernel = ChildProcess.ownFolder + "/libMarqueeFakeKernel.so"
-    for mode in ProgramAllocations.modes(board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification) {
-      guard let before = count(mode, frames: short), let after = count(mode, frames: long) else {
+    let broker = startBroker()
+    defer { if let broker { ChildProcess.stop(broker.pid) } }
+    if broker == nil { print("marquee-bench scenario=allocs-serve-mqtt skipped: needs the Debian packages mosquitto and mosquitto-clients") }
+    let modes = ProgramAllocations.modes(board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification, broker: broker?.port)
+    for mode in modes {
+      guard let before = count(mode, frames: short + mode.settling), let after = count(mode, frames: long + mode.settling) else {
         print("marquee-bench scenario=allocs-\(mode.name) error=marquee-did-not-run")
         continue
       }

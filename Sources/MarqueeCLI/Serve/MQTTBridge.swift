@@ -3,8 +3,9 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
+import MatrixCore
 import HTTP
+import Marquee
 import MQTT
 import SimpleJSON
 import Synchronization
@@ -69,29 +70,30 @@ final class MQTTBridge: Sendable {
   /// Connects, and publishes the state whenever it changes, on threads of their own.
   func start() {
     client.start()
-    DispatchQueue.global().async { [self] in
+    DetachedThread.start { [self] in
       var published = ""
-      var version = -1
-      var looked = 0.0
-      var topicsVersion = -1
+      var looked: StateMarks?
+      var updates = -1
+      var showsTime = false
       while !stopped.load(ordering: .acquiring) {
         usleep(50_000)
         // Topics new messages name: subscribed to at once (or at the next connect).
-        let (topicsNow, topics) = api.feed.placeholderTopics()
-        if topicsNow != topicsVersion {
-          topicsVersion = topicsNow
+        if api.feed.updateCount != updates {
+          let (count, topics) = api.feed.placeholderTopics()
+          updates = count
           client.subscribe(topics)
+          showsTime = api.feed.currentOptions.values.contains { $0.messages.contains { TextTemplate($0).isDynamic } }
         }
         guard client.isConnected else {
           published = ""
+          looked = nil
           continue
         }
-        // After each change at once; the schedule's own changes within a second.
-        let now = SchedulePump.monotonic()
-        let current = api.counters.withLock { $0.stateVersion }
-        guard current != version || now - looked >= 1 else { continue }
-        version = current
-        looked = now
+        // After each change at once: nothing is made (nor allocated) until one of the
+        // marks moves.
+        let marks = StateMarks(api, showsTime: showsTime)
+        guard marks != looked else { continue }
+        looked = marks
         let text = api.state().text
         if text != published, client.publish(.init(topic: prefix + "/state", payload: Array(text.utf8), qos: 0, retain: true)) {
           published = text
@@ -99,6 +101,22 @@ final class MQTTBridge: Sendable {
           discovery?.refresh(client)
         }
       }
+    }
+  }
+
+  /// What the state's changes move, read without making anything: the API's changes, the
+  /// feed's updates, the schedule's program, brightness and off period, and the minute
+  /// when messages show the time.
+  struct StateMarks: Equatable {
+    var version: Int, updates: Int, level: Int, off: Bool, program: String?, minute: Int
+
+    init(_ api: SignAPI, showsTime: Bool) {
+      version = api.counters.withLock { $0.stateVersion }
+      updates = api.feed.updateCount
+      level = api.frames.level
+      off = api.frames.off
+      program = api.pump?.current?.program
+      minute = showsTime ? Int(LocalTime.now() / 60) : 0
     }
   }
 

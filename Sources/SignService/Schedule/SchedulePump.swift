@@ -3,7 +3,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import Dispatch
+import MatrixCore
 import Marquee
 import SimpleJSON
 import Synchronization
@@ -156,7 +156,7 @@ public final class SchedulePump: Sendable {
   /// Starts looking on a thread of its own, after a first look now (before the first frame).
   public func start() {
     apply(at: wallClock())
-    DispatchQueue.global().async { [self] in
+    DetachedThread.start { [self] in
       // The kernel's notice of a clock set, where it has one; the comparison below sees a
       // jump without it.
       let notice = ClockSetNotice()
