@@ -6,7 +6,7 @@ let targets = [
   ("FuzzBDF", ["BitmapFonts"]), ("FuzzHex", ["BitmapFonts"]), ("FuzzPSF", ["BitmapFonts"]),
   ("FuzzPCF", ["BitmapFonts"]), ("FuzzGzip", ["BitmapFonts"]), ("FuzzBoard", ["Drivers", "MatrixCore"]),
   ("FuzzFeedLine", ["SignService", "Marquee", "MatrixCore"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["HTTP"]),
-  ("FuzzMQTTPacket", ["MQTT"]),
+  ("FuzzMQTTPacket", ["MQTT"]), ("FuzzPicture", ["BitmapFonts"]),
 ]
 
 let package = Package(

@@ -72,6 +72,12 @@ public enum FileBytes {
     return bytes
   }
 
+  /// Whether `path` is a folder.
+  public static func isFolder(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+  }
+
   /// The names of the entries of a folder (files and folders, without "." and ".."), sorted;
   /// empty if the folder cannot be read.
   public static func entries(of folder: String) -> [String] {
