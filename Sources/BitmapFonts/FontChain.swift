@@ -5,16 +5,19 @@
 public struct FontChain: Sendable, Equatable {
   /// The fonts, most preferred first.
   public var fonts: [any Font]
+  /// The icons messages can show (`{icon:NAME}`), sized to the first font's line.
+  public var icons: IconSet
 
   /// Creates a chain; it must hold at least one font.
-  public init(_ fonts: [any Font]) {
+  public init(_ fonts: [any Font], icons: IconSet = .builtIn) {
     precondition(!fonts.isEmpty, "a font chain needs at least one font")
     self.fonts = fonts
+    self.icons = icons
   }
 
   /// A chain of one font.
-  public init(_ font: any Font) {
-    self.init([font])
+  public init(_ font: any Font, icons: IconSet = .builtIn) {
+    self.init([font], icons: icons)
   }
 
   /// The rows above the common baseline: the largest ascent of the fonts.
@@ -52,8 +55,9 @@ public struct FontChain: Sendable, Equatable {
 }
 
 extension FontChain {
-  /// Two chains are equal when they hold the fonts of the same names in the same order.
+  /// Two chains are equal when they hold the fonts of the same names in the same order,
+  /// and the same icons.
   public static func == (lhs: FontChain, rhs: FontChain) -> Bool {
-    lhs.fonts.map(\.name) == rhs.fonts.map(\.name)
+    lhs.fonts.map(\.name) == rhs.fonts.map(\.name) && lhs.icons == rhs.icons
   }
 }

@@ -122,6 +122,13 @@ public struct TextRenderer: Sendable, Equatable {
   func resolve(_ scalars: [Unicode.Scalar]) -> (Glyph, [Glyph], [Int])? {
     guard let first = scalars.first else { return nil }
     if TextRenderer.isInvisible(first) && scalars.count == 1 { return nil }
+    if first == IconText.marker {
+      // An icon, sized for the line of the first font; one the set lacks shows as the
+      // fallback glyph (content checks the names before it gets here).
+      let primary = fonts.fonts[0]
+      guard let name = IconText.name(scalars), let icon = fonts.icons[name] else { return (fonts.fallback.glyph, [], [fonts.fallback.font]) }
+      return (icon.glyph(ascent: primary.ascent, descent: primary.descent), [], [0])
+    }
     var base = first
     var rest = scalars.dropFirst()
     // Prefer a precomposed letter (e + U+0301 -> é) when a font has one.

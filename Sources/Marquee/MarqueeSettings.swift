@@ -1,3 +1,4 @@
+import BitmapFonts
 /// How a horizontal marquee shows its messages.
 public struct MarqueeSettings: Sendable, Equatable {
   /// When the text scrolls.
@@ -47,6 +48,8 @@ public enum MarqueeError: Error, Sendable, Equatable, CustomStringConvertible {
   case textTallerThanSign(textHeight: Int, signHeight: Int)
   /// A parameter outside what it can take, named with the reason.
   case invalidValue(parameter: String, reason: String)
+  /// A message names an icon the renderer's set does not have.
+  case unknownIcon(UnknownIcon)
 
   public var description: String {
     switch self {
@@ -54,6 +57,7 @@ public enum MarqueeError: Error, Sendable, Equatable, CustomStringConvertible {
     case .textTallerThanSign(let text, let sign):
       "the text is \(text) pixels tall but the sign is \(sign) pixels tall; use a smaller font or a taller sign"
     case .invalidValue(let parameter, let reason): "\(parameter): \(reason)"
+    case .unknownIcon(let unknown): unknown.description
     }
   }
 }

@@ -5,6 +5,7 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
+import BitmapFonts
 
 /// Message text with placeholders filled in from the time: `{time}` (`%H:%M`), `{date}`
 /// (`%Y-%m-%d`), `{time:FORMAT}` and `{date:FORMAT}` with strftime formats, in the local
@@ -14,8 +15,9 @@
 /// `|`: `{countdown:2027-02-17 00:00|还有 %d 天}`), never below zero; `{lunar}`, the day of
 /// the Chinese lunar calendar (腊月初八), and `{lunar:FORMAT}` with `%M` the month, `%D` the
 /// day, `%Y` the year's stem and branch (丙午), `%A` its animal (马) and `%T` the solar term
-/// of the day (empty on other days), for 1901 to 2099 (``ChineseCalendar``). `{{` and `}}`
-/// are literal braces.
+/// of the day (empty on other days), for 1901 to 2099 (``ChineseCalendar``); `{icon:NAME}`,
+/// an icon of the renderer's set (``BitmapFonts/IconSet``) in the line. `{{` and `}}` are
+/// literal braces.
 public struct TextTemplate: Sendable, Equatable {
   enum Part: Sendable, Equatable {
     case text(String)
@@ -58,6 +60,12 @@ public struct TextTemplate: Sendable, Equatable {
           index = source.index(after: close)
           continue
         }
+        if name == "icon", Icon.isValidName(format) {
+          // An icon is one character of the text (BitmapFonts' IconText).
+          text += IconText.character(format)
+          index = source.index(after: close)
+          continue
+        }
         if name == "lunar" {
           if !text.isEmpty { parts.append(.text(text)) }
           text = ""
@@ -78,6 +86,14 @@ public struct TextTemplate: Sendable, Equatable {
     }
     if !text.isEmpty { parts.append(.text(text)) }
     self.parts = parts
+  }
+
+  /// The names of the icons the text shows, in order.
+  public var iconNames: [String] {
+    parts.flatMap { part -> [String] in
+      guard case .text(let text) = part else { return [] }
+      return IconText.names(in: text)
+    }
   }
 
   /// Whether the text depends on the time.

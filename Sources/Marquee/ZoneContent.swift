@@ -116,12 +116,24 @@ public struct ZoneContent: Sendable, Equatable {
   }
 
   /// Builds the timeline for a `width` x `height` area.
+  ///
+  /// - Throws: ``MarqueeError/unknownIcon(_:)`` when a message names an icon the renderer's
+  ///   set lacks, besides the errors of laying the text out.
   public func makeTimeline(width: Int, height: Int) throws(MarqueeError) -> any ZoneTimeline {
-    if let epoch, messages.contains(where: { TextTemplate($0).isDynamic }) {
+    let templates = messages.map(TextTemplate.init)
+    let icons = style.renderer.fonts.icons
+    for template in templates {
+      for name in template.iconNames where icons[name] == nil {
+        throw .unknownIcon(UnknownIcon(name: name, suggestions: icons.suggestions(for: name)))
+      }
+    }
+    if let epoch, templates.contains(where: \.isDynamic) {
       var plain = self
       plain.epoch = nil
       return try TemplateTimeline(content: plain, width: width, height: height, epoch: epoch)
     }
+    // Text without placeholders of the time: its braces and icons, once.
+    let messages = templates.map { $0.expand(at: 0) }
     switch motion {
     case .auto(let ribbon), .scroll(let ribbon):
       let settings = MarqueeSettings(

@@ -17,6 +17,8 @@ public enum Invocation: Sendable, Equatable {
   case boards
   /// List the fonts whose names contain the pattern (all when `nil`).
   case fonts(String?)
+  /// List the icons (built in, and of a folder), or draw the one named.
+  case icons(folder: String?, name: String?)
   /// Render the effect gallery into a folder.
   case gallery(String)
   /// Print the schedule's timeline of the config file: from a date (nil: today), for days.

@@ -43,6 +43,9 @@ public enum MarqueeCommand {
       case .boards:
         try printOutput(BoardFiles.listing())
         return ExitCode.success
+      case .icons(let folder, let name):
+        try printOutput(try IconListing.text(folder: folder, name: name))
+        return ExitCode.success
       case .fonts(let pattern):
         try FontListing.write(matching: pattern) { try printOutput($0 + "\n") }
         return ExitCode.success

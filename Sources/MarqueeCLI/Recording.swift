@@ -62,13 +62,21 @@ enum Recording {
       try recordGIF(timeline, options: options, path: "\(folder)/\(effect.name).gif", caption: effect.name)
       count += 1
     }
-    let modes: [(String, any Timeline)] = [
+    let modes: [(String, any ZoneTimeline)] = [
       ("mode-auto", try RibbonTimeline(messages: ["Still"], renderer: TextRenderer(), width: 32, height: 8, settings: MarqueeSettings(alignment: .center))),
       ("mode-scroll", try RibbonTimeline(messages: ["Scrolling text, seamless loop"], renderer: TextRenderer(), width: 32, height: 8, settings: MarqueeSettings(speed: 25))),
       ("mode-cycle", try CycleTimeline(messages: ["One", "Two", "Three"], renderer: TextRenderer(), width: 32, height: 8, settings: CycleSettings(dwell: 0.8, alignment: .center))),
+      // Icons in the line, scrolled and cycled with the text.
+      ("icons-scroll", try ZoneContent(messages: ["{icon:train} Berlin {icon:arrow-right} 3 {icon:clock} 12:05"], motion: .scroll(.init(speed: 25)))
+        .makeTimeline(width: 32, height: 8)),
+      ("icons-cycle", try ZoneContent(
+        messages: ["{icon:cup}2.50", "{icon:open}", "{icon:warning}wet", "{icon:sun}21{icon:temperature}"],
+        motion: .cycle(.init(dwell: 0.8)), style: .init(alignment: .center), transition: Transition(entry: [EffectCatalog.effect(named: "scroll-up")!]))
+        .makeTimeline(width: 32, height: 8)),
     ]
     for (name, timeline) in modes {
-      options.frames = 75
+      // A whole loop, three seconds at least.
+      options.frames = max(75, Int(((timeline.loopDuration ?? 0) * options.fps).rounded()))
       try recordGIF(timeline, options: options, path: "\(folder)/\(name).gif", caption: name)
       count += 1
     }

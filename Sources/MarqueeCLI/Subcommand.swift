@@ -14,6 +14,28 @@ struct Subcommand: Sendable {
 
   static let all: [Subcommand] = [
     Subcommand(name: "effects", usage: "effects", help: "List the transition effects, one per line with what it does.") { _, _ in .effects },
+    Subcommand(
+      name: "icons", usage: "icons [--icons <folder>] [<name>]",
+      help: "List the icons messages can show ({icon:NAME}), or draw one at each size it has."
+    ) { rest, options throws(UsageError) in
+      var name: String?
+      var index = 0
+      while index < rest.count {
+        if rest[index] == "--icons" || rest[index].hasPrefix("--icons=") {
+          let value = rest[index].hasPrefix("--icons=") ? String(rest[index].dropFirst(8)) : (index + 1 < rest.count ? rest[index + 1] : nil)
+          guard let value, !value.isEmpty else { throw UsageError("'--icons' needs a folder: marquee icons --icons DIR") }
+          options.iconsPath = value
+          index += rest[index].hasPrefix("--icons=") ? 1 : 2
+        } else {
+          guard name == nil, !rest[index].hasPrefix("-") else {
+            throw UsageError("'icons' takes --icons DIR and at most one icon's name, not '\(rest[index])'")
+          }
+          name = rest[index]
+          index += 1
+        }
+      }
+      return .icons(folder: options.iconsPath, name: name)
+    },
     Subcommand(name: "gallery", usage: "gallery <folder>", help: "Render a GIF of every effect and mode, with captions.") { rest, _ throws(UsageError) in
       guard rest.count == 1 else { throw UsageError("'gallery' needs one folder: marquee gallery DIR") }
       return .gallery(rest[0])

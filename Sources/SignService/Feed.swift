@@ -308,6 +308,9 @@ public final class Feed: Sendable {
     do {
       _ = try content.makeTimeline(width: size.width, height: size.height)
     } catch {
+      if case .unknownIcon(let unknown) = error {
+        throw JSONFieldError(field: fields?.name("messages") ?? "messages", reason: unknown.description)
+      }
       let key: String
       switch error {
       case .textTallerThanSign: key = "font"

@@ -37,7 +37,25 @@ public final class FontCache: Sendable {
 
   let fonts = Mutex<[Identity: any Font]>([:])
 
-  package init() {}
+  /// The icons messages can show: the built-in set and the sign's icon folder, decoded
+  /// once when the sign is built.
+  package let icons: IconSet
+
+  package init(icons: IconSet = .builtIn) {
+    self.icons = icons
+  }
+
+  /// The icons of the built-in set and of `folder`, if given.
+  ///
+  /// - Throws: ``RuntimeError`` naming the file that cannot be read and why.
+  package static func icons(folder: String?) throws -> IconSet {
+    guard let folder else { return .builtIn }
+    do {
+      return IconSet.builtIn.adding(try IconSet(folder: folder))
+    } catch {
+      throw RuntimeError("\(error)")
+    }
+  }
 
   /// The chain of `names`, loading each font not loaded yet, and the fonts' identities.
   ///
@@ -59,7 +77,7 @@ public final class FontCache: Sendable {
         chain.append(font)
       }
     }
-    return (FontChain(chain), identities)
+    return (FontChain(chain, icons: icons), identities)
   }
 
   /// Keeps only the fonts in `used`: a font no zone shows is freed.

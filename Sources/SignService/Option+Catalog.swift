@@ -34,6 +34,8 @@ extension Option {
                           help: "Cycle: how a transition follows time.")
   static let sprite = optional("sprite", \.spritePath, .text("<file>"), needs: .cycleMode,
                                help: "Cycle: frames for the sprite effect ('#'/'.' rows, frames separated by empty lines).")
+  static let icons = optional("icons", \.iconsPath, .text("<folder>"),
+                              help: "A folder of pictures (PNG, GIF, PBM, XBM) messages show by name: {icon:logo} is logo.png; see 'marquee icons'.")
   static let seed = value("seed", \.seed, .seed, help: "Seed of the random effect's order.")
   static let invert = flag("invert", \.marquee.presentation.inverted, places: [.commandLine, .zone],
                            help: "Light the dark pixels and darken the lit ones.")
@@ -137,7 +139,7 @@ extension Option {
   /// Every option, in `--help` order.
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
-    invert, flip, font, letterSpacing, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
+    invert, flip, font, letterSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
     board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttTopic, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 

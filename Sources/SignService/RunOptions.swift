@@ -46,6 +46,8 @@ public struct RunOptions: Sendable, Equatable {
   public var easing = Easing.linear
   /// Cycle mode: a sprite file for the sprite effect.
   public var spritePath: String?
+  /// A folder of pictures messages show by name (`{icon:logo}`), besides the built-in icons.
+  public var iconsPath: String?
   /// The seed of the random effect.
   public var seed: UInt64 = 0x5EED
 

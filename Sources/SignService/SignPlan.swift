@@ -43,7 +43,7 @@ public enum SignPlan {
     var options = options
     // The sign's t = 0 in Unix time, fixed once: every zone and every update share it.
     options.clockStart = options.clockStart ?? now
-    let fonts = FontCache()
+    let fonts = FontCache(icons: try FontCache.icons(folder: options.iconsPath))
     let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
@@ -107,6 +107,9 @@ public enum SignPlan {
     } catch let error as Sign.LayoutError {
       // A zone that does not fit is a bad value in the file named on the command line.
       throw UsageError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
+    } catch MarqueeError.unknownIcon(let unknown) {
+      // A message's icon name is a bad value where the message was written.
+      throw UsageError(unknown.description)
     } catch {
       throw RuntimeError("\(error)")
     }

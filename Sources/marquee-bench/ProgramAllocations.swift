@@ -62,6 +62,8 @@ struct ProgramAllocations {
       // The sign with its HTTP server beside it (no client: the frame loop and the idle server).
       Mode(name: "serve", arguments: ["serve", "--listen", "127.0.0.1:0", "--output", "ascii"] + moving + [message]),
       Mode(name: "layout-zones", arguments: ["--layout", "Docs/examples/two-zones.json", "--output", "ascii"] + moving),
+      // Icons in the scrolling line.
+      Mode(name: "icons", arguments: ["--output", "ascii"] + moving + ["{icon:train} Berlin {icon:arrow-right} 3 {icon:clock} 12:05"]),
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
       Mode(name: "stdin-idle", arguments: ["--stdin", "--output", "ascii"] + moving + [message], openInput: true),

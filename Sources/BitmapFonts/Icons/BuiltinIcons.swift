@@ -1,0 +1,102 @@
+import MatrixCore
+
+/// The icons every sign has, drawn for 8-pixel lines and enlarged for 16-pixel ones.
+///
+/// Arrows in eight directions (`arrow-up`, `arrow-up-right`, …), `train`, `metro`, `bus`,
+/// `plane`, `taxi`, `walk`, `accessibility`, `clock`, `temperature`, `sun`, `cloud`, `rain`,
+/// `snow`, `heart`, `star`, `check`, `cross`, `warning`, `info`, `wifi`, `phone`, `cup`,
+/// `cart`, `open`, `closed`, `yen`, `dollar`, `euro`, `percent`. The 16-pixel pictures are
+/// the 8-pixel drawings doubled: boxes and letters pixel for pixel, diagonals and curves by
+/// Scale2x (EPX), which rounds them instead of making stairs.
+public enum BuiltinIcons {
+  /// Every built-in icon, in the order of ``art``.
+  public static let all: [Icon] = {
+    var drawn: [(name: String, picture: Framebuffer, smooth: Bool)] = []
+    for block in art.split(separator: "\n\n") {
+      let lines = block.split(separator: "\n").map { $0.trimmingCharacters() }
+      guard let head = lines.first else { continue }
+      if head.contains("=") {
+        // Lines of `name = TRANSFORM other`.
+        for line in lines {
+          let parts = line.split(separator: " ")
+          let base = drawn.first { $0.name == parts[3] }!
+          drawn.append((String(parts[0]), transform(base.picture, String(parts[2])), base.smooth))
+        }
+        continue
+      }
+      let name = head.split(separator: " ")[0]
+      let rows = lines.dropFirst()
+      var picture = Framebuffer(width: rows.first!.count, height: rows.count)
+      for (y, row) in rows.enumerated() {
+        precondition(row.count == picture.width, "icon \(name): row \(y) is \(row.count) wide, not \(picture.width)")
+        for (x, cell) in row.enumerated() where cell == "#" { picture[x, y] = true }
+      }
+      drawn.append((String(name), picture, head.hasSuffix("~")))
+    }
+    return drawn.map { Icon(name: $0.name, pictures: [$0.picture, $0.smooth ? enlarged($0.picture) : doubled($0.picture)]) }
+  }()
+
+  /// The picture at twice its size, each pixel four.
+  public static func doubled(_ picture: Framebuffer) -> Framebuffer {
+    var result = Framebuffer(width: picture.width * 2, height: picture.height * 2)
+    for y in 0..<picture.height {
+      for x in 0..<picture.width where picture[x, y] {
+        result.fill(x: 2 * x, y: 2 * y, width: 2, height: 2, lit: true)
+      }
+    }
+    return result
+  }
+
+  /// A picture flipped (`fliph`: left to right, `flipv`: top to bottom) or turned a quarter
+  /// clockwise (`rotate`).
+  static func transform(_ picture: Framebuffer, _ how: String) -> Framebuffer {
+    let turned = how == "rotate"
+    var result = Framebuffer(width: turned ? picture.height : picture.width, height: turned ? picture.width : picture.height)
+    for y in 0..<picture.height {
+      for x in 0..<picture.width where picture[x, y] {
+        switch how {
+        case "fliph": result[picture.width - 1 - x, y] = true
+        case "flipv": result[x, picture.height - 1 - y] = true
+        default: result[picture.height - 1 - y, x] = true
+        }
+      }
+    }
+    return result
+  }
+
+  /// The picture at twice its size by Scale2x: each pixel becomes four, and a corner of the
+  /// four takes the colour its two neighbours on that side share when they differ from the
+  /// other two.
+  public static func enlarged(_ picture: Framebuffer) -> Framebuffer {
+    var result = Framebuffer(width: picture.width * 2, height: picture.height * 2)
+    for y in 0..<picture.height {
+      for x in 0..<picture.width {
+        let centre = picture[x, y]
+        // Outside the picture reads as the centre itself, so edges stay square.
+        func at(_ dx: Int, _ dy: Int) -> Bool {
+          let (nx, ny) = (x + dx, y + dy)
+          return nx >= 0 && ny >= 0 && nx < picture.width && ny < picture.height ? picture[nx, ny] : centre
+        }
+        let up = at(0, -1), down = at(0, 1), left = at(-1, 0), right = at(1, 0)
+        var corners = (centre, centre, centre, centre)
+        if up != down && left != right {
+          if left == up { corners.0 = left }
+          if up == right { corners.1 = right }
+          if left == down { corners.2 = left }
+          if down == right { corners.3 = right }
+        }
+        result[2 * x, 2 * y] = corners.0
+        result[2 * x + 1, 2 * y] = corners.1
+        result[2 * x, 2 * y + 1] = corners.2
+        result[2 * x + 1, 2 * y + 1] = corners.3
+      }
+    }
+    return result
+  }
+}
+
+extension Substring {
+  fileprivate func trimmingCharacters() -> String {
+    String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+  }
+}

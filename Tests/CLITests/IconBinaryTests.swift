@@ -1,0 +1,73 @@
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+
+/// Icons through the real binary: `{icon:NAME}` in a message, `marquee icons`, an icon folder
+/// (`--icons DIR`), and the errors a person sees for a wrong name or a bad file.
+@Suite struct IconBinaryTests {
+  func folder(_ name: String) throws -> String {
+    let path = NSTemporaryDirectory() + "marquee-icons-\(name)-\(getpid())"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+  }
+
+  /// The first frame's rows of `--output ascii`.
+  func firstFrame(_ output: String, height: Int = 8) -> [String] {
+    Array(output.split(separator: "\n").prefix(height).map(String.init))
+  }
+
+  @Test func anIconInAMessageIsDrawnInTheLine() throws {
+    let result = try BinaryRunner.run(["--output", "ascii", "--frames", "1", "--width", "16", "{icon:arrow-up}x"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let rows = firstFrame(result.stdout)
+    #expect(rows.map { String($0.prefix(8)) } == ["...##...", "..####..", ".######.", "########", "...##...", "...##...", "...##...", "...##..."])
+  }
+
+  @Test func anUnknownNameIsAUsageErrorWithTheNearestNames() throws {
+    let result = try BinaryRunner.run(["--output", "ascii", "--frames", "1", "Zug {icon:trian}"])
+    #expect(result.status == 64 && result.stderr.contains("no icon named 'trian' (did you mean 'train'?); 'marquee icons' lists them"), "\(result.stderr)")
+  }
+
+  @Test func theIconsCommandListsAndDrawsThem() throws {
+    let list = try BinaryRunner.run(["icons"])
+    #expect(list.status == 0 && list.stdout.hasPrefix("NAME"), "\(list.stderr)")
+    #expect(list.stdout.contains("train             8x8 16x16         built in"), "\(list.stdout)")
+    let heart = try BinaryRunner.run(["icons", "heart"])
+    #expect(heart.status == 0 && heart.stdout.hasPrefix("heart 7x6\n.##.##.\n#######\n") && heart.stdout.contains("heart 14x12\n"), "\(heart.stdout)")
+    let wrong = try BinaryRunner.run(["icons", "hart"])
+    #expect(wrong.status == 64 && wrong.stderr.contains("did you mean 'cart', 'heart'?"), "\(wrong.stderr)")
+  }
+
+  @Test func aFolderAddsIconsByFileNameAndABadFileIsNamed() throws {
+    let icons = try folder("own")
+    defer { try? FileManager.default.removeItem(atPath: icons) }
+    // A 3x2 PBM, and a logo that replaces nothing.
+    try "P1\n3 2\n1 0 1\n0 1 0\n".write(toFile: icons + "/dots.pbm", atomically: true, encoding: .utf8)
+    try "not a picture".write(toFile: icons + "/notes.txt", atomically: true, encoding: .utf8)
+    let shown = try BinaryRunner.run(["--icons", icons, "--output", "ascii", "--frames", "1", "--width", "8", "{icon:dots}"])
+    #expect(shown.status == 0, "\(shown.stderr)")
+    // Centred on the 8-row line of the 5x7 font: rows 3 and 4.
+    #expect(firstFrame(shown.stdout).map { String($0.prefix(3)) } == ["...", "...", "...", "#.#", ".#.", "...", "...", "..."])
+    let listed = try BinaryRunner.run(["icons", "--icons", icons])
+    #expect(listed.stdout.contains("dots              3x2               \(icons)"), "\(listed.stdout)")
+    // A damaged picture: the file and what is wrong, exit 1, nothing shown.
+    try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0]).write(to: URL(fileURLWithPath: icons + "/broken.png"))
+    let broken = try BinaryRunner.run(["--icons", icons, "--output", "ascii", "--frames", "1", "x"])
+    #expect(broken.status == 1 && broken.stderr.contains("\(icons)/broken.png: truncated before its header") && broken.stdout.isEmpty, "\(broken.stderr)")
+    // A name that cannot be an icon's.
+    try FileManager.default.removeItem(atPath: icons + "/broken.png")
+    try "P1\n1 1\n1\n".write(toFile: icons + "/My Logo.pbm", atomically: true, encoding: .utf8)
+    let named = try BinaryRunner.run(["--icons", icons, "--output", "ascii", "--frames", "1", "x"])
+    #expect(named.status == 1 && named.stderr.contains("'My Logo' cannot name an icon"), "\(named.stderr)")
+  }
+
+  @Test func theAPIRefusesAnUnknownIconAndChangesNothing() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
+    let refused = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["{icon:trian} 3"]}"#)
+    #expect(refused?.status == 400 && refused?.text.contains("messages: no icon named 'trian' (did you mean 'train'?)") == true, "\(refused?.text ?? "")")
+    let taken = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["{icon:train} 3"]}"#)
+    #expect(taken?.status == 200, "\(taken?.text ?? "")")
+    _ = sign.stop()
+  }
+}
