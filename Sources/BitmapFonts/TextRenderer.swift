@@ -34,10 +34,30 @@ public struct TextRenderer: Sendable, Equatable {
     public var characterIndex: Int
   }
 
+  /// An animated icon placed on the line: its frames are drawn over its place in the strip
+  /// as time goes on (the strip itself holds the first).
+  public struct PlacedAnimation: Sendable {
+    /// The strip column and row of the picture's top left corner.
+    public var x: Int, y: Int
+    /// The frames and their delays.
+    public var picture: Picture
+
+    public init(x: Int, y: Int, picture: Picture) {
+      self.x = x
+      self.y = y
+      self.picture = picture
+    }
+
+    /// This placement moved by `dx`, `dy`.
+    public func moved(_ dx: Int, _ dy: Int) -> PlacedAnimation { PlacedAnimation(x: x + dx, y: y + dy, picture: picture) }
+  }
+
   /// The result of laying a string out: where each glyph goes, and the strip's width.
   public struct Layout: Sendable {
     /// The glyphs in drawing order.
     public var glyphs: [PlacedGlyph]
+    /// The animated icons among them.
+    public var animations: [PlacedAnimation] = []
     /// The strip's width in pixels.
     public var width: Int
     /// The strip's height in pixels.
@@ -95,7 +115,17 @@ public struct TextRenderer: Sendable, Equatable {
       for index in placed.indices { placed[index].x -= left }
       right -= left
     }
-    return Layout(glyphs: placed, width: right, height: ascent + descent)
+    var layout = Layout(glyphs: placed, width: right, height: ascent + descent)
+    if text.unicodeScalars.contains(IconText.marker) {
+      let characters = Array(text)
+      for glyph in placed {
+        guard let name = IconText.name(characters[glyph.characterIndex].unicodeScalars), let animation = fonts.icons[name]?.animation,
+          glyph.glyph.bitmap == animation.frames[0]
+        else { continue }
+        layout.animations.append(PlacedAnimation(x: glyph.x, y: glyph.y, picture: animation))
+      }
+    }
+    return layout
   }
 
   /// The width in pixels the string takes, without drawing it.

@@ -80,9 +80,11 @@ public struct CycleTimeline: Timeline {
         throw .contentTooLarge(problem)
       }
       guard layout.height <= height else { throw .textTallerThanSign(textHeight: layout.height, signHeight: height) }
-      cards.append(MessageCard(
+      var card = MessageCard(
         strip: renderer.draw(layout), width: width, height: height,
-        alignment: settings.alignment, verticalAlignment: settings.verticalAlignment))
+        alignment: settings.alignment, verticalAlignment: settings.verticalAlignment)
+      card.animations = layout.animations
+      cards.append(card)
     }
     self.init(cards: cards, width: width, height: height, settings: settings)
   }
@@ -156,6 +158,11 @@ public struct CycleTimeline: Timeline {
       } else {
         card.draw(scrolledBy: offset, into: &frame.pixels)
       }
+      // Animated icons play while their message stands or scrolls; transitions move its
+      // first frame.
+      if !card.animations.isEmpty {
+        IconAnimation.draw(card.animations, atX: offset == 0 ? card.left : -offset, y: card.top, time: t, into: &frame.pixels)
+      }
     case .transition(let from, let to, let progress):
       frame.brightness = settings.transition.render(
         from: cards[from].departure, to: cards[to].arrival, progress: progress,
@@ -167,6 +174,15 @@ public struct CycleTimeline: Timeline {
   }
 
   public func nextChange(after t: Double) -> Double? {
+    let card = cards[locate(t).turn]
+    guard !card.animations.isEmpty else { return cardChange(after: t) }
+    // While a message with animated icons shows, their frames change it too.
+    if case .showing = phase(at: t) { return IconAnimation.earlier(cardChange(after: t), IconAnimation.nextChange(card.animations, after: t)) }
+    return cardChange(after: t)
+  }
+
+  /// The next time the cards alone change what is shown.
+  func cardChange(after t: Double) -> Double? {
     guard period.isFinite else { return nil }
     let (turn, local) = locate(t)
     let start = t - local

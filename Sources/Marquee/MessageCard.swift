@@ -18,6 +18,11 @@ public struct MessageCard: Sendable {
   public let scrollDistance: Int
   /// The row of the strip's top edge in the area.
   public let top: Int
+  /// The column of the strip's left edge in the area when the message fits (0 when it
+  /// scrolls, at its arrival).
+  public let left: Int
+  /// Animated icons of the strip, in strip columns and rows.
+  public var animations: [TextRenderer.PlacedAnimation] = []
 
   /// Prepares `strip` for a `width` x `height` area.
   public init(
@@ -27,9 +32,9 @@ public struct MessageCard: Sendable {
     self.strip = strip
     top = verticalAlignment.offset(contentHeight: strip.height, areaHeight: height)
     var arrival = Framebuffer(width: width, height: height)
+    left = strip.width <= width ? alignment.offset(contentWidth: strip.width, areaWidth: width) : 0
     if strip.width <= width {
-      arrival.draw(
-        strip, atX: alignment.offset(contentWidth: strip.width, areaWidth: width), y: top)
+      arrival.draw(strip, atX: left, y: top)
       self.arrival = arrival
       departure = arrival
       scrollDistance = 0

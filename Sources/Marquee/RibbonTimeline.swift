@@ -25,6 +25,8 @@ public struct RibbonTimeline: Timeline {
   let stillX: Int
   /// The row of the ribbon's top edge.
   let topY: Int
+  /// Animated icons, in ribbon columns and rows.
+  let animations: [TextRenderer.PlacedAnimation]
 
   /// Lays out `messages` for a `width` x `height` sign.
   ///
@@ -53,15 +55,18 @@ public struct RibbonTimeline: Timeline {
     }
     var ribbon = Framebuffer(width: ribbonWidth, height: lineHeight)
     var segments: [Range<Int>] = []
+    var animations: [TextRenderer.PlacedAnimation] = []
     var x = 0
     for layout in layouts {
       let strip = renderer.draw(layout)
       // Lines of different heights share the baseline: align their bottoms.
       ribbon.draw(strip, atX: x, y: lineHeight - strip.height, mode: .or)
+      animations += layout.animations.map { $0.moved(x, lineHeight - strip.height) }
       segments.append(x..<(x + layout.width))
       x += layout.width + gap
     }
     self.ribbon = ribbon
+    self.animations = animations
     var loop = Framebuffer(width: scrolls ? ribbon.width + width : 0, height: scrolls ? ribbon.height : 0)
     if scrolls {
       var x = 0
@@ -107,12 +112,28 @@ public struct RibbonTimeline: Timeline {
     }
     guard scrolls else {
       frame.pixels.draw(ribbon, atX: stillX, y: topY)
+      if !animations.isEmpty { IconAnimation.draw(animations, atX: stillX, y: topY, time: t, into: &frame.pixels) }
       return
     }
-    frame.pixels.copyWindow(of: loop, sourceX: ribbonOffset(at: t), sourceY: 0, toY: topY, rows: loop.height)
+    let offset = ribbonOffset(at: t)
+    frame.pixels.copyWindow(of: loop, sourceX: offset, sourceY: 0, toY: topY, rows: loop.height)
+    guard !animations.isEmpty else { return }
+    // The window shows the ribbon from `offset`, wrapping: each icon where it falls, and
+    // again a period further on while that is still on the sign.
+    var shift = -offset
+    while shift < width {
+      IconAnimation.draw(animations, atX: shift, y: topY, time: t, into: &frame.pixels)
+      shift += ribbon.width
+    }
   }
 
   public func nextChange(after t: Double) -> Double? {
+    guard animations.isEmpty else { return IconAnimation.earlier(scrollChange(after: t), IconAnimation.nextChange(animations, after: t)) }
+    return scrollChange(after: t)
+  }
+
+  /// The next time the scroll moves a column.
+  func scrollChange(after t: Double) -> Double? {
     guard scrolls, settings.speed > 0 else { return nil }
     let travelled = (settings.speed * max(0, t) + 1e-9).rounded(.down)
     return (travelled + 1) / settings.speed

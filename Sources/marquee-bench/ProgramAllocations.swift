@@ -1,3 +1,4 @@
+import Drivers
 import Glibc
 
 /// Heap allocations per steady-state frame of the real `marquee` program, in every display
@@ -24,7 +25,7 @@ struct ProgramAllocations {
     var settling = 0
   }
 
-  static func modes(board: String, fakeKernel: String, schedule: String, notification: String, broker: UInt16?) -> [Mode] {
+  static func modes(board: String, fakeKernel: String, schedule: String, notification: String, broker: UInt16?, icons: String) -> [Mode] {
     let moving = ["--fps", "1000", "--speed", "1000"]
     let message = "Allocation-free frames in every display"
     // With a broker: the sign connected to it, a message showing a topic's retained value.
@@ -64,6 +65,8 @@ struct ProgramAllocations {
       Mode(name: "layout-zones", arguments: ["--layout", "Docs/examples/two-zones.json", "--output", "ascii"] + moving),
       // Icons in the scrolling line.
       Mode(name: "icons", arguments: ["--output", "ascii"] + moving + ["{icon:train} Berlin {icon:arrow-right} 3 {icon:clock} 12:05"]),
+      // An animated GIF icon (four frames of 20 ms) in the scrolling line.
+      Mode(name: "icons-animated", arguments: ["--icons", icons, "--output", "ascii"] + moving + ["{icon:spin} Please wait {icon:spin}"]),
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
       Mode(name: "stdin-idle", arguments: ["--stdin", "--output", "ascii"] + moving + [message], openInput: true),
@@ -77,6 +80,21 @@ struct ProgramAllocations {
       Mode(name: "schedule-off-board", arguments: ["--config", schedule + ".off", "--board", board, "--spi-dump", "/dev/null"] + moving,
            width: 32),
     ]
+  }
+
+  /// A 5x5 bar turning in four frames of 20 ms, as a GIF.
+  func writeSpinner(to path: String) {
+    guard var gif = try? GIFWriter(width: 5, height: 5, palette: [(0, 0, 0), (255, 255, 255)]) else { return }
+    let bars: [[Int]] = [[2, 7, 12, 17, 22], [4, 8, 12, 16, 20], [10, 11, 12, 13, 14], [0, 6, 12, 18, 24]]
+    for bar in bars {
+      var indices = [UInt8](repeating: 0, count: 25)
+      for index in bar { indices[index] = 1 }
+      gif.addFrame(indices, delay: 2)
+    }
+    let bytes = gif.finished()
+    guard let file = fopen(path, "w") else { return }
+    _ = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    fclose(file)
   }
 
   /// Debian's mosquitto on a free loopback port, with a retained value on the topic the
@@ -140,7 +158,15 @@ struct ProgramAllocations {
     let broker = startBroker()
     defer { if let broker { ChildProcess.stop(broker.pid) } }
     if broker == nil { print("marquee-bench scenario=allocs-serve-mqtt skipped: needs the Debian packages mosquitto and mosquitto-clients") }
-    let modes = ProgramAllocations.modes(board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification, broker: broker?.port)
+    let icons = "/tmp/marquee-bench-allocations-icons-\(getpid())"
+    mkdir(icons, 0o755)
+    defer {
+      unlink(icons + "/spin.gif")
+      rmdir(icons)
+    }
+    writeSpinner(to: icons + "/spin.gif")
+    let modes = ProgramAllocations.modes(
+      board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification, broker: broker?.port, icons: icons)
     for mode in modes {
       guard let before = count(mode, frames: short + mode.settling), let after = count(mode, frames: long + mode.settling) else {
         print("marquee-bench scenario=allocs-\(mode.name) error=marquee-did-not-run")

@@ -1,3 +1,4 @@
+import Drivers
 import Foundation
 import Glibc
 import TestSupport
@@ -69,5 +70,22 @@ import Testing
     let taken = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["{icon:train} 3"]}"#)
     #expect(taken?.status == 200, "\(taken?.text ?? "")")
     _ = sign.stop()
+  }
+
+  @Test func anAnimatedGIFIconPlaysAtItsDelays() throws {
+    let icons = try folder("gif")
+    defer { try? FileManager.default.removeItem(atPath: icons) }
+    // Written by marquee's own GIF writer: a 3x3 dot that blinks, 0.4 s on, 0.4 s off.
+    var gif = try GIFWriter(width: 3, height: 3, palette: [(0, 0, 0), (255, 255, 255)])
+    gif.addFrame([1, 1, 1, 1, 1, 1, 1, 1, 1], delay: 40)
+    gif.addFrame([0, 0, 0, 0, 0, 0, 0, 0, 0], delay: 40)
+    try Data(gif.finished()).write(to: URL(fileURLWithPath: icons + "/blink.gif"))
+    let listed = try BinaryRunner.run(["icons", "--icons", icons])
+    #expect(listed.stdout.contains("blink             3x3, 2 frames"), "\(listed.stdout)")
+    // Five frames a second: on, on, off, off, on.
+    let result = try BinaryRunner.run(["--icons", icons, "--output", "ascii", "--fps", "5", "--frames", "5", "--no-wait", "--width", "3", "{icon:blink}"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = result.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }.map { $0.split(separator: "\n")[3] }
+    #expect(frames == ["###", "###", "...", "...", "###"], "\(result.stdout)")
   }
 }

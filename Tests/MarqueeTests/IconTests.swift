@@ -101,4 +101,57 @@ import Testing
     style.renderer = TextRenderer(fonts: FontChain(BuiltinFont5x7(), icons: set))
     #expect(throws: Never.self) { try ZoneContent(messages: ["{icon:logo}"], style: style).makeTimeline(width: 8, height: 8) }
   }
+
+  /// A two-frame icon (a bar that turns): 0.2 s upright, 0.3 s flat.
+  func spinner() -> (IconSet, Framebuffer, Framebuffer) {
+    let upright = picture(["..#..", "..#..", "..#..", "..#..", "..#.."])
+    let flat = picture([".....", ".....", "#####", ".....", "....."])
+    let spin = Icon(name: "spin", picture: Picture(frames: [upright, flat], delays: [0.2, 0.3]))
+    return (IconSet.builtIn.adding(IconSet([spin])), upright, flat)
+  }
+
+  func style(_ icons: IconSet) -> ZoneContent.Style {
+    var style = ZoneContent.Style()
+    style.renderer = TextRenderer(fonts: FontChain(BuiltinFont5x7(), icons: icons))
+    return style
+  }
+
+  @Test func anAnimatedIconPlaysAtItsOwnDelaysInStillText() throws {
+    let (icons, upright, flat) = spinner()
+    let timeline = try ZoneContent(messages: ["{icon:spin}"], style: style(icons)).makeTimeline(width: 5, height: 8)
+    var frame = Frame(width: 5, height: 8)
+    var workspace = FrameWorkspace()
+    func shown(_ t: Double) -> [String] {
+      timeline.render(at: t, into: &frame, workspace: &workspace)
+      return Array(rows(frame.pixels, x: 0, width: 5)[1...5])
+    }
+    let up = rows(upright, x: 0, width: 5), down = rows(flat, x: 0, width: 5)
+    #expect(shown(0) == up && shown(0.19) == up && shown(0.2) == down && shown(0.49) == down && shown(0.5) == up && shown(0.75) == down)
+    // Still text with an animation changes at its frames' edges, so a paced player wakes for them.
+    #expect(timeline.nextChange(after: 0.1) == 0.2 && timeline.nextChange(after: 0.2) == 0.5 && timeline.nextChange(after: 0.6) == 0.7)
+  }
+
+  @Test func anAnimatedIconPlaysWhileItsLineScrollsAndCycles() throws {
+    let (icons, upright, flat) = spinner()
+    let content = ZoneContent(messages: ["Wait {icon:spin} please"], motion: .scroll(.init(speed: 10)), style: style(icons))
+    let timeline = try content.makeTimeline(width: 32, height: 8)
+    var frame = Frame(width: 32, height: 8)
+    var workspace = FrameWorkspace()
+    func column(of picture: Framebuffer, at t: Double) -> Int? {
+      timeline.render(at: t, into: &frame, workspace: &workspace)
+      let wanted = rows(picture, x: 0, width: 5)
+      return (0..<27).first { x in Array(rows(frame.pixels, x: x, width: 5)[1...5]) == wanted }
+    }
+    // At 0.1 s the bar stands upright, at 0.3 s it lies flat, two columns further left.
+    let first = try #require(column(of: upright, at: 0.1))
+    #expect(column(of: flat, at: 0.3) == first - 2)
+    #expect(timeline.nextChange(after: 0.15) == 0.2)
+    // In cycle mode it plays while its message stands.
+    let cycle = ZoneContent(messages: ["{icon:spin} A", "B"], motion: .cycle(.init(dwell: 2)), style: style(icons))
+    let cycling = try cycle.makeTimeline(width: 32, height: 8)
+    cycling.render(at: 0.1, into: &frame, workspace: &workspace)
+    let before = frame.pixels
+    cycling.render(at: 0.3, into: &frame, workspace: &workspace)
+    #expect(frame.pixels != before && cycling.nextChange(after: 0.1) == 0.2)
+  }
 }

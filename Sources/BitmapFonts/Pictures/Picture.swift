@@ -25,6 +25,36 @@ public struct Picture: Sendable, Equatable {
     self.init(frames: [frame], delays: [0])
   }
 
+  /// How long the animation takes once round, in seconds (0 for a still picture).
+  public var period: Double { delays.reduce(0, +) }
+
+  /// The frame showing at time `t` (seconds, on any clock that started with the first
+  /// frame): the animation loops for ever.
+  public func frameIndex(at t: Double) -> Int {
+    let period = period
+    guard frames.count > 1, period > 0 else { return 0 }
+    var u = max(0, t).truncatingRemainder(dividingBy: period)
+    for (index, delay) in delays.enumerated() {
+      if u < delay { return index }
+      u -= delay
+    }
+    return frames.count - 1
+  }
+
+  /// The first time after `t` at which another frame shows, or nil for a still picture.
+  public func nextFrameChange(after t: Double) -> Double? {
+    let period = period
+    guard frames.count > 1, period > 0 else { return nil }
+    let t = max(0, t)
+    let round = (t / period).rounded(.down) * period
+    var edge = round
+    for delay in delays {
+      edge += delay
+      if edge > t + 1e-9 { return edge }
+    }
+    return round + period + delays[0]
+  }
+
   public var width: Int { frames[0].width }
   public var height: Int { frames[0].height }
   /// Whether it has more than one frame.
