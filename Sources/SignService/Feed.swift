@@ -82,7 +82,7 @@ public final class Feed: Sendable {
   let sizes: [String: Size]
   let stop: StopFlag
   /// The fonts, loaded once per file and shared with the sign that started.
-  let fonts: FontCache
+  package let fonts: FontCache
   /// Which fonts updates may name.
   let fontAccess: FontCache.Access
   /// Lines longer than this are refused (and the rest of the line skipped).

@@ -40,6 +40,21 @@ import Testing
     func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser.parse(String(decoding: response.body, as: UTF8.self)) }
   }
 
+  @Test func theIconsAreListedAndAnUnknownOneIsRefusedWithItsField() throws {
+    let sign = try Served()
+    let icons = try sign.json(sign.send("GET", "/api/icons"))
+    guard case .array(let list) = icons else {
+      Issue.record("GET /api/icons is not a list")
+      return
+    }
+    let train = try #require(list.first { $0["name"] == JSONValue.string("train") })
+    #expect(train["sizes"] == JSONValue.array([.string("8x8"), .string("16x16")]) && train["frames"] == JSONValue.number(1))
+    let refused = sign.send("PATCH", "/api/content", #"{"zones": [{"zone": "left", "messages": ["{icon:trian}"]}]}"#)
+    #expect(refused.status == 400)
+    #expect(try sign.json(refused)["error"] == .string("zones[0].messages: no icon named 'trian' (did you mean 'train'?); 'marquee icons' lists them"))
+    #expect(sign.send("PATCH", "/api/content", #"{"zones": [{"zone": "left", "messages": ["{icon:train}"]}]}"#).status == 200)
+  }
+
   @Test func aWriteIsCheckedWholeAndAppliedAtTheNextFrame() throws {
     let sign = try Served()
     let before = try sign.json(sign.send("GET", "/api/state"))

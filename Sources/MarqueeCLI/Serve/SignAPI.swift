@@ -107,6 +107,16 @@ final class SignAPI: Sendable {
     }
     // Listing the font folders is file work: off the server thread too.
     router.add("GET", "/api/fonts") { [self] _ in write { .json(.array(FontLocator.names.map { .string($0) })) } }
+    router.add("GET", "/api/icons") { [self] _ in
+      let icons = feed.fonts.icons
+      return .now(.json(.array(icons.names.map { name in
+        let icon = icons[name]!
+        return .object([
+          ("name", .string(name)), ("sizes", .array(icon.pictures.map { .string("\($0.width)x\($0.height)") })),
+          ("frames", .number(Double(icon.animation?.frames.count ?? 1))),
+        ])
+      })))
+    }
     router.add("GET", "/api/stats") { [self] _ in .now(stats()) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
     router.add("PUT", "/api/schedule") { [self] request in write { [self] in putSchedule(request) } }
