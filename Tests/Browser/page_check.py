@@ -4,6 +4,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --token URL TOKEN
        page_check.py --programs URL PLAYING OTHER
        page_check.py --notify URL
+       page_check.py --language URL
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -31,8 +32,13 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 
-def api(url, path, token=None):
-    request = urllib.request.Request(url + path, headers={"Authorization": "Bearer " + token} if token else {})
+def api(url, path, token=None, body=None):
+    headers = {"Authorization": "Bearer " + token} if token else {}
+    data = None
+    if body is not None:
+        headers["Content-Type"] = "application/json"
+        data = json.dumps(body).encode()
+    request = urllib.request.Request(url + path, data=data, headers=headers, method="POST" if body is not None else "GET")
     with urllib.request.urlopen(request, timeout=10) as response:
         return response.read().decode()
 
@@ -71,10 +77,14 @@ def canvas_frame(driver):
     )
 
 
-def browser():
+def browser(language=None):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=480,760"]:
         options.add_argument(argument)
+    if language:
+        # The browser's own language, as a phone set to Chinese sends it.
+        options.add_argument("--lang=" + language)
+        options.add_experimental_option("prefs", {"intl.accept_languages": language})
     options.binary_location = "/usr/bin/chromium"
     # Prompts stay open for the script to answer.
     options.set_capability("unhandledPromptBehavior", "ignore")
@@ -250,7 +260,54 @@ def notify_check():
         driver.quit()
 
 
+def language_check():
+    """The page in Simplified Chinese for a browser set to Chinese, in English for one set to
+    English, and the switch between them remembered across a reload."""
+    url = sys.argv[2].rstrip("/")
+    text = lambda driver, name: driver.find_element(By.ID, name).text
+    driver = browser("zh-CN")
+    try:
+        driver.get(url + "/")
+        wait(lambda: driver.execute_script("return document.documentElement.lang") == "zh-CN", "the page in Chinese")
+        assert text(driver, "send") == "显示" and text(driver, "pause") == "暂停", "buttons: %r" % text(driver, "send")
+        assert "区域" in driver.find_element(By.CSS_SELECTOR, "label").text
+        wait(lambda: any("新文字向上推出旧文字" in o.text for o in Select(driver.find_element(By.ID, "effect")).options),
+             "the effects' summaries in Chinese")
+        # Effect names stay the sign's identifiers.
+        assert "scroll-up" in [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "effect")).options]
+        driver.find_element(By.ID, "new-program").click()
+        wait(lambda: "周一" in text(driver, "program-days"), "the days in Chinese")
+        assert "时段" in driver.find_element(By.ID, "program-editor").text
+        driver.find_element(By.ID, "program-cancel").click()
+        # A notification sent: listed in Chinese, its words as typed.
+        api(url, "/api/notify", body={"messages": ["Order 42 / 42号"], "duration": 30})
+        wait(lambda: "正在显示" in text(driver, "notify-list") and "Order 42 / 42号" in text(driver, "notify-list"), "the list in Chinese")
+        driver.find_element(By.ID, "notify-send").click()
+        wait(lambda: text(driver, "notify-status") == "请先输入通知内容。", "the page's refusal in Chinese")
+        # The switch: English, and still English after a reload.
+        Select(driver.find_element(By.ID, "lang")).select_by_value("en")
+        wait(lambda: text(driver, "send") == "Show", "the switch to English")
+        assert "showing" in text(driver, "notify-list")
+        driver.refresh()
+        wait(lambda: text(driver, "send") == "Show" and driver.execute_script("return document.documentElement.lang") == "en",
+             "English remembered after a reload")
+    finally:
+        driver.quit()
+    driver = browser("en-US")
+    try:
+        driver.get(url + "/")
+        wait(lambda: text(driver, "send") == "Show", "the page in English")
+        Select(driver.find_element(By.ID, "lang")).select_by_value("zh")
+        driver.refresh()
+        wait(lambda: text(driver, "send") == "显示", "Chinese remembered after a reload")
+    finally:
+        driver.quit()
+    print("page ok: Chinese and English, chosen from the browser and by the switch, remembered")
+
+
 def main():
+    if sys.argv[1] == "--language":
+        return language_check()
     if sys.argv[1] == "--notify":
         return notify_check()
     if sys.argv[1] == "--token":

@@ -5,9 +5,9 @@ import Testing
 /// The shell commands the README and Docs show, run as written (with the built binary as
 /// `marquee` and `swift run marquee`): each either finishes with status 0 or, if it drives
 /// a sign until stopped, draws frames and ends cleanly on SIGTERM.
-/// README.md and Docs/*.md, with their text, in a fixed order.
+/// README.md, README.zh-CN.md and Docs/*.md, with their text, in a fixed order.
 func markdownDocuments() -> [(file: String, text: String)] {
-  let docs = ["README.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: "Docs")) ?? [])
+  let docs = ["README.md", "README.zh-CN.md"] + ((try? FileManager.default.contentsOfDirectory(atPath: "Docs")) ?? [])
     .filter { $0.hasSuffix(".md") }.sorted().map { "Docs/" + $0 }
   return docs.compactMap { file in (try? String(contentsOfFile: file, encoding: .utf8)).map { (file, $0) } }
 }
@@ -21,7 +21,7 @@ func markdownDocuments() -> [(file: String, text: String)] {
     var description: String { "\(file):\(line): \(text)" }
   }
 
-  /// Every line of an `sh` block in README.md and Docs/*.md that runs marquee, comments cut.
+  /// Every line of an `sh` block in the READMEs and Docs/*.md that runs marquee, comments cut.
   static func commands() -> [DocCommand] {
     var found: [DocCommand] = []
     for (file, text) in markdownDocuments() {

@@ -8,7 +8,10 @@ import SignService
 /// asks the person once and keeps it in the browser (`localStorage`); after a wrong token
 /// or Cancel it asks no more, says so, and offers a button to enter it again. Below, the
 /// programs with the one playing marked, and an editor for their schedules and messages; and
-/// a form that sends a notification, with those waiting and showing.
+/// a form that sends a notification, with those waiting and showing. Its words are in English
+/// and Simplified Chinese, chosen from the browser's language or by the switch at the top
+/// (remembered in `localStorage`); effect names stay the sign's identifiers, with their
+/// summaries translated, and what a person types is never translated.
 enum WebPage {
   static let html = #"""
 <!doctype html>
@@ -22,7 +25,9 @@ enum WebPage {
   [hidden] { display: none !important; }
   body { margin: 0; background: #111; color: #ddd; }
   main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
-  h1 { font-size: 1.1rem; font-weight: 600; margin: 0 0 .75rem; }
+  h1 { font-size: 1.1rem; font-weight: 600; margin: 0; }
+  header.top { display: flex; justify-content: space-between; align-items: center; margin: 0 0 .75rem; }
+  #lang { padding: .2rem; }
   #sign { width: 100%; image-rendering: pixelated; background: #000; border-radius: .4rem; display: block; }
   form { display: grid; gap: .6rem; margin-top: 1rem; }
   label { display: grid; gap: .25rem; font-size: .9rem; }
@@ -49,75 +54,75 @@ enum WebPage {
 </head>
 <body>
 <main>
-  <h1>marquee</h1>
-  <canvas id="sign" width="64" height="8" aria-label="the sign"></canvas>
+  <header class="top"><h1>marquee</h1><select id="lang" aria-label="Language / 语言"><option value="en">English</option><option value="zh">简体中文</option></select></header>
+  <canvas id="sign" width="64" height="8" aria-label="the sign" data-t-aria="sign"></canvas>
   <form id="content">
-    <label>Zone <select id="zone" name="zone"></select></label>
-    <label>Messages, one per line <textarea id="messages" name="messages"></textarea></label>
+    <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
+    <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages"></textarea></label>
     <div class="row">
-      <label>Mode <select id="mode" name="mode">
-        <option value="auto">auto</option><option value="scroll">scroll</option><option value="cycle">cycle</option>
+      <label><span data-t="mode">Mode</span> <select id="mode" name="mode">
+        <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option>
       </select></label>
-      <label>Effect <select id="effect" name="in"></select></label>
-      <label>Speed (px/s) <input id="speed" name="speed" type="number" min="0" max="1000" step="1"></label>
+      <label><span data-t="effect">Effect</span> <select id="effect" name="in"></select></label>
+      <label><span data-t="speed">Speed (px/s)</span> <input id="speed" name="speed" type="number" min="0" max="1000" step="1"></label>
     </div>
     <div class="row">
-      <label>Brightness <input id="brightness" name="brightness" type="range" min="0" max="15"></label>
+      <label><span data-t="brightness">Brightness</span> <input id="brightness" name="brightness" type="range" min="0" max="15"></label>
     </div>
     <div class="row">
-      <button id="send" type="submit">Show</button>
-      <button id="pause" class="quiet" type="button">Pause</button>
-      <button id="resume" class="quiet" type="button">Resume</button>
+      <button id="send" type="submit" data-t="show">Show</button>
+      <button id="pause" class="quiet" type="button" data-t="pause">Pause</button>
+      <button id="resume" class="quiet" type="button" data-t="resume">Resume</button>
     </div>
     <div id="status" role="status"></div>
-    <button id="token" class="quiet" type="button" hidden>Enter the token</button>
+    <button id="token" class="quiet" type="button" hidden data-t="token">Enter the token</button>
   </form>
   <section id="notifications">
-    <h2>Notify</h2>
+    <h2 data-t="notify-title">Notify</h2>
     <form id="notify">
-      <label>Notification (interrupts, then the sign goes on) <input id="notify-text" maxlength="500"></label>
+      <label><span data-t="notification">Notification (interrupts, then the sign goes on)</span> <input id="notify-text" maxlength="500"></label>
       <div class="row">
-        <label>Where <select id="notify-zone"><option value="">whole sign</option></select></label>
-        <label>For <select id="notify-length"><option value="duration">seconds</option><option value="passes">passes</option></select></label>
-        <label>How many <input id="notify-seconds" type="number" min="1" max="3600" step="1" value="10"></label>
-        <label>Priority <input id="notify-priority" type="number" min="-100" max="100" step="1" value="0"></label>
+        <label><span data-t="where">Where</span> <select id="notify-zone"><option value="" data-t="whole-sign">whole sign</option></select></label>
+        <label><span data-t="for">For</span> <select id="notify-length"><option value="duration" data-t="seconds">seconds</option><option value="passes" data-t="passes">passes</option></select></label>
+        <label><span data-t="how-many">How many</span> <input id="notify-seconds" type="number" min="1" max="3600" step="1" value="10"></label>
+        <label><span data-t="priority">Priority</span> <input id="notify-priority" type="number" min="-100" max="100" step="1" value="0"></label>
       </div>
       <div class="row">
-        <label>In <select id="notify-in"><option value="">cut</option></select></label>
-        <label>Out <select id="notify-out"><option value="">cut</option></select></label>
-        <label class="check"><span><input id="notify-wake" type="checkbox"> Wake the sign if it is off</span></label>
+        <label><span data-t="in">In</span> <select id="notify-in"><option value="" data-t="cut">cut</option></select></label>
+        <label><span data-t="out">Out</span> <select id="notify-out"><option value="" data-t="cut">cut</option></select></label>
+        <label class="check"><span><input id="notify-wake" type="checkbox"> <span data-t="wake">Wake the sign if it is off</span></span></label>
       </div>
       <div class="row">
-        <button id="notify-send" type="submit">Notify</button>
-        <button id="notify-dismiss" class="quiet" type="button">Dismiss all</button>
+        <button id="notify-send" type="submit" data-t="notify">Notify</button>
+        <button id="notify-dismiss" class="quiet" type="button" data-t="dismiss-all">Dismiss all</button>
       </div>
       <ul id="notify-list"></ul>
       <div id="notify-status" role="status"></div>
     </form>
   </section>
   <section id="programs">
-    <h2>Programs</h2>
+    <h2 data-t="programs">Programs</h2>
     <ul id="program-list"></ul>
-    <div class="row"><button id="new-program" class="quiet" type="button">New program</button></div>
+    <div class="row"><button id="new-program" class="quiet" type="button" data-t="new-program">New program</button></div>
     <form id="program-editor" hidden>
-      <label>Name <input id="program-name" required maxlength="64"></label>
-      <fieldset id="program-days" aria-label="Days (none: every day)"></fieldset>
-      <label>Times, e.g. 09:00-18:00, 19:00-21:00 (empty: all day) <input id="program-times"></label>
-      <label>Dates, e.g. 2026-12-24/2026-12-26 (empty: every week) <input id="program-dates"></label>
-      <label>Messages, one per line <textarea id="program-messages"></textarea></label>
+      <label><span data-t="name">Name</span> <input id="program-name" required maxlength="64"></label>
+      <fieldset id="program-days" aria-label="Days (none: every day)" data-t-aria="days"></fieldset>
+      <label><span data-t="times">Times, e.g. 09:00-18:00, 19:00-21:00 (empty: all day)</span> <input id="program-times"></label>
+      <label><span data-t="dates">Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)</span> <input id="program-dates"></label>
+      <label><span data-t="messages">Messages, one per line</span> <textarea id="program-messages"></textarea></label>
       <div class="row">
-        <label>Mode <select id="program-mode">
-          <option value="auto">auto</option><option value="scroll">scroll</option><option value="cycle">cycle</option>
+        <label><span data-t="mode">Mode</span> <select id="program-mode">
+          <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option>
         </select></label>
-        <label>Turn <select id="program-length"><option value="seconds">seconds</option><option value="passes">passes</option></select></label>
-        <label>How many <input id="program-count" type="number" min="1" step="1"></label>
+        <label><span data-t="turn">Turn</span> <select id="program-length"><option value="seconds" data-t="seconds">seconds</option><option value="passes" data-t="passes">passes</option></select></label>
+        <label><span data-t="how-many">How many</span> <input id="program-count" type="number" min="1" step="1"></label>
       </div>
-      <label class="check"><span><input id="program-default" type="checkbox"> Plays when no other is due (default)</span></label>
+      <label class="check"><span><input id="program-default" type="checkbox"> <span data-t="default">Plays when no other is due (default)</span></span></label>
       <div id="program-kept" class="when"></div>
       <div class="row">
-        <button id="program-save" type="submit">Save program</button>
-        <button id="program-delete" class="quiet" type="button">Delete</button>
-        <button id="program-cancel" class="quiet" type="button">Cancel</button>
+        <button id="program-save" type="submit" data-t="save">Save program</button>
+        <button id="program-delete" class="quiet" type="button" data-t="delete">Delete</button>
+        <button id="program-cancel" class="quiet" type="button" data-t="cancel">Cancel</button>
       </div>
       <div id="editor-status" role="status"></div>
     </form>
@@ -126,6 +131,95 @@ enum WebPage {
 <script>
 "use strict";
 const $ = (id) => document.getElementById(id);
+
+// The page's words in English and Simplified Chinese. The language comes from the
+// browser's, or from the switch at the top, which is remembered; what a person types
+// (messages, names) and the sign's identifiers (effect names, JSON keys) are never translated.
+const WORDS = {
+  en: {
+    sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
+    cycle: "cycle", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
+    resume: "Resume", token: "Enter the token", "notify-title": "Notify",
+    notification: "Notification (interrupts, then the sign goes on)", where: "Where", "whole-sign": "whole sign",
+    for: "For", seconds: "seconds", passes: "passes", "how-many": "How many", priority: "Priority", in: "In", out: "Out",
+    cut: "cut", wake: "Wake the sign if it is off", notify: "Notify", "dismiss-all": "Dismiss all", programs: "Programs",
+    "new-program": "New program", name: "Name", days: "Days (none: every day)",
+    times: "Times, e.g. 09:00-18:00, 19:00-21:00 (empty: all day)",
+    dates: "Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)", turn: "Turn",
+    default: "Plays when no other is due (default)", save: "Save program", delete: "Delete", cancel: "Cancel",
+    "token-prompt": "This sign needs its token:", "token-refused": "The sign did not accept the token.",
+    "token-needed": "This sign needs its token.", "connection-lost": "Connection lost: {0} (trying again)",
+    showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
+    "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
+    kept: "Kept as they are: {0}",
+    mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
+  },
+  zh: {
+    sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播",
+    effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", pause: "暂停", resume: "继续",
+    token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
+    "whole-sign": "整屏", for: "按", seconds: "秒", passes: "遍", "how-many": "数量", priority: "优先级", in: "进入特效",
+    out: "退出特效", cut: "直接切换", wake: "关屏时段也点亮显示", notify: "发送通知", "dismiss-all": "全部撤销",
+    programs: "节目", "new-program": "新建节目", name: "名称", days: "星期（不选则每天）",
+    times: "时段，例如 09:00-18:00, 19:00-21:00（留空则全天）",
+    dates: "日期，例如 2026-12-24/2026-12-26（留空则每周）", turn: "每次播放", default: "没有其他节目时播放（默认节目）",
+    save: "保存节目", delete: "删除", cancel: "取消", "token-prompt": "此显示屏需要访问令牌：",
+    "token-refused": "显示屏不接受此令牌。", "token-needed": "此显示屏需要访问令牌。",
+    "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
+    "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
+    kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
+  },
+};
+// The effects' summaries in Chinese (their names stay as the sign knows them).
+const EFFECTS_ZH = {
+  print: "直接切换：新文字在中途立即出现", "scroll-up": "新文字向上推出旧文字", "scroll-down": "新文字向下推出旧文字",
+  "scroll-left": "新文字向左推出旧文字", "scroll-right": "新文字向右推出旧文字", "scroll-up-left": "新文字向左上推出旧文字",
+  "scroll-up-right": "新文字向右上推出旧文字", "scroll-down-left": "新文字向左下推出旧文字",
+  "scroll-down-right": "新文字向右下推出旧文字", fade: "旧文字渐暗，新文字渐亮", "cross-fade": "像素按固定抖动顺序溶解为新文字",
+  random: "新文字的像素按随机顺序出现", "zoom-in": "新文字从一半大小放大到原大", "zoom-out": "旧文字放大离开，新文字缩小就位",
+  "scale-fade-in": "放大并溶入", "scale-fade-out": "缩小并溶出", "wipe-right": "向右擦除，逐列显示新文字",
+  "wipe-left": "向左擦除，逐列显示新文字", "wipe-cursor-right": "亮条向右扫过，旧文字变为新文字",
+  "wipe-cursor-left": "亮条向左扫过，旧文字变为新文字", opening: "新文字从中间向两边展开",
+  "opening-cursor": "亮条从中间向两边移动，展开新文字", closing: "新文字从两端向中间合拢",
+  "closing-cursor": "亮条从两端向中间移动，合拢成新文字", blinds: "百叶窗：条纹合上再打开成新文字",
+  mesh: "相间的列分别从上方和下方滑入", slice: "各列逐一从右侧滑入", "scan-horizontal": "一列亮线横扫，然后显示全部文字",
+  "scan-horizontal-x": "一列空白横扫过文字", "scan-vertical": "一行亮线向下扫，然后显示全部文字",
+  "scan-vertical-x": "一行空白向下扫过文字", "grow-up": "新文字从底部逐行长出", "grow-down": "新文字从顶部逐行长出",
+  sprite: "小精灵走过，露出后面的文字",
+};
+let language = localStorage.getItem("marquee-lang")
+  || ((navigator.languages || [navigator.language || ""]).some((l) => /^zh/i.test(l)) ? "zh" : "en");
+let effectList = [];
+// A word of the page in its language, with {0} filled in.
+function t(key, value) {
+  const text = (WORDS[language] || WORDS.en)[key] || WORDS.en[key] || key;
+  return value === undefined ? text : text.replace("{0}", value);
+}
+function applyLanguage() {
+  document.documentElement.lang = language === "zh" ? "zh-CN" : "en";
+  $("lang").value = language;
+  for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
+  for (const element of document.querySelectorAll("[data-t-aria]")) element.setAttribute("aria-label", t(element.dataset.tAria));
+  fillEffects();
+}
+// The effect choices: the name, and what it does in the page's language.
+function fillEffects() {
+  const chosen = $("effect").value;
+  $("effect").innerHTML = "";
+  for (const e of effectList) {
+    const summary = language === "zh" ? (EFFECTS_ZH[e.name] || e.summary) : e.summary;
+    $("effect").add(new Option(e.name + " — " + summary, e.name));
+  }
+  if (chosen) $("effect").value = chosen;
+}
+$("lang").addEventListener("change", () => {
+  language = $("lang").value;
+  localStorage.setItem("marquee-lang", language);
+  applyLanguage();
+  if (state) fillForm();
+  loadPrograms();
+  loadNotifications();
+});
 let token = localStorage.getItem("marquee-token") || "";
 let state = null;
 let frame = null;
@@ -140,7 +234,7 @@ function headers(extra) {
 }
 
 function askToken() {
-  const given = prompt("This sign needs its token:");
+  const given = prompt(t("token-prompt"));
   if (given === null || given.trim() === "") return false;
   token = given.trim();
   localStorage.setItem("marquee-token", token);
@@ -152,7 +246,7 @@ function askToken() {
 
 function refused() {
   $("token").hidden = false;
-  return new Error(token ? "The sign did not accept the token." : "This sign needs its token.");
+  return new Error(token ? t("token-refused") : t("token-needed"));
 }
 
 function waitForToken() {
@@ -218,7 +312,7 @@ function fillForm() {
   $("brightness").value = state.brightness;
   const where = $("notify-zone"), place = where.value;
   where.innerHTML = "";
-  where.add(new Option("whole sign", ""));
+  where.add(new Option(t("whole-sign"), ""));
   for (const z of state.zones) where.add(new Option(z.name, z.name));
   where.value = place;
 }
@@ -232,8 +326,8 @@ async function loadNotifications() {
   for (const n of list) {
     const item = document.createElement("li");
     item.dataset.id = n.id;
-    item.textContent = n.messages.join(" / ") + " · " + (n.zone || "whole sign") + " · " + (n.passes ? n.passes + " passes" : n.duration + " s")
-      + (n.showing ? " — showing" : " — waiting");
+    item.textContent = n.messages.join(" / ") + " · " + (n.zone || t("whole-sign")) + " · "
+      + (n.passes ? t("passes-n", n.passes) : t("seconds-n", n.duration)) + " — " + t(n.showing ? "showing" : "waiting");
     items.append(item);
   }
 }
@@ -241,7 +335,7 @@ async function loadNotifications() {
 $("notify").addEventListener("submit", async (event) => {
   event.preventDefault();
   const text = $("notify-text").value.trim();
-  if (!text) { $("notify-status").textContent = "Type the notification first."; return; }
+  if (!text) { $("notify-status").textContent = t("type-first"); return; }
   const notification = { messages: [text], priority: Number($("notify-priority").value) };
   notification[$("notify-length").value] = Number($("notify-seconds").value);
   if ($("notify-zone").value) notification.zone = $("notify-zone").value;
@@ -289,7 +383,7 @@ async function listen() {
         }
       }
     } catch (error) {
-      showStatus("Connection lost: " + error.message + " (trying again)");
+      showStatus(t("connection-lost", error.message));
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -338,12 +432,12 @@ async function loadPrograms() {
   for (const p of programs) {
     const item = document.createElement("li");
     item.dataset.name = p.name;
-    const when = [p.days ? p.days.join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? "default" : ""]
+    const when = [p.days ? p.days.map((d) => t(d)).join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? t("default-word") : ""]
       .filter((w) => w).join(" · ");
     const edit = document.createElement("button");
     edit.type = "button";
     edit.className = "quiet edit";
-    edit.textContent = "Edit";
+    edit.textContent = t("edit");
     edit.addEventListener("click", () => openEditor(p.name));
     item.append(edit, document.createTextNode(p.name + " "));
     const detail = document.createElement("span");
@@ -353,7 +447,7 @@ async function loadPrograms() {
     if (p.name === playing) {
       item.className = "playing";
       item.setAttribute("aria-current", "true");
-      item.append(document.createTextNode(" — playing"));
+      item.append(document.createTextNode(" — " + t("playing")));
     }
     list.append(item);
   }
@@ -373,7 +467,7 @@ function openEditor(name) {
     box.type = "checkbox";
     box.value = day;
     box.checked = (p.days || []).includes(day);
-    label.append(box, document.createTextNode(day));
+    label.append(box, document.createTextNode(t(day)));
     days.append(label);
   }
   $("program-times").value = (p.times || []).join(", ");
@@ -384,7 +478,7 @@ function openEditor(name) {
   $("program-count").value = p.passes !== undefined ? p.passes : (p.seconds !== undefined ? p.seconds : "");
   $("program-default").checked = p.default === true;
   const kept = Object.keys(p).filter((key) => !FORM_KEYS.includes(key));
-  $("program-kept").textContent = kept.length ? "Kept as they are: " + kept.join(", ") : "";
+  $("program-kept").textContent = kept.length ? t("kept", kept.join(", ")) : "";
   $("program-delete").hidden = name === null;
   $("editor-status").textContent = "";
   $("program-editor").hidden = false;
@@ -435,8 +529,8 @@ async function load() {
   loadPrograms();
   try {
     const effects = await api("/api/effects");
-    $("effect").innerHTML = "";
-    for (const e of effects) $("effect").add(new Option(e.name, e.name));
+    effectList = effects;
+    fillEffects();
     for (const id of ["notify-in", "notify-out"]) {
       $(id).length = 1;
       for (const e of effects) if (e.name !== "none") $(id).add(new Option(e.name, e.name));
@@ -447,6 +541,7 @@ async function load() {
 }
 
 $("token").addEventListener("click", () => { if (askToken()) load(); });
+applyLanguage();
 load().then(listen);
 // A program can change by the clock alone: look again now and then.
 setInterval(loadPrograms, 30000);
