@@ -64,7 +64,7 @@ public enum MarqueeCommand {
         try run(options, stop: stop)
       }
     } catch let error as UsageError {
-      printError("Error: \(error.message)\nUsage: \(HelpText.usage)\n  See 'marquee --help' for more information.")
+      printError(TerminalMessages.usageError(error.message))
       return ExitCode.usage
     } catch where StopSignal.pending != 0 {
       // A stop signal interrupted a blocking call (opening a FIFO, writing to a stalled
@@ -74,7 +74,7 @@ public enum MarqueeCommand {
       // The reader went away (`marquee ... | head`): nothing is wrong with the sign.
       return StopSignal.pending == 0 ? ExitCode.success : 128 + StopSignal.pending
     } catch {
-      printError("Error: \(error)")
+      printError(TerminalMessages.runtimeError("\(error)"))
       return ExitCode.failure
     }
     return StopSignal.pending == 0 ? ExitCode.success : 128 + StopSignal.pending

@@ -14,8 +14,13 @@ enum BinaryRunner {
   }
 
   /// Runs the binary to its end (bounded: a hang is killed and fails the test).
+  /// The locale the binary runs in unless a test gives its own: English, whatever the
+  /// machine's (marquee speaks Chinese when the locale says so).
+  static let english = ["LC_ALL": "", "LC_MESSAGES": "", "LANG": "C.UTF-8"]
+
   static func run(_ arguments: [String], stdin: String? = nil, environment: [String: String] = [:]) throws -> BinaryResult {
-    let result = try ChildProcess.run(try checkedPath(), arguments, input: stdin.map { Data($0.utf8) }, environment: environment)
+    let result = try ChildProcess.run(
+      try checkedPath(), arguments, input: stdin.map { Data($0.utf8) }, environment: english.merging(environment) { $1 })
     #expect(!result.timedOut, "marquee \(arguments) did not end in time")
     return result
   }
