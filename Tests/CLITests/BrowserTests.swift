@@ -14,6 +14,16 @@ import Testing
   static let available = python != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
     && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
 
+  /// Runs page_check.py with `arguments` (`{url}` is the served sign's address) and expects
+  /// it to say the page is right; stops the sign.
+  func check(_ sign: ServedSign, _ arguments: [String]) throws {
+    let url = "http://127.0.0.1:\(sign.client.port)"
+    let check = try TestSupport.ChildProcess(BrowserTests.python!, ["Tests/Browser/page_check.py"] + arguments.map { $0 == "{url}" ? url : $0 })
+    let result = check.wait(timeout: 180)
+    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
+    _ = sign.stop()
+  }
+
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
   func thePageShowsTheSignAndItsFormChangesIt() throws {
     let sign = try ServedSign(["--output", "ascii", "--width", "64", "Welcome"])
@@ -21,11 +31,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: expected) }
     try BinaryRunner.run(["--output", "ascii", "--width", "64", "--frames", "1", "Open 9-18"]).stdout
       .write(toFile: expected, atomically: true, encoding: .utf8)
-    let check = try TestSupport.ChildProcess(
-      BrowserTests.python!, ["Tests/Browser/page_check.py", "http://127.0.0.1:\(sign.client.port)", "Open 9-18", expected])
-    let result = check.wait(timeout: 180)
-    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
-    _ = sign.stop()
+    try check(sign, ["{url}", "Open 9-18", expected])
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
@@ -35,11 +41,7 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let sign = try ServedSign(["--token-file", folder + "/token", "--output", "ascii", "--width", "32", "Shut"])
     let token = try String(contentsOfFile: folder + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-    let check = try TestSupport.ChildProcess(
-      BrowserTests.python!, ["Tests/Browser/page_check.py", "--token", "http://127.0.0.1:\(sign.client.port)", token])
-    let result = check.wait(timeout: 180)
-    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
-    _ = sign.stop()
+    try check(sign, ["--token", "{url}", token])
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
@@ -52,28 +54,18 @@ import Testing
       """#.write(toFile: config, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(atPath: config) }
     let sign = try ServedSign(["--config", config, "--output", "ascii"])
-    let check = try TestSupport.ChildProcess(
-      BrowserTests.python!, ["Tests/Browser/page_check.py", "--programs", "http://127.0.0.1:\(sign.client.port)", "always", "never"])
-    let result = check.wait(timeout: 180)
-    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
-    _ = sign.stop()
+    try check(sign, ["--programs", "{url}", "always", "never"])
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
   func thePageSendsAndDismissesANotification() throws {
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
-    let check = try TestSupport.ChildProcess(BrowserTests.python!, ["Tests/Browser/page_check.py", "--notify", "http://127.0.0.1:\(sign.client.port)"])
-    let result = check.wait(timeout: 180)
-    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
-    _ = sign.stop()
+    try check(sign, ["--notify", "{url}"])
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
   func thePageSpeaksChineseAndEnglish() throws {
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
-    let check = try TestSupport.ChildProcess(BrowserTests.python!, ["Tests/Browser/page_check.py", "--language", "http://127.0.0.1:\(sign.client.port)"])
-    let result = check.wait(timeout: 180)
-    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
-    _ = sign.stop()
+    try check(sign, ["--language", "{url}"])
   }
 }
