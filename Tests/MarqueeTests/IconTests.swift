@@ -36,11 +36,16 @@ import Testing
     #expect(Set(IconSet.builtIn.names) == Set(wanted))
     for name in wanted {
       let icon = IconSet.builtIn[name]!
-      // Drawn for 8-pixel lines, and twice that for 16-pixel ones.
-      #expect(icon.pictures.map(\.height) == [icon.pictures[0].height, 2 * icon.pictures[0].height] && icon.pictures[0].height <= 8, "\(name)")
+      // Drawn for 8-pixel lines, and for 16-pixel ones.
+      #expect(icon.pictures.count == 2 && icon.pictures[0].height <= 8 && (9...16).contains(icon.pictures[1].height), "\(name)")
       #expect(icon.pictures[0].litCount > 0, "\(name)")
     }
-    // The derived arrows are the drawn one turned.
+    // The 16-pixel train is its own drawing, not the 8-pixel one doubled.
+    let train = IconSet.builtIn["train"]!
+    #expect(train.pictures[1] != BuiltinIcons.doubled(train.pictures[0]) && train.pictures[1].width == 16)
+    // The derived arrows are the drawn one turned, at both sizes.
+    let big = IconSet.builtIn["arrow-left"]!.pictures[1]
+    #expect(rows(big, x: 0, width: 16)[7] == "################" && rows(big, x: 0, width: 16)[0] == ".......#........")
     let up = IconSet.builtIn["arrow-up"]!.pictures[0], right = IconSet.builtIn["arrow-right"]!.pictures[0]
     #expect(rows(up, x: 0, width: 8)[0] == "...##..." && rows(right, x: 0, width: 8).map { $0.last! } == Array("...##...") )
   }

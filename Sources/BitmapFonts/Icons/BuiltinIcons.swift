@@ -1,40 +1,55 @@
 import MatrixCore
 
-/// The icons every sign has, drawn for 8-pixel lines and enlarged for 16-pixel ones.
+/// The icons every sign has, drawn for 8-pixel lines and for 16-pixel ones.
 ///
 /// Arrows in eight directions (`arrow-up`, `arrow-up-right`, …), `train`, `metro`, `bus`,
 /// `plane`, `taxi`, `walk`, `accessibility`, `clock`, `temperature`, `sun`, `cloud`, `rain`,
 /// `snow`, `heart`, `star`, `check`, `cross`, `warning`, `info`, `wifi`, `phone`, `cup`,
-/// `cart`, `open`, `closed`, `yen`, `dollar`, `euro`, `percent`. The 16-pixel pictures are
-/// the 8-pixel drawings doubled: boxes and letters pixel for pixel, diagonals and curves by
-/// Scale2x (EPX), which rounds them instead of making stairs.
+/// `cart`, `open`, `closed`, `yen`, `dollar`, `euro`, `percent`. The arrows, `train`, `bus`,
+/// `metro`, `clock`, `info`, `warning`, `check`, `cross`, `cup` and `percent` are also drawn
+/// for 16-pixel lines; the others' 16-pixel pictures are their 8-pixel drawings doubled:
+/// boxes and letters pixel for pixel, curves by Scale2x (EPX), which rounds them instead of
+/// making stairs.
 public enum BuiltinIcons {
   /// Every built-in icon, in the order of ``art``.
   public static let all: [Icon] = {
-    var drawn: [(name: String, picture: Framebuffer, smooth: Bool)] = []
-    for block in art.split(separator: "\n\n") {
-      let lines = block.split(separator: "\n").map { $0.trimmingCharacters() }
-      guard let head = lines.first else { continue }
+    // Each icon's 8-pixel drawing, whether it enlarges by Scale2x, and a 16-pixel drawing.
+    var drawn: [(name: String, small: Framebuffer, smooth: Bool, large: Framebuffer?)] = []
+    let blocks = art.split(separator: "\n\n").map { $0.split(separator: "\n").map { $0.trimmingCharacters() } }.filter { !$0.isEmpty }
+    // The 16-pixel drawings first, so that icons turned from one get its turns.
+    var large: [String: Framebuffer] = [:]
+    for lines in blocks where lines[0].hasSuffix(" 16") {
+      large[String(lines[0].dropLast(3))] = parse(lines.dropFirst(), name: lines[0])
+    }
+    for lines in blocks where !lines[0].hasSuffix(" 16") {
+      let head = lines[0]
       if head.contains("=") {
-        // Lines of `name = TRANSFORM other`.
+        // Lines of `name = TRANSFORM other`: both sizes turned.
         for line in lines {
           let parts = line.split(separator: " ")
           let base = drawn.first { $0.name == parts[3] }!
-          drawn.append((String(parts[0]), transform(base.picture, String(parts[2])), base.smooth))
+          let how = String(parts[2])
+          drawn.append((String(parts[0]), transform(base.small, how), base.smooth, base.large.map { transform($0, how) }))
         }
         continue
       }
-      let name = head.split(separator: " ")[0]
-      let rows = lines.dropFirst()
-      var picture = Framebuffer(width: rows.first!.count, height: rows.count)
-      for (y, row) in rows.enumerated() {
-        precondition(row.count == picture.width, "icon \(name): row \(y) is \(row.count) wide, not \(picture.width)")
-        for (x, cell) in row.enumerated() where cell == "#" { picture[x, y] = true }
-      }
-      drawn.append((String(name), picture, head.hasSuffix("~")))
+      let name = String(head.split(separator: " ")[0])
+      drawn.append((name, parse(lines.dropFirst(), name: head), head.hasSuffix("~"), large[name]))
     }
-    return drawn.map { Icon(name: $0.name, pictures: [$0.picture, $0.smooth ? enlarged($0.picture) : doubled($0.picture)]) }
+    return drawn.map { icon in
+      Icon(name: icon.name, pictures: [icon.small, icon.large ?? (icon.smooth ? enlarged(icon.small) : doubled(icon.small))])
+    }
   }()
+
+  /// Rows of `#` and `.` as a picture.
+  static func parse(_ rows: ArraySlice<String>, name: String) -> Framebuffer {
+    var picture = Framebuffer(width: rows.first!.count, height: rows.count)
+    for (y, row) in rows.enumerated() {
+      precondition(row.count == picture.width, "icon \(name): row \(y) is \(row.count) wide, not \(picture.width)")
+      for (x, cell) in row.enumerated() where cell == "#" { picture[x, y] = true }
+    }
+    return picture
+  }
 
   /// The picture at twice its size, each pixel four.
   public static func doubled(_ picture: Framebuffer) -> Framebuffer {
