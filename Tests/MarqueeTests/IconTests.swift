@@ -62,7 +62,7 @@ import Testing
     // On a 16-pixel line the 16-pixel picture is drawn.
     let tall = TextRenderer(fonts: FontChain(SixteenRows()))
     let big = tall.render(IconText.character("heart"))
-    #expect(big.width == 14 && big.height == 16 && big.litCount == IconSet.builtIn["heart"]!.pictures[1].litCount)
+    #expect(big.width == 16 && big.height == 16 && big.litCount == IconSet.builtIn["heart"]!.pictures[1].litCount)
   }
 
   @Test func iconsScrollWithTheText() throws {

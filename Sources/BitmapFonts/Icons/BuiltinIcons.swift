@@ -5,11 +5,10 @@ import MatrixCore
 /// Arrows in eight directions (`arrow-up`, `arrow-up-right`, …), `train`, `metro`, `bus`,
 /// `plane`, `taxi`, `walk`, `accessibility`, `clock`, `temperature`, `sun`, `cloud`, `rain`,
 /// `snow`, `heart`, `star`, `check`, `cross`, `warning`, `info`, `wifi`, `phone`, `cup`,
-/// `cart`, `open`, `closed`, `yen`, `dollar`, `euro`, `percent`. The arrows, `train`, `bus`,
-/// `metro`, `clock`, `info`, `warning`, `check`, `cross`, `cup` and `percent` are also drawn
-/// for 16-pixel lines; the others' 16-pixel pictures are their 8-pixel drawings doubled:
-/// boxes and letters pixel for pixel, curves by Scale2x (EPX), which rounds them instead of
-/// making stairs.
+/// `cart`, `open`, `closed`, `yen`, `dollar`, `euro`, `percent`. Most are drawn again for
+/// 16-pixel lines (the blocks headed `NAME 16`); the 16-pixel pictures of the others are
+/// their 8-pixel drawings doubled: boxes and letters pixel for pixel, curves by Scale2x
+/// (EPX), which rounds them instead of making stairs.
 public enum BuiltinIcons {
   /// Every built-in icon, in the order of ``art``.
   public static let all: [Icon] = {
