@@ -5,15 +5,14 @@ import MatrixCore
 /// Arrows in eight directions (`arrow-up`, `arrow-up-right`, …), `train`, `metro`, `bus`,
 /// `plane`, `taxi`, `walk`, `accessibility`, `clock`, `temperature`, `sun`, `cloud`, `rain`,
 /// `snow`, `heart`, `star`, `check`, `cross`, `warning`, `info`, `wifi`, `phone`, `cup`,
-/// `cart`, `open`, `closed`, `yen`, `dollar`, `euro`, `percent`. Most are drawn again for
-/// 16-pixel lines (the blocks headed `NAME 16`); the 16-pixel pictures of the others are
-/// their 8-pixel drawings doubled: boxes and letters pixel for pixel, curves by Scale2x
-/// (EPX), which rounds them instead of making stairs.
+/// `cart`, `open`, `closed`, `yen`, `dollar`, `euro`, `percent`. Each is drawn twice: for
+/// 8-pixel lines and, with two-pixel strokes, for 16-pixel ones (the blocks headed
+/// `NAME 16`); the arrows are two drawings turned.
 public enum BuiltinIcons {
   /// Every built-in icon, in the order of ``art``.
   public static let all: [Icon] = {
-    // Each icon's 8-pixel drawing, whether it enlarges by Scale2x, and a 16-pixel drawing.
-    var drawn: [(name: String, small: Framebuffer, smooth: Bool, large: Framebuffer?)] = []
+    // Each icon's 8-pixel drawing and its 16-pixel one.
+    var drawn: [(name: String, small: Framebuffer, large: Framebuffer?)] = []
     let blocks = art.split(separator: "\n\n").map { $0.split(separator: "\n").map { $0.trimmingCharacters() } }.filter { !$0.isEmpty }
     // The 16-pixel drawings first, so that icons turned from one get its turns.
     var large: [String: Framebuffer] = [:]
@@ -28,15 +27,15 @@ public enum BuiltinIcons {
           let parts = line.split(separator: " ")
           let base = drawn.first { $0.name == parts[3] }!
           let how = String(parts[2])
-          drawn.append((String(parts[0]), transform(base.small, how), base.smooth, base.large.map { transform($0, how) }))
+          drawn.append((String(parts[0]), transform(base.small, how), base.large.map { transform($0, how) }))
         }
         continue
       }
       let name = String(head.split(separator: " ")[0])
-      drawn.append((name, parse(lines.dropFirst(), name: head), head.hasSuffix("~"), large[name]))
+      drawn.append((name, parse(lines.dropFirst(), name: head), large[name]))
     }
     return drawn.map { icon in
-      Icon(name: icon.name, pictures: [icon.small, icon.large ?? (icon.smooth ? enlarged(icon.small) : doubled(icon.small))])
+      Icon(name: icon.name, pictures: [icon.small, icon.large ?? doubled(icon.small)])
     }
   }()
 
@@ -73,36 +72,6 @@ public enum BuiltinIcons {
         case "flipv": result[x, picture.height - 1 - y] = true
         default: result[picture.height - 1 - y, x] = true
         }
-      }
-    }
-    return result
-  }
-
-  /// The picture at twice its size by Scale2x: each pixel becomes four, and a corner of the
-  /// four takes the colour its two neighbours on that side share when they differ from the
-  /// other two.
-  public static func enlarged(_ picture: Framebuffer) -> Framebuffer {
-    var result = Framebuffer(width: picture.width * 2, height: picture.height * 2)
-    for y in 0..<picture.height {
-      for x in 0..<picture.width {
-        let centre = picture[x, y]
-        // Outside the picture reads as the centre itself, so edges stay square.
-        func at(_ dx: Int, _ dy: Int) -> Bool {
-          let (nx, ny) = (x + dx, y + dy)
-          return nx >= 0 && ny >= 0 && nx < picture.width && ny < picture.height ? picture[nx, ny] : centre
-        }
-        let up = at(0, -1), down = at(0, 1), left = at(-1, 0), right = at(1, 0)
-        var corners = (centre, centre, centre, centre)
-        if up != down && left != right {
-          if left == up { corners.0 = left }
-          if up == right { corners.1 = right }
-          if left == down { corners.2 = left }
-          if down == right { corners.3 = right }
-        }
-        result[2 * x, 2 * y] = corners.0
-        result[2 * x + 1, 2 * y] = corners.1
-        result[2 * x, 2 * y + 1] = corners.2
-        result[2 * x + 1, 2 * y + 1] = corners.3
       }
     }
     return result
