@@ -55,10 +55,24 @@ public struct ZoneContent: Sendable, Equatable {
     public var dwell: Double
     /// Pixels per second for a message wider than the zone.
     public var speed: Double
+    /// With pages: each message wraps into lines and the lines into pages as tall as the
+    /// zone, and the pages take the turns (翻页); without, each message is one line.
+    public var pages: Pages?
 
-    public init(dwell: Double = 2, speed: Double = 20) {
+    public init(dwell: Double = 2, speed: Double = 20, pages: Pages? = nil) {
       self.dwell = dwell
       self.speed = speed
+      self.pages = pages
+    }
+  }
+
+  /// How messages wrap into pages.
+  public struct Pages: Sendable, Equatable {
+    /// Dark rows between lines.
+    public var lineSpacing: Int
+
+    public init(lineSpacing: Int = 0) {
+      self.lineSpacing = lineSpacing
     }
   }
 
@@ -144,6 +158,10 @@ public struct ZoneContent: Sendable, Equatable {
       let settings = CycleSettings(
         dwell: cycle.dwell, transition: transition, speed: cycle.speed, alignment: style.alignment,
         verticalAlignment: style.verticalAlignment, presentation: style.presentation, seed: seed, sprite: sprite)
+      if let pages = cycle.pages {
+        return try CycleTimeline(
+          pagesOf: messages, renderer: style.renderer, width: width, height: height, lineSpacing: pages.lineSpacing, settings: settings)
+      }
       return try CycleTimeline(messages: messages, renderer: style.renderer, width: width, height: height, settings: settings)
     }
   }

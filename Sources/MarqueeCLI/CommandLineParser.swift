@@ -141,7 +141,7 @@ public struct CommandLineParser {
       case .serve where !options.serve:
         throw UsageError("\(name) is for 'marquee serve'.")
       case .gif where options.gifPath == nil: throw needs(.gif)
-      case .cycleMode where options.mode != .cycle && !options.hasZones && !options.stdin && !options.serve:
+      case .cycleMode where !options.mode.takesTurns && !options.hasZones && !options.stdin && !options.serve:
         // A layout or a feed may put a zone in cycle mode, where the option then applies.
         throw UsageError("\(name) applies in cycle mode only: add \(file == nil ? "'--mode cycle'" : "\"mode\": \"cycle\"").")
       default: continue

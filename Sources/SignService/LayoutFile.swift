@@ -61,7 +61,7 @@ package enum LayoutFile {
   /// Refuses a cycle-mode option a document gives for a zone that does not cycle, as the
   /// command line refuses `--dwell` without `--mode cycle`: it would be ignored.
   static func checkCycleOnly(_ zone: JSONFields, _ options: RunOptions) throws(JSONFieldError) {
-    guard options.mode != .cycle else { return }
+    guard !options.mode.takesTurns else { return }
     for option in Option.zoneOptions where option.needs == .cycleMode && zone.optional(option.key) != nil {
       throw JSONFieldError(field: zone.name(option.key), reason: "applies in cycle mode only: add \"mode\": \"cycle\"")
     }

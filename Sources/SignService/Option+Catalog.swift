@@ -21,7 +21,7 @@ extension Option {
   static let valign = value("valign", \.marquee.verticalAlignment, .choice(),
                             help: "Where the line stands.")
   static let mode = value("mode", \.mode, .choice(),
-                          help: "auto: still if it fits, else scroll; scroll; cycle: one message at a time.")
+                          help: "auto: still if it fits, else scroll; scroll; cycle: one message at a time; pages: wrapped into pages that take turns.")
   static let dwell = value("dwell", \.dwell, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
                            needs: .cycleMode, help: "Cycle: how long each message stands.")
   static let entry = value("in", \.entry, .effects, needs: .cycleMode,
@@ -62,6 +62,8 @@ extension Option {
     help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'.")
   static let letterSpacing = value("letter-spacing", \.letterSpacing, .integer("<pixels>", in: 0...64),
                                    help: "Dark columns between letters.")
+  static let lineSpacing = value("line-spacing", \.lineSpacing, .integer("<pixels>", in: 0...64), needs: .cycleMode,
+                                 help: "Pages: dark rows between lines.")
   package static let gif = optional("gif", \.gifPath, .text("<file>"),
                             help: "Record the sign to an animated GIF (no waiting) for --seconds or --frames.")
   static let pbm = optional("pbm", \.pbmPath, .text("<file>"), help: "Write the first frame as a PBM image.")
@@ -139,7 +141,7 @@ extension Option {
   /// Every option, in `--help` order.
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
-    invert, flip, font, letterSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
+    invert, flip, font, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
     board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttTopic, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 

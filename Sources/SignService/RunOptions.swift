@@ -20,6 +20,12 @@ public struct RunOptions: Sendable, Equatable {
     case scroll
     /// One message at a time, with transitions.
     case cycle
+    /// Pages (翻页): messages wrap into lines, lines into pages as tall as the sign, and the
+    /// pages take turns like cycled messages.
+    case pages
+
+    /// Whether messages (or their pages) take turns, with dwells and transitions.
+    public var takesTurns: Bool { self == .cycle || self == .pages }
   }
 
   /// What the sign does when standard input ends (`--stdin`).
@@ -137,6 +143,8 @@ public struct RunOptions: Sendable, Equatable {
   public var fonts = ["5x7"]
   /// Dark columns between letters.
   public var letterSpacing = 1
+  /// Pages mode: dark rows between lines.
+  public var lineSpacing = 0
   /// How the text moves and where it stands.
   public var marquee = MarqueeSettings()
   /// Whether to colour the simulated LEDs.

@@ -140,6 +140,8 @@ public enum SignPlan {
     case .auto: motion = .auto(ribbon)
     case .scroll: motion = .scroll(ribbon)
     case .cycle: motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.marquee.speed))
+    case .pages:
+      motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.marquee.speed, pages: ZoneContent.Pages(lineSpacing: options.lineSpacing)))
     }
     let style = ZoneContent.Style(
       renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing), alignment: options.marquee.alignment,

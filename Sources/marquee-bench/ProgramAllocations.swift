@@ -70,6 +70,10 @@ struct ProgramAllocations {
       Mode(name: "icons", arguments: ["--output", "ascii"] + moving + ["{icon:train} Berlin {icon:arrow-right} 3 {icon:clock} 12:05"]),
       // An animated GIF icon (four frames of 20 ms) in the scrolling line.
       Mode(name: "icons-animated", arguments: ["--icons", icons, "--output", "ascii"] + moving + ["{icon:spin} Please wait {icon:spin}"]),
+      // Pages of wrapped text on a 32x16 sign, turning every 50 ms.
+      Mode(name: "pages", arguments: ["--mode", "pages", "--height", "16", "--width", "32", "--dwell", "0.05", "--duration", "0.1",
+                                     "--output", "ascii", "--fps", "1000", "Platform 3: the 12:05 to Berlin is delayed by ten minutes"],
+           width: 32, height: 16),
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
       Mode(name: "stdin-idle", arguments: ["--stdin", "--output", "ascii"] + moving + [message], openInput: true),

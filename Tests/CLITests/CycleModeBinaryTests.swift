@@ -143,3 +143,29 @@ import Testing
     #expect(try shell("gifsicle --info '\(gif)'").contains("\(ribbon) images"))
   }
 }
+
+/// Pages (翻页) through the real binary: a long message wrapped into two-line pages of a
+/// 32x16 sign that take turns.
+@Suite struct PagesModeBinaryTests {
+  @Test func aLongMessageTurnsPagesOfTwoLines() throws {
+    let result = try BinaryRunner.run(["--mode", "pages", "--width", "32", "--height", "16", "--dwell", "1", "--duration", "0",
+                                       "--fps", "1", "--frames", "3", "--no-wait", "--output", "ascii", "Hello there world"])
+    #expect(result.status == 0, "\(result.stderr)")
+    let frames = result.stdout.components(separatedBy: "\n\n").map { $0.split(separator: "\n").map(String.init) }.filter { !$0.isEmpty }
+    func line(_ text: String) throws -> [String] {
+      let one = try BinaryRunner.run(["--width", "32", "--height", "8", "--frames", "1", "--output", "ascii", text])
+      return one.stdout.split(separator: "\n").map(String.init)
+    }
+    // Page 1: "Hello" over "there"; page 2: "world", alone and centred down the sign.
+    #expect(frames.count == 3)
+    let hello = try line("Hello"), there = try line("there"), world = try line("world")
+    #expect(Array(frames[0][0..<8]) == hello && Array(frames[0][8..<16]) == there)
+    #expect(Array(frames[1][4..<12]) == world && frames[1][0..<4].allSatisfy { !$0.contains("#") })
+    #expect(frames[2] == frames[0])
+  }
+
+  @Test func lineSpacingNeedsPagesOrCycle() throws {
+    let result = try BinaryRunner.run(["--line-spacing", "2", "x"])
+    #expect(result.status == 64 && result.stderr.contains("'--line-spacing' applies in cycle mode only"), "\(result.stderr)")
+  }
+}

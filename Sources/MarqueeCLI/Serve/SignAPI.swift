@@ -166,7 +166,7 @@ final class SignAPI: Sendable {
   /// whatever the API accepts for the zone it shows.
   static func describe(_ options: RunOptions) -> [(key: String, value: JSONValue)] {
     // The cycle-mode options only for a zone that cycles: elsewhere a write refuses them.
-    let shown = Option.zoneOptions.filter { $0.needs != .cycleMode || options.mode == .cycle }
+    let shown = Option.zoneOptions.filter { $0.needs != .cycleMode || options.mode.takesTurns }
     return [("messages", .array(options.messages.map { .string($0) }))] + shown.map { ($0.key, $0.encodeJSON(options)) }
   }
 

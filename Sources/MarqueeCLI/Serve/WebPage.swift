@@ -61,7 +61,7 @@ enum WebPage {
     <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages"></textarea></label>
     <div class="row">
       <label><span data-t="mode">Mode</span> <select id="mode" name="mode">
-        <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option>
+        <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option><option value="pages" data-t="pages-mode">pages</option>
       </select></label>
       <label><span data-t="effect">Effect</span> <select id="effect" name="in"></select></label>
       <label><span data-t="speed">Speed (px/s)</span> <input id="speed" name="speed" type="number" min="0" max="1000" step="1"></label>
@@ -112,7 +112,7 @@ enum WebPage {
       <label><span data-t="messages">Messages, one per line</span> <textarea id="program-messages"></textarea></label>
       <div class="row">
         <label><span data-t="mode">Mode</span> <select id="program-mode">
-          <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option>
+          <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option><option value="pages" data-t="pages-mode">pages</option>
         </select></label>
         <label><span data-t="turn">Turn</span> <select id="program-length"><option value="seconds" data-t="seconds">seconds</option><option value="passes" data-t="passes">passes</option></select></label>
         <label><span data-t="how-many">How many</span> <input id="program-count" type="number" min="1" step="1"></label>
@@ -138,7 +138,7 @@ const $ = (id) => document.getElementById(id);
 const WORDS = {
   en: {
     sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
-    cycle: "cycle", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
+    cycle: "cycle", "pages-mode": "pages", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
     resume: "Resume", token: "Enter the token", "notify-title": "Notify",
     notification: "Notification (interrupts, then the sign goes on)", where: "Where", "whole-sign": "whole sign",
     for: "For", seconds: "seconds", passes: "passes", "how-many": "How many", priority: "Priority", in: "In", out: "Out",
@@ -155,7 +155,7 @@ const WORDS = {
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
   },
   zh: {
-    sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播",
+    sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页",
     effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", pause: "暂停", resume: "继续",
     token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
     "whole-sign": "整屏", for: "按", seconds: "秒", passes: "遍", "how-many": "数量", priority: "优先级", in: "进入特效",
@@ -396,7 +396,7 @@ $("content").addEventListener("submit", async (event) => {
   try {
     const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, immediately: true };
     // The entry effect is for cycling messages; the speed for scrolling ones.
-    if (update.mode === "cycle") update.in = $("effect").value;
+    if (update.mode === "cycle" || update.mode === "pages") update.in = $("effect").value;
     else update.speed = Number($("speed").value);
     state = await api("/api/content", "PATCH", update);
     fillForm();
