@@ -278,6 +278,13 @@ def language_check():
         driver.find_element(By.ID, "new-program").click()
         wait(lambda: "周一" in text(driver, "program-days"), "the days in Chinese")
         assert "时段" in driver.find_element(By.ID, "program-editor").text
+        # The sign's refusal: its field as the sign wrote it, what is wrong in Chinese.
+        driver.find_element(By.ID, "program-name").send_keys("lunch")
+        driver.find_element(By.ID, "program-times").send_keys("25:00-26:00")
+        driver.find_element(By.ID, "program-messages").send_keys("Soup")
+        driver.find_element(By.ID, "program-save").click()
+        message = wait(lambda: text(driver, "editor-status"), "the refusal")
+        assert message == 'programs[0].times[0]：应为 HH:MM-HH:MM（24 小时制），收到 "25:00-26:00"', "refusal %r" % message
         driver.find_element(By.ID, "program-cancel").click()
         # A notification sent: listed in Chinese, its words as typed.
         api(url, "/api/notify", body={"messages": ["Order 42 / 42号"], "duration": 30})

@@ -50,6 +50,10 @@ import Testing
     #expect(shown.status == 0, "\(shown.stderr)")
     // Centred on the 8-row line of the 5x7 font: rows 3 and 4.
     #expect(firstFrame(shown.stdout).map { String($0.prefix(3)) } == ["...", "...", "...", "#.#", ".#.", "...", "...", "..."])
+    // The same folder from a config file.
+    try #"{"icons": "\#(icons)", "width": 8}"#.write(toFile: icons + "/sign.json", atomically: true, encoding: .utf8)
+    let configured = try BinaryRunner.run(["--config", icons + "/sign.json", "--output", "ascii", "--frames", "1", "{icon:dots}"])
+    #expect(configured.status == 0 && configured.stdout == shown.stdout, "\(configured.stderr)")
     let listed = try BinaryRunner.run(["icons", "--icons", icons])
     #expect(listed.stdout.contains("dots              3x2               \(icons)"), "\(listed.stdout)")
     // A damaged picture: the file and what is wrong, exit 1, nothing shown.

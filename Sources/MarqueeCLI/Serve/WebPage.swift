@@ -187,6 +187,41 @@ const EFFECTS_ZH = {
   "scan-vertical-x": "一行空白向下扫过文字", "grow-up": "新文字从底部逐行长出", "grow-down": "新文字从顶部逐行长出",
   sprite: "小精灵走过，露出后面的文字",
 };
+// The sign's refusals in Chinese: the field path stays as the sign wrote it (scripts and
+// the docs name fields so), what is wrong with it is said in Chinese; a refusal this list
+// does not know is shown as the sign gave it.
+const ERRORS_ZH = [
+  [/^(-?[\d.]+) is out of range \((.+) to (.+)\)$/, "$1 超出范围（$2 到 $3）"],
+  [/^expected a number from (.+) to (.+), got (.+)$/, "应为 $1 到 $2 之间的数，收到 $3"],
+  [/^expected a whole number from (.+) to (.+), got (.+)$/, "应为 $1 到 $2 之间的整数，收到 $3"],
+  [/^expected true or false, got (.+)$/, "应为 true 或 false，收到 $1"],
+  [/^expected a string, got (.+)$/, "应为文字，收到 $1"],
+  [/^expected an array of strings, got (.+)$/, "应为文字列表，收到 $1"],
+  [/^missing \(it is required\)$/, "缺少（必填）"],
+  [/^unknown field \(known: (.+)\)$/, "未知字段（可用：$1）"],
+  [/^no zone named '(.+)' \(zones: (.+)\)$/, "没有名为 '$1' 的区域（区域：$2）"],
+  [/^no program named '(.+)'$/, "没有名为 '$1' 的节目"],
+  [/^two programs are named '(.+)'$/, "有两个节目都叫 '$1'"],
+  [/^more than one program is the default$/, "默认节目不止一个"],
+  [/^a program's name must be non-empty and without '\/'$/, "节目名称不能为空，也不能含 '/'"],
+  [/^expected HH:MM-HH:MM \(24-hour\), got (.+)$/, "应为 HH:MM-HH:MM（24 小时制），收到 $1"],
+  [/^expected FIRST\/LAST as YYYY-MM-DD\/YYYY-MM-DD, got (.+)$/, "应为 YYYY-MM-DD/YYYY-MM-DD（开始/结束），收到 $1"],
+  [/^expected one of mon, tue, wed, thu, fri, sat, sun, got (.+)$/, "应为 mon、tue、wed、thu、fri、sat、sun 之一，收到 $1"],
+  [/^give 'seconds' or 'passes', not both$/, "'seconds' 和 'passes' 只能给一个"],
+  [/^applies in cycle mode only: add "mode": "cycle"$/, "只用于轮播模式：请加上 \"mode\": \"cycle\""],
+  [/^no icon named '(.+?)'(?: \(did you mean (.+)\?\))?; 'marquee icons' lists them$/, (m, name, near) =>
+    "没有名为 '" + name + "' 的图标" + (near ? "（是不是 " + near + "？）" : "") + "；'marquee icons' 列出所有图标"],
+];
+function signError(text) {
+  if (language !== "zh") return text;
+  const at = text.search(/: /);
+  const field = at > 0 && !/\s/.test(text.slice(0, at)) ? text.slice(0, at) : null;
+  const reason = field ? text.slice(at + 2) : text;
+  for (const [pattern, chinese] of ERRORS_ZH) {
+    if (pattern.test(reason)) return (field ? field + "：" : "") + reason.replace(pattern, chinese);
+  }
+  return text;
+}
 let language = localStorage.getItem("marquee-lang")
   || ((navigator.languages || [navigator.language || ""]).some((l) => /^zh/i.test(l)) ? "zh" : "en");
 let effectList = [];
@@ -267,7 +302,7 @@ async function api(path, method, body) {
       throw refused();
     }
     const data = await response.json();
-    if (!response.ok) throw new Error(data.error || response.statusText);
+    if (!response.ok) throw new Error(signError(data.error || response.statusText));
     return data;
   }
 }
