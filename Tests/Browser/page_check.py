@@ -190,7 +190,10 @@ def edit_programs(driver, url, other):
     assert lunch == {"name": "lunch", "days": ["mon", "fri"], "times": ["11:30-14:00"],
                      "messages": ["Lunch menu", "Soup of the day"], "seconds": 12}, "saved %r" % lunch
     wait(lambda: not field("program-editor").is_displayed(), "the editor to close")
-    wait(lambda: "lunch" in [li.get_attribute("data-name") for li in driver.find_elements(By.CSS_SELECTOR, "#program-list li")],
+    # Read in one script: the page rebuilds the list at every state event, so elements
+    # found one call earlier may be gone by the next.
+    names = lambda: driver.execute_script("return [...document.querySelectorAll('#program-list li')].map((li) => li.dataset.name);")
+    wait(lambda: "lunch" in names(),
          "lunch in the list")
 
     # Change the other program: its dates are kept, its times and mode change.
@@ -271,10 +274,10 @@ def language_check():
         wait(lambda: driver.execute_script("return document.documentElement.lang") == "zh-CN", "the page in Chinese")
         assert text(driver, "send") == "显示" and text(driver, "pause") == "暂停", "buttons: %r" % text(driver, "send")
         assert "区域" in driver.find_element(By.CSS_SELECTOR, "label").text
-        wait(lambda: any("新文字向上推出旧文字" in o.text for o in Select(driver.find_element(By.ID, "effect")).options),
-             "the effects' summaries in Chinese")
+        effects = lambda: driver.execute_script("return [...document.getElementById('effect').options].map((o) => [o.value, o.text]);")
+        wait(lambda: any("新文字向上推出旧文字" in text for _, text in effects()), "the effects' summaries in Chinese")
         # Effect names stay the sign's identifiers.
-        assert "scroll-up" in [o.get_attribute("value") for o in Select(driver.find_element(By.ID, "effect")).options]
+        assert "scroll-up" in [value for value, _ in effects()]
         driver.find_element(By.ID, "new-program").click()
         wait(lambda: "周一" in text(driver, "program-days"), "the days in Chinese")
         assert "时段" in driver.find_element(By.ID, "program-editor").text
