@@ -76,12 +76,35 @@ def png(path):
     return width, height, [rows_hex(width, height, lit)]
 
 
+def gif_transparency(data):
+    """Whether a graphic control extension marks a colour transparent, walking the blocks
+    (sub-blocks by their lengths, so image data is never taken for an extension)."""
+    position = 13
+    if data[10] & 0x80:
+        position += 3 * (2 << (data[10] & 7))
+
+    def skip(position):
+        while data[position]:
+            position += 1 + data[position]
+        return position + 1
+
+    while position < len(data) and data[position] != 0x3B:
+        if data[position] == 0x21:
+            if data[position + 1] == 0xF9 and data[position + 3] & 1:
+                return True
+            position = skip(position + 2)
+        else:
+            flags = data[position + 9]
+            position += 10 + (3 * (2 << (flags & 7)) if flags & 0x80 else 0)
+            position = skip(position + 1)
+    return False
+
+
 def gif(path):
     from PIL import Image, ImageSequence
 
     image = Image.open(path)
-    data = open(path, "rb").read()
-    transparent = any(data[i] == 0x21 and data[i + 1] == 0xF9 and data[i + 2] == 4 and data[i + 3] & 1 for i in range(len(data) - 3))
+    transparent = gif_transparency(open(path, "rb").read())
     frames = []
     for frame in ImageSequence.Iterator(image):
         rgba = frame.convert("RGBA")

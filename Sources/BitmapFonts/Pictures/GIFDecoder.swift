@@ -5,7 +5,57 @@ import MatrixCore
 /// delay. A GIF that marks any colour transparent lights its opaque pixels; one without
 /// lights its bright ones (``Picture``).
 enum GIFDecoder {
+  /// One frame as the file gives it, not decoded yet.
+  struct Block {
+    var left: Int, top: Int, width: Int, height: Int, interlaced: Bool
+    var colors: [(Int, Int, Int)]
+    var minimumCodeSize: Int
+    var data: [UInt8]
+    /// From the graphic control extension before it.
+    var disposal: Int, delay: Int, transparent: Int
+  }
+
   static func decode(_ bytes: [UInt8]) throws(PictureFormatError) -> Picture {
+    let (width, height, blocks) = try read(bytes)
+    // Any transparent colour decides the rule for every frame.
+    let transparency = blocks.contains { $0.transparent >= 0 }
+    var frames: [Framebuffer] = [], delays: [Double] = []
+    var canvas = Framebuffer(width: width, height: height)
+    for block in blocks {
+      let indices = try LZWDecoder.decode(block.data, minimumCodeSize: block.minimumCodeSize, count: block.width * block.height)
+      let saved = canvas
+      let rows = block.interlaced ? interlacedRows(block.height) : Array(0..<block.height)
+      for (line, y) in rows.enumerated() {
+        for x in 0..<block.width {
+          let index = line * block.width + x
+          guard index < indices.count else { break }
+          let colour = Int(indices[index])
+          if colour == block.transparent { continue }
+          if transparency {
+            canvas[block.left + x, block.top + y] = true
+          } else {
+            let (red, green, blue) = colour < block.colors.count ? block.colors[colour] : (0, 0, 0)
+            canvas[block.left + x, block.top + y] = LightRule.bright(red, green, blue, maximum: 255)
+          }
+        }
+      }
+      frames.append(canvas)
+      // A delay under 2 hundredths is shown as 0.1 s, as browsers do.
+      delays.append(block.delay < 2 ? 0.1 : Double(block.delay) / 100)
+      switch block.disposal {
+      case 2:
+        // Back to the background: the frame's area dark (and transparent).
+        canvas.fill(x: block.left, y: block.top, width: block.width, height: block.height, lit: false)
+      case 3: canvas = saved
+      default: break
+      }
+    }
+    return frames.count == 1 ? Picture(frames[0]) : Picture(frames: frames, delays: delays)
+  }
+
+  /// The screen's size and the frames' blocks, walking the file's blocks (extensions'
+  /// sub-blocks skipped by their lengths, so image data is never read as a block).
+  static func read(_ bytes: [UInt8]) throws(PictureFormatError) -> (width: Int, height: Int, blocks: [Block]) {
     let reader = ByteReader(bytes: bytes)
     guard let width = reader.u16(6, bigEndian: false), let height = reader.u16(8, bigEndian: false), let packed = reader.u8(10) else {
       throw PictureFormatError("truncated before its screen descriptor")
@@ -16,16 +66,12 @@ enum GIFDecoder {
     if packed & 0x80 != 0 {
       global = try table(reader, &position, size: packed & 7)
     }
-    // First pass: is any colour transparent? That decides the rule for every frame.
-    var frames: [Framebuffer] = [], delays: [Double] = []
-    var canvas = Framebuffer(width: width, height: height)
-    var opaque = Framebuffer(width: width, height: height)
+    var blocks: [Block] = []
     var control = (disposal: 0, delay: 0, transparent: -1)
-    let transparentAnywhere = try usesTransparency(bytes)
     while true {
       guard let introducer = reader.u8(position) else {
         // Many GIFs end without their trailer; what was read stands.
-        if frames.isEmpty { throw PictureFormatError("truncated: no frame") }
+        if blocks.isEmpty { throw PictureFormatError("truncated: no frame") }
         break
       }
       position += 1
@@ -41,77 +87,39 @@ enum GIFDecoder {
         try skipBlocks(reader, &position)
         continue
       }
+      let number = blocks.count + 1
       guard introducer == 0x2C else { throw PictureFormatError("damaged: byte \(position - 1) is 0x\(String(introducer, radix: 16)), not a block") }
-      guard frames.count < PictureLimits.maximumFrames else { throw PictureFormatError("it has more than \(PictureLimits.maximumFrames) frames") }
+      guard blocks.count < PictureLimits.maximumFrames else { throw PictureFormatError("it has more than \(PictureLimits.maximumFrames) frames") }
       guard let left = reader.u16(position, bigEndian: false), let top = reader.u16(position + 2, bigEndian: false),
         let frameWidth = reader.u16(position + 4, bigEndian: false), let frameHeight = reader.u16(position + 6, bigEndian: false),
         let flags = reader.u8(position + 8)
-      else { throw PictureFormatError("truncated inside frame \(frames.count + 1)'s descriptor") }
+      else { throw PictureFormatError("truncated inside frame \(number)'s descriptor") }
       position += 9
       if let refusal = PictureLimits.refusal(width: frameWidth, height: frameHeight) {
-        throw PictureFormatError("frame \(frames.count + 1): \(refusal)")
+        throw PictureFormatError("frame \(number): \(refusal)")
       }
       var colors = global
       if flags & 0x80 != 0 { colors = try table(reader, &position, size: flags & 7) }
-      guard !colors.isEmpty else { throw PictureFormatError("frame \(frames.count + 1) has no colour table") }
+      guard !colors.isEmpty else { throw PictureFormatError("frame \(number) has no colour table") }
       guard let minimum = reader.u8(position), (1...8).contains(minimum) else {
-        throw PictureFormatError("frame \(frames.count + 1) has a bad LZW code size")
+        throw PictureFormatError("frame \(number) has a bad LZW code size")
       }
       position += 1
       var data: [UInt8] = []
       while true {
-        guard let count = reader.u8(position) else { throw PictureFormatError("truncated inside frame \(frames.count + 1)'s data") }
+        guard let count = reader.u8(position) else { throw PictureFormatError("truncated inside frame \(number)'s data") }
         position += 1
         if count == 0 { break }
-        guard reader.has(position, count) else { throw PictureFormatError("truncated inside frame \(frames.count + 1)'s data") }
+        guard reader.has(position, count) else { throw PictureFormatError("truncated inside frame \(number)'s data") }
         data += bytes[position..<(position + count)]
         position += count
       }
-      let indices = try LZWDecoder.decode(data, minimumCodeSize: minimum, count: frameWidth * frameHeight)
-      let saved = (canvas, opaque)
-      let rows = flags & 0x40 != 0 ? interlacedRows(frameHeight) : Array(0..<frameHeight)
-      for (line, y) in rows.enumerated() {
-        for x in 0..<frameWidth {
-          let index = line * frameWidth + x
-          guard index < indices.count else { break }
-          let colour = Int(indices[index])
-          if colour == control.transparent { continue }
-          let (cx, cy) = (left + x, top + y)
-          guard cx < width, cy < height else { continue }
-          opaque[cx, cy] = true
-          if transparentAnywhere {
-            canvas[cx, cy] = true
-          } else {
-            let (red, green, blue) = colour < colors.count ? colors[colour] : (0, 0, 0)
-            canvas[cx, cy] = LightRule.bright(red, green, blue, maximum: 255)
-          }
-        }
-      }
-      frames.append(canvas)
-      // A delay under 2 hundredths is shown as 0.1 s, as browsers do.
-      delays.append(control.delay < 2 ? 0.1 : Double(control.delay) / 100)
-      switch control.disposal {
-      case 2:
-        // Back to the background: the frame's area dark (and transparent).
-        canvas.fill(x: left, y: top, width: min(frameWidth, width - left), height: min(frameHeight, height - top), lit: false)
-        opaque.fill(x: left, y: top, width: min(frameWidth, width - left), height: min(frameHeight, height - top), lit: false)
-      case 3: (canvas, opaque) = saved
-      default: break
-      }
+      blocks.append(Block(
+        left: left, top: top, width: frameWidth, height: frameHeight, interlaced: flags & 0x40 != 0, colors: colors,
+        minimumCodeSize: minimum, data: data, disposal: control.disposal, delay: control.delay, transparent: control.transparent))
       control = (0, 0, -1)
     }
-    guard !frames.isEmpty else { throw PictureFormatError("no frame") }
-    return frames.count == 1 ? Picture(frames[0]) : Picture(frames: frames, delays: delays)
-  }
-
-  /// Whether any graphic control extension marks a colour transparent.
-  static func usesTransparency(_ bytes: [UInt8]) throws(PictureFormatError) -> Bool {
-    var index = 0
-    while index + 3 < bytes.count {
-      if bytes[index] == 0x21, bytes[index + 1] == 0xF9, bytes[index + 2] == 4, bytes[index + 3] & 1 != 0 { return true }
-      index += 1
-    }
-    return false
+    return (width, height, blocks)
   }
 
   static func table(_ reader: ByteReader, _ position: inout Int, size: Int) throws(PictureFormatError) -> [(Int, Int, Int)] {
