@@ -36,56 +36,81 @@ public struct TextTemplate: Sendable, Equatable {
     self.source = source
     var parts: [Part] = []
     var text = ""
+    func add(_ part: Part) {
+      if !text.isEmpty { parts.append(.text(text)) }
+      text = ""
+      parts.append(part)
+    }
+    TextTemplate.walk(source) { piece in
+      switch piece {
+      case .text(let character), .brace(let character):
+        text.append(character)
+        return true
+      case .placeholder(let name, let format, _):
+        switch name {
+        case "time", "date": add(.time(format: format.isEmpty ? (name == "time" ? "%H:%M" : "%Y-%m-%d") : String(format)))
+        case "icon" where Icon.isValidName(format):
+          // An icon is one character of the text (BitmapFonts' IconText).
+          text += IconText.character(format)
+        case "lunar": add(.lunar(format: format.isEmpty ? "%M%D" : String(format)))
+        case "countdown", "since":
+          guard let span = TextTemplate.span(String(format), down: name == "countdown") else { return false }
+          add(span)
+        default: return false
+        }
+        return true
+      }
+    }
+    if !text.isEmpty { parts.append(.text(text)) }
+    self.parts = parts
+  }
+
+  /// A piece of a template's text as ``walk(_:_:)`` reads it.
+  public enum Piece {
+    /// A character of plain text.
+    case text(Character)
+    /// A brace written twice (`{{` or `}}`), which shows once.
+    case brace(Character)
+    /// `{NAME:FORMAT}` (or `{NAME}`), and the text of it as written.
+    case placeholder(name: Substring, format: Substring, written: Substring)
+  }
+
+  /// Reads `source` by the templates' grammar, handing each piece to `visit` in order. A
+  /// placeholder `visit` refuses (returns false) is read on as plain text from its `{`, as
+  /// an unknown name is. Other layers that fill placeholders of their own (the service's
+  /// `{mqtt:…}`) read messages with it, so every reader agrees on braces.
+  public static func walk(_ source: String, _ visit: (Piece) -> Bool) {
     var index = source.startIndex
     while index < source.endIndex {
       let character = source[index]
       let next = source.index(after: index)
-      if character == "{", next < source.endIndex, source[next] == "{" {
-        text.append("{")
-        index = source.index(after: next)
-        continue
-      }
-      if character == "}", next < source.endIndex, source[next] == "}" {
-        text.append("}")
+      if character == "{" || character == "}", next < source.endIndex, source[next] == character {
+        _ = visit(.brace(character))
         index = source.index(after: next)
         continue
       }
       if character == "{", let close = source[next...].firstIndex(of: "}") {
         let body = source[next..<close]
-        let (name, format) = body.firstIndex(of: ":").map { (body[..<$0], String(body[body.index(after: $0)...])) } ?? (body, "")
-        if name == "time" || name == "date" {
-          if !text.isEmpty { parts.append(.text(text)) }
-          text = ""
-          parts.append(.time(format: format.isEmpty ? (name == "time" ? "%H:%M" : "%Y-%m-%d") : format))
-          index = source.index(after: close)
-          continue
-        }
-        if name == "icon", Icon.isValidName(format) {
-          // An icon is one character of the text (BitmapFonts' IconText).
-          text += IconText.character(format)
-          index = source.index(after: close)
-          continue
-        }
-        if name == "lunar" {
-          if !text.isEmpty { parts.append(.text(text)) }
-          text = ""
-          parts.append(.lunar(format: format.isEmpty ? "%M%D" : format))
-          index = source.index(after: close)
-          continue
-        }
-        if name == "countdown" || name == "since", let span = TextTemplate.span(format, down: name == "countdown") {
-          if !text.isEmpty { parts.append(.text(text)) }
-          text = ""
-          parts.append(span)
+        let (name, format) = body.firstIndex(of: ":").map { (body[..<$0], body[body.index(after: $0)...]) } ?? (body, body[body.endIndex...])
+        if visit(.placeholder(name: name, format: format, written: source[index...close])) {
           index = source.index(after: close)
           continue
         }
       }
-      text.append(character)
+      _ = visit(.text(character))
       index = next
     }
-    if !text.isEmpty { parts.append(.text(text)) }
-    self.parts = parts
+  }
+
+  /// `text` with its braces doubled, so that a template shows it as written.
+  public static func escaped(_ text: String) -> String {
+    guard text.contains("{") || text.contains("}") else { return text }
+    var result = ""
+    for character in text {
+      result.append(character)
+      if character == "{" || character == "}" { result.append(character) }
+    }
+    return result
   }
 
   /// The names of the icons the text shows, in order.

@@ -1,3 +1,4 @@
+import Marquee
 import Synchronization
 
 /// The latest value of each MQTT topic a message names with `{mqtt:TOPIC}`, and when it
@@ -65,40 +66,26 @@ public final class LiveValues: Sendable {
   /// in values doubled so they show as written.
   package func fill(_ message: String) -> String {
     guard message.contains("{mqtt:") else { return message }
-    return LiveValues.scan(message) { topic, fallback in
-      let text = value(topic)?.text ?? fallback
-      return text.replacingBraces()
-    }
+    return LiveValues.scan(message) { topic, fallback in TextTemplate.escaped(value(topic)?.text ?? fallback) }
   }
 
-  /// Walks `message` the way ``Marquee/TextTemplate`` reads it (`{{` and `}}` are literal
-  /// braces), calling `replace` with each placeholder's topic and default; returns the
-  /// message with the placeholders replaced by what `replace` gives (nil keeps it).
+  /// `message` as a template (``Marquee/TextTemplate/walk(_:_:)``: `{{` and `}}` kept as
+  /// written), with each `{mqtt:TOPIC|DEFAULT}` replaced by what `replace` gives for its
+  /// topic and default (nil keeps it as written).
   @discardableResult
   static func scan(_ message: String, _ replace: (_ topic: String, _ fallback: String) -> String?) -> String {
     var result = ""
-    var index = message.startIndex
-    while index < message.endIndex {
-      let character = message[index]
-      let next = message.index(after: index)
-      if (character == "{" || character == "}"), next < message.endIndex, message[next] == character {
-        result.append(character)
-        result.append(character)
-        index = message.index(after: next)
-        continue
-      }
-      if character == "{", message[next...].hasPrefix("mqtt:"), let close = message[next...].firstIndex(of: "}") {
-        let body = message[message.index(next, offsetBy: 5)..<close]
+    TextTemplate.walk(message) { piece in
+      switch piece {
+      case .text(let character): result.append(character)
+      case .brace(let character): result += String(repeating: character, count: 2)
+      case .placeholder(let name, let body, let written):
         let pieces = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
-        let topic = String(pieces[0])
-        if !topic.isEmpty, !topic.contains("+"), !topic.contains("#"), !topic.contains("{") {
-          result += replace(topic, pieces.count == 2 ? String(pieces[1]) : "") ?? String(message[index...close])
-          index = message.index(after: close)
-          continue
-        }
+        let topic = String(pieces.first ?? "")
+        guard name == "mqtt", !topic.isEmpty, !topic.contains("+"), !topic.contains("#"), !topic.contains("{") else { return false }
+        result += replace(topic, pieces.count == 2 ? String(pieces[1]) : "") ?? String(written)
       }
-      result.append(character)
-      index = next
+      return true
     }
     return result
   }
@@ -108,16 +95,5 @@ extension String {
   /// The text with spaces at both ends removed.
   fileprivate func trimmingSpaces() -> String {
     String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
-  }
-
-  /// The text with `{` and `}` doubled, so a template shows them as written.
-  fileprivate func replacingBraces() -> String {
-    guard contains("{") || contains("}") else { return self }
-    var result = ""
-    for character in self {
-      result.append(character)
-      if character == "{" || character == "}" { result.append(character) }
-    }
-    return result
   }
 }
