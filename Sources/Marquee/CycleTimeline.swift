@@ -174,17 +174,17 @@ public struct CycleTimeline: Timeline {
   }
 
   public func nextChange(after t: Double) -> Double? {
-    let card = cards[locate(t).turn]
-    guard !card.animations.isEmpty else { return cardChange(after: t) }
-    // While a message with animated icons shows, their frames change it too.
-    if case .showing = phase(at: t) { return IconAnimation.earlier(cardChange(after: t), IconAnimation.nextChange(card.animations, after: t)) }
-    return cardChange(after: t)
+    let (turn, local) = locate(t)
+    let change = cardChange(after: t, turn: turn, local: local)
+    // While a message with animated icons shows (as `phase(at:)` says), their frames change it too.
+    let card = cards[turn]
+    guard !card.animations.isEmpty, local < CycleTimeline.holdLength(card, settings) || !period.isFinite else { return change }
+    return IconAnimation.earlier(change, IconAnimation.nextChange(card.animations, after: t))
   }
 
-  /// The next time the cards alone change what is shown.
-  func cardChange(after t: Double) -> Double? {
+  /// The next time the cards alone change what is shown, `local` seconds into turn `turn`.
+  func cardChange(after t: Double, turn: Int, local: Double) -> Double? {
     guard period.isFinite else { return nil }
-    let (turn, local) = locate(t)
     let start = t - local
     let card = cards[turn]
     let dwell = max(0, settings.dwell)
