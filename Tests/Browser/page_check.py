@@ -246,12 +246,21 @@ def notify_check():
         Select(field("notify-in")).select_by_value("wipe-right")
         Select(field("notify-out")).select_by_value("fade")
         field("notify-wake").click()
+        # What the form sends, read at the page's door (wake is not in the listing).
+        driver.execute_script("""window.sentNotifications = [];
+          const send = window.fetch;
+          window.fetch = (path, init) => {
+            if (path === '/api/notify' && init && init.method === 'POST') window.sentNotifications.push(JSON.parse(init.body));
+            return send(path, init);
+          };""")
         field("notify-send").click()
         listed = wait(lambda: json.loads(api(url, "/api/notify"))["notifications"], "the second notification")
         sent = listed[0]
         assert sent["messages"] == ["Train cancelled"] and sent["passes"] == 3, "sent %r" % sent
         assert sent["in"] == "wipe-right" and sent["out"] == "fade", "sent %r" % sent
         wait(lambda: "3 passes" in field("notify-list").text, "the passes listed")
+        body = driver.execute_script("return window.sentNotifications[window.sentNotifications.length - 1];")
+        assert body["wake"] is True and body["passes"] == 3 and body["in"] == "wipe-right", "sent %r" % body
         # An empty one is refused by the page itself.
         field("notify-send").click()
         wait(lambda: "Type the notification first" in field("notify-status").text, "the page's refusal")
