@@ -50,6 +50,8 @@ import Testing
     #expect(reason(withHeader { $0[24] = 3 }) == "colour type 0 with 3-bit samples is not a PNG combination")
     #expect(reason(withHeader { $0[25] = 3 }) == "a palette picture without a palette (PLTE)")
     #expect(reason(Array("GIF89a".utf8)) == "truncated before its screen descriptor")
+    // A trailer before any frame (found by FuzzPicture after the block reader was split out).
+    #expect(reason(Array("GIF89a".utf8) + [16, 0, 16, 0, 0x81, 0, 0] + [0, 0, 0, 255, 255, 255, 0, 0, 0, 255, 255, 255] + [0x3B]) == "no frame")
     #expect(reason(Array("P4\n16 16\n".utf8) + [0, 0]) == "truncated: 32 bytes of pixels expected, 2 found")
     #expect(reason(Array("P1\n2 2\n1 0 2".utf8)) == "pixel 3 is '2', not 0 or 1")
     #expect(reason(Array("#define a_width 8\n#define a_height 2\nstatic char a_bits[] = { 0x01,".utf8)) == "truncated: no '}' after the bits")
