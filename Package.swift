@@ -26,7 +26,7 @@ let package = Package(
     .target(name: "CPlatform"),
     .target(name: "MatrixCore", dependencies: ["CPlatform"]),
     .target(name: "SimpleJSON"),
-    .target(name: "BitmapFonts", dependencies: ["MatrixCore"]),
+    .target(name: "BitmapFonts", dependencies: ["MatrixCore"], exclude: ["Writing/Generator"]),
     // The generator of the Chinese calendar's tables is a script beside them.
     .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
     // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.

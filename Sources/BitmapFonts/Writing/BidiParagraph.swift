@@ -1,0 +1,499 @@
+/// The reading direction a message's paragraph starts from.
+public enum TextDirection: String, Sendable, CaseIterable {
+  /// From the first strong letter (UAX #9 rules P2, P3); left to right if there is none.
+  case auto
+  /// Left to right (English, Chinese), whatever the letters.
+  case ltr
+  /// Right to left (Arabic, Hebrew), whatever the letters.
+  case rtl
+}
+
+/// One paragraph through the Unicode Bidirectional Algorithm (UAX #9): an embedding level
+/// for every scalar, from which the line is put in the order it is drawn.
+///
+/// The explicit embeddings, overrides and isolates (X1–X10), the weak types (W1–W7),
+/// paired brackets (N0), the neutrals (N1, N2) and the implicit levels (I1, I2) are
+/// resolved as the standard says; ``visualOrder`` reverses runs as rule L2 does, after
+/// L1 has put trailing white space back on the paragraph's level.
+public struct BidiParagraph: Sendable {
+  /// The paragraph embedding level: 0 for left to right, 1 for right to left.
+  public let baseLevel: UInt8
+  /// The resolved level of each scalar; ``removed`` for the explicit formatting
+  /// characters and boundary neutrals that rule X9 takes out.
+  public let levels: [UInt8]
+
+  /// The level of a scalar that rule X9 removes (it is not drawn and not reordered).
+  public static let removed: UInt8 = 0xFF
+  /// The deepest embedding level (BD2).
+  static let maximumDepth: UInt8 = 125
+
+  /// Resolves the levels of one paragraph of `scalars` (a paragraph separator, if any, last).
+  public init(_ scalars: [Unicode.Scalar], direction: TextDirection = .auto) {
+    var resolver = Resolver(classes: scalars.map(UnicodeTables.bidiClass), scalars: scalars)
+    self.baseLevel =
+      switch direction {
+      case .ltr: 0
+      case .rtl: 1
+      case .auto: resolver.firstStrongLevel(from: 0, to: scalars.count) ?? 0
+      }
+    levels = resolver.resolve(baseLevel: baseLevel)
+  }
+
+  /// Whether the paragraph reads right to left.
+  public var isRightToLeft: Bool { baseLevel & 1 == 1 }
+
+  /// The indices of the scalars in drawing order, left to right (rule L2), without the
+  /// removed ones.
+  public var visualOrder: [Int] {
+    BidiParagraph.visualOrder(levels)
+  }
+
+  /// The indices of items in drawing order for their levels (rule L2): from the highest
+  /// level to the lowest odd one, every run at that level or above is reversed. Items at
+  /// ``removed`` are left out.
+  public static func visualOrder(_ levels: [UInt8]) -> [Int] {
+    var order = levels.indices.filter { levels[$0] != removed }
+    let kept = order.map { levels[$0] }
+    guard let highest = kept.max(), let lowestOdd = kept.filter({ $0 & 1 == 1 }).min() else { return order }
+    var level = highest
+    while true {
+      var start = 0
+      while start < order.count {
+        guard levels[order[start]] >= level else {
+          start += 1
+          continue
+        }
+        var end = start
+        while end < order.count && levels[order[end]] >= level { end += 1 }
+        order[start..<end].reverse()
+        start = end
+      }
+      if level == lowestOdd { break }
+      level -= 1
+    }
+    return order
+  }
+
+  /// The whole of rules P2–I2 and L1 for one paragraph.
+  struct Resolver {
+    /// The classes as the rules change them.
+    var classes: [BidiClass]
+    /// The classes as the characters have them.
+    let original: [BidiClass]
+    let scalars: [Unicode.Scalar]
+    var levels: [UInt8]
+    /// For each isolate initiator, its matching PDI (BD9); absent if it has none.
+    var matchingPDI: [Int: Int] = [:]
+    /// The PDIs that close an isolate initiator.
+    var matchedPDIs: Set<Int> = []
+
+    init(classes: [BidiClass], scalars: [Unicode.Scalar]) {
+      self.classes = classes
+      self.original = classes
+      self.scalars = scalars
+      self.levels = Array(repeating: 0, count: classes.count)
+      var open: [Int] = []
+      for (index, type) in classes.enumerated() {
+        switch type {
+        case .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate: open.append(index)
+        case .popDirectionalIsolate:
+          if let initiator = open.popLast() {
+            matchingPDI[initiator] = index
+            matchedPDIs.insert(index)
+          }
+        case .paragraphSeparator: open.removeAll()
+        default: break
+        }
+      }
+    }
+
+    /// The level of the first strong letter in `start..<end`, skipping isolates (P2, P3).
+    func firstStrongLevel(from start: Int, to end: Int) -> UInt8? {
+      var index = start
+      while index < end {
+        switch original[index] {
+        case .leftToRight: return 0
+        case .rightToLeft, .arabicLetter: return 1
+        case .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate:
+          guard let pdi = matchingPDI[index] else { return nil }
+          index = pdi
+        case .paragraphSeparator: return nil
+        default: break
+        }
+        index += 1
+      }
+      return nil
+    }
+
+    static func isRemovedByX9(_ type: BidiClass) -> Bool {
+      switch type {
+      case .leftToRightEmbedding, .rightToLeftEmbedding, .leftToRightOverride, .rightToLeftOverride,
+        .popDirectionalFormat, .boundaryNeutral:
+        return true
+      default: return false
+      }
+    }
+
+    static func isIsolateControl(_ type: BidiClass) -> Bool {
+      switch type {
+      case .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate, .popDirectionalIsolate: return true
+      default: return false
+      }
+    }
+
+    mutating func resolve(baseLevel: UInt8) -> [UInt8] {
+      resolveExplicit(baseLevel: baseLevel)
+      for sequence in isolatingRunSequences(baseLevel: baseLevel) {
+        resolveWeak(sequence)
+        resolveBrackets(sequence)
+        resolveNeutral(sequence)
+        resolveImplicit(sequence)
+      }
+      resetWhitespace(baseLevel: baseLevel)
+      for index in levels.indices where Resolver.isRemovedByX9(original[index]) {
+        levels[index] = BidiParagraph.removed
+      }
+      return levels
+    }
+
+    // MARK: X1–X8: explicit levels and directions.
+
+    struct Status {
+      var level: UInt8
+      var override: BidiClass?
+      var isolate: Bool
+    }
+
+    mutating func resolveExplicit(baseLevel: UInt8) {
+      var stack = [Status(level: baseLevel, override: nil, isolate: false)]
+      var overflowIsolates = 0, overflowEmbeddings = 0, validIsolates = 0
+      func nextLevel(_ level: UInt8, rightToLeft: Bool) -> UInt8 {
+        rightToLeft ? (level + 1) | 1 : (level + 2) & ~1
+      }
+      for index in classes.indices {
+        let type = original[index]
+        let top = stack[stack.count - 1]
+        switch type {
+        case .rightToLeftEmbedding, .leftToRightEmbedding, .rightToLeftOverride, .leftToRightOverride:
+          levels[index] = top.level
+          let rightToLeft = type == .rightToLeftEmbedding || type == .rightToLeftOverride
+          let level = nextLevel(top.level, rightToLeft: rightToLeft)
+          if level <= BidiParagraph.maximumDepth && overflowIsolates == 0 && overflowEmbeddings == 0 {
+            let override: BidiClass? =
+              switch type {
+              case .rightToLeftOverride: .rightToLeft
+              case .leftToRightOverride: .leftToRight
+              default: nil
+              }
+            stack.append(Status(level: level, override: override, isolate: false))
+          } else if overflowIsolates == 0 {
+            overflowEmbeddings += 1
+          }
+        case .rightToLeftIsolate, .leftToRightIsolate, .firstStrongIsolate:
+          levels[index] = top.level
+          if let override = top.override { classes[index] = override }
+          var rightToLeft = type == .rightToLeftIsolate
+          if type == .firstStrongIsolate {
+            rightToLeft = firstStrongLevel(from: index + 1, to: matchingPDI[index] ?? classes.count) == 1
+          }
+          let level = nextLevel(top.level, rightToLeft: rightToLeft)
+          if level <= BidiParagraph.maximumDepth && overflowIsolates == 0 && overflowEmbeddings == 0 {
+            validIsolates += 1
+            stack.append(Status(level: level, override: nil, isolate: true))
+          } else {
+            overflowIsolates += 1
+          }
+        case .popDirectionalIsolate:
+          if overflowIsolates > 0 {
+            overflowIsolates -= 1
+          } else if validIsolates > 0 {
+            overflowEmbeddings = 0
+            while !stack[stack.count - 1].isolate { stack.removeLast() }
+            stack.removeLast()
+            validIsolates -= 1
+          }
+          let now = stack[stack.count - 1]
+          levels[index] = now.level
+          if let override = now.override { classes[index] = override }
+        case .popDirectionalFormat:
+          if overflowIsolates > 0 {
+          } else if overflowEmbeddings > 0 {
+            overflowEmbeddings -= 1
+          } else if !top.isolate && stack.count >= 2 {
+            stack.removeLast()
+          }
+          levels[index] = top.level
+        case .paragraphSeparator:
+          levels[index] = baseLevel
+        case .boundaryNeutral:
+          levels[index] = top.level
+        default:
+          levels[index] = top.level
+          if let override = top.override { classes[index] = override }
+        }
+      }
+    }
+
+    // MARK: X10: isolating run sequences.
+
+    struct Sequence {
+      /// The scalar indices, in order, without removed ones.
+      var indices: [Int]
+      var level: UInt8
+      /// The directions at its start and end (sos, eos).
+      var start: BidiClass, end: BidiClass
+    }
+
+    func isolatingRunSequences(baseLevel: UInt8) -> [Sequence] {
+      // Level runs over the characters X9 keeps.
+      var runs: [[Int]] = []
+      var lastLevel: UInt8? = nil
+      for index in classes.indices where !Resolver.isRemovedByX9(original[index]) {
+        if levels[index] == lastLevel {
+          runs[runs.count - 1].append(index)
+        } else {
+          runs.append([index])
+          lastLevel = levels[index]
+        }
+      }
+      var runStartingAt: [Int: Int] = [:]
+      for (number, run) in runs.enumerated() { runStartingAt[run[0]] = number }
+      var sequences: [Sequence] = []
+      for run in runs where !matchedPDIs.contains(run[0]) {
+        var indices = run
+        while let last = indices.last, let pdi = matchingPDI[last], let next = runStartingAt[pdi] {
+          indices += runs[next]
+        }
+        let level = levels[indices[0]]
+        let first = indices[0], last = indices[indices.count - 1]
+        var before = baseLevel
+        if let previous = (0..<first).last(where: { !Resolver.isRemovedByX9(original[$0]) }) { before = levels[previous] }
+        var after = baseLevel
+        if !Resolver.isIsolateInitiator(original[last]),
+          let next = ((last + 1)..<classes.count).first(where: { !Resolver.isRemovedByX9(original[$0]) })
+        {
+          after = levels[next]
+        }
+        sequences.append(
+          Sequence(
+            indices: indices, level: level,
+            start: max(before, level) & 1 == 1 ? .rightToLeft : .leftToRight,
+            end: max(after, level) & 1 == 1 ? .rightToLeft : .leftToRight))
+      }
+      return sequences
+    }
+
+    static func isIsolateInitiator(_ type: BidiClass) -> Bool {
+      type == .leftToRightIsolate || type == .rightToLeftIsolate || type == .firstStrongIsolate
+    }
+
+    // MARK: W1–W7: weak types.
+
+    mutating func resolveWeak(_ sequence: Sequence) {
+      let indices = sequence.indices
+      // W1: a mark takes the type before it (ON after an isolate initiator or PDI).
+      var previous = sequence.start
+      for index in indices {
+        if classes[index] == .nonspacingMark {
+          classes[index] = Resolver.isIsolateControl(previous) ? .otherNeutral : previous
+        }
+        previous = classes[index]
+      }
+      // W2: a European number after an Arabic letter is an Arabic number. W3: AL is R.
+      var strong = sequence.start
+      for index in indices {
+        switch classes[index] {
+        case .leftToRight, .rightToLeft, .arabicLetter: strong = classes[index]
+        case .europeanNumber where strong == .arabicLetter: classes[index] = .arabicNumber
+        default: break
+        }
+      }
+      for index in indices where classes[index] == .arabicLetter { classes[index] = .rightToLeft }
+      // W4: one separator between two numbers of a kind joins them.
+      if indices.count >= 3 {
+        for position in 1..<(indices.count - 1) {
+          let type = classes[indices[position]]
+          let before = classes[indices[position - 1]], after = classes[indices[position + 1]]
+          if type == .europeanSeparator && before == .europeanNumber && after == .europeanNumber {
+            classes[indices[position]] = .europeanNumber
+          } else if type == .commonSeparator && before == after && (before == .europeanNumber || before == .arabicNumber) {
+            classes[indices[position]] = before
+          }
+        }
+      }
+      // W5: terminators next to a European number are part of it.
+      var position = 0
+      while position < indices.count {
+        guard classes[indices[position]] == .europeanTerminator else {
+          position += 1
+          continue
+        }
+        var end = position
+        while end < indices.count && classes[indices[end]] == .europeanTerminator { end += 1 }
+        let touches = (position > 0 && classes[indices[position - 1]] == .europeanNumber)
+          || (end < indices.count && classes[indices[end]] == .europeanNumber)
+        if touches { for inner in position..<end { classes[indices[inner]] = .europeanNumber } }
+        position = end
+      }
+      // W6: separators and terminators left over are neutral.
+      for index in indices {
+        switch classes[index] {
+        case .europeanSeparator, .europeanTerminator, .commonSeparator: classes[index] = .otherNeutral
+        default: break
+        }
+      }
+      // W7: a European number in left-to-right context is L.
+      strong = sequence.start
+      for index in indices {
+        switch classes[index] {
+        case .leftToRight, .rightToLeft: strong = classes[index]
+        case .europeanNumber where strong == .leftToRight: classes[index] = .leftToRight
+        default: break
+        }
+      }
+    }
+
+    // MARK: N0: paired brackets.
+
+    /// The strong direction a type counts as for N0 and N1 (numbers count as R).
+    static func strongDirection(_ type: BidiClass) -> BidiClass? {
+      switch type {
+      case .leftToRight: .leftToRight
+      case .rightToLeft, .europeanNumber, .arabicNumber: .rightToLeft
+      default: nil
+      }
+    }
+
+    /// A bracket's canonical form, so U+2329 pairs with U+3009 (BD16).
+    static func canonical(_ code: UInt32) -> UInt32 {
+      if let parts = UnicodeTables.decomposition(code), parts.count == 1 { return parts[0] }
+      return code
+    }
+
+    mutating func resolveBrackets(_ sequence: Sequence) {
+      let indices = sequence.indices
+      // BD16: the bracket pairs, by the position of their opening bracket.
+      var pairs: [(open: Int, close: Int)] = []
+      var stack: [(closer: UInt32, position: Int)] = []
+      pairing: for (position, index) in indices.enumerated() where classes[index] == .otherNeutral {
+        guard let bracket = UnicodeTables.bracket(scalars[index]) else { continue }
+        if bracket.opens {
+          guard stack.count < 63 else { break pairing }
+          stack.append((Resolver.canonical(bracket.pair.value), position))
+        } else {
+          let code = Resolver.canonical(scalars[index].value)
+          if let match = stack.lastIndex(where: { $0.closer == code }) {
+            pairs.append((stack[match].position, position))
+            stack.removeSubrange(match...)
+          }
+        }
+      }
+      pairs.sort { $0.open < $1.open }
+      let embedding: BidiClass = sequence.level & 1 == 1 ? .rightToLeft : .leftToRight
+      for pair in pairs {
+        var foundEmbedding = false, foundOpposite = false
+        for position in (pair.open + 1)..<pair.close {
+          guard let direction = Resolver.strongDirection(classes[indices[position]]) else { continue }
+          if direction == embedding {
+            foundEmbedding = true
+            break
+          }
+          foundOpposite = true
+        }
+        var resolved: BidiClass? = nil
+        if foundEmbedding {
+          resolved = embedding
+        } else if foundOpposite {
+          var context = sequence.start
+          for position in stride(from: pair.open - 1, through: 0, by: -1) {
+            if let direction = Resolver.strongDirection(classes[indices[position]]) {
+              context = direction
+              break
+            }
+          }
+          // Opposite inside: the brackets follow the text before them (sos if none).
+          resolved = context
+        }
+        guard let resolved else { continue }
+        for position in [pair.open, pair.close] {
+          classes[indices[position]] = resolved
+          // Marks after a bracket that W1 made neutral follow the bracket.
+          var next = position + 1
+          while next < indices.count && original[indices[next]] == .nonspacingMark {
+            classes[indices[next]] = resolved
+            next += 1
+          }
+        }
+      }
+    }
+
+    // MARK: N1, N2: neutrals.
+
+    static func isNeutralOrIsolate(_ type: BidiClass) -> Bool {
+      switch type {
+      case .paragraphSeparator, .segmentSeparator, .whitespace, .otherNeutral,
+        .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate, .popDirectionalIsolate:
+        return true
+      default: return false
+      }
+    }
+
+    mutating func resolveNeutral(_ sequence: Sequence) {
+      let indices = sequence.indices
+      let embedding: BidiClass = sequence.level & 1 == 1 ? .rightToLeft : .leftToRight
+      var position = 0
+      while position < indices.count {
+        guard Resolver.isNeutralOrIsolate(classes[indices[position]]) else {
+          position += 1
+          continue
+        }
+        var end = position
+        while end < indices.count && Resolver.isNeutralOrIsolate(classes[indices[end]]) { end += 1 }
+        let before = position == 0 ? sequence.start : Resolver.strongDirection(classes[indices[position - 1]]) ?? embedding
+        let after = end == indices.count ? sequence.end : Resolver.strongDirection(classes[indices[end]]) ?? embedding
+        let direction = before == after ? before : embedding
+        for inner in position..<end { classes[indices[inner]] = direction }
+        position = end
+      }
+    }
+
+    // MARK: I1, I2: implicit levels.
+
+    mutating func resolveImplicit(_ sequence: Sequence) {
+      for index in sequence.indices {
+        let level = levels[index]
+        if level & 1 == 0 {
+          switch classes[index] {
+          case .rightToLeft: levels[index] = level + 1
+          case .arabicNumber, .europeanNumber: levels[index] = level + 2
+          default: break
+          }
+        } else if classes[index] == .leftToRight || classes[index] == .europeanNumber || classes[index] == .arabicNumber {
+          levels[index] = level + 1
+        }
+      }
+    }
+
+    // MARK: L1: separators and trailing white space on the paragraph level.
+
+    mutating func resetWhitespace(baseLevel: UInt8) {
+      var trailing = true
+      for index in classes.indices.reversed() {
+        let type = original[index]
+        switch type {
+        case .segmentSeparator, .paragraphSeparator:
+          levels[index] = baseLevel
+          trailing = true
+        case .whitespace, .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate, .popDirectionalIsolate:
+          if trailing { levels[index] = baseLevel }
+        default:
+          if Resolver.isRemovedByX9(type) {
+            if trailing { levels[index] = baseLevel }
+          } else {
+            trailing = false
+          }
+        }
+      }
+    }
+  }
+}

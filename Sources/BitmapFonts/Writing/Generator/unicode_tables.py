@@ -1,0 +1,162 @@
+#!/usr/bin/env python3
+"""Writes Unicode+Tables.swift: the character data right-to-left text, Arabic joining and
+normalisation need, from the Unicode Character Database.
+
+The tables are generated, not written by hand, from the UCD files Debian's `unicode-data`
+package installs in /usr/share/unicode (Unicode 15.0.0 in bookworm):
+
+    apt-get install unicode-data
+    python3 Sources/BitmapFonts/Writing/Generator/unicode_tables.py \
+        > Sources/BitmapFonts/Writing/Unicode+Tables.swift
+
+The suite checks the file against the script (Tests/BitmapFontsTests/UnicodeTablesTests.swift)
+and the algorithms against the UCD's own conformance tests.
+
+Each table is one string literal (a list of hexadecimal fields) that the library reads
+once, the first time it is needed: literals this size compile in no time, where array
+literals of thousands of elements do not.
+"""
+import os
+import re
+import sys
+
+UCD = os.environ.get("UCD", "/usr/share/unicode")
+CLASSES = ["L", "R", "AL", "EN", "ES", "ET", "AN", "CS", "NSM", "BN", "B", "S", "WS", "ON",
+           "LRE", "LRO", "RLE", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"]
+JOINING = ["U", "R", "L", "D", "C", "T"]
+FORMS = ["isolated", "final", "initial", "medial"]
+
+
+def lines(name):
+    with open(os.path.join(UCD, name), encoding="utf-8") as handle:
+        for line in handle:
+            line = line.split("#", 1)[0].strip()
+            if line:
+                yield [field.strip() for field in line.split(";")]
+
+
+def code_range(text):
+    if ".." in text:
+        first, last = text.split("..")
+        return int(first, 16), int(last, 16)
+    return int(text, 16), int(text, 16)
+
+
+def version():
+    with open(os.path.join(UCD, "DerivedAge.txt"), encoding="utf-8") as handle:
+        match = re.search(r"-(\d+\.\d+\.\d+)\.txt", handle.readline())
+    if match:
+        return match.group(1)
+    raise SystemExit("no Unicode version found in " + UCD)
+
+
+def runs(values, default):
+    """(start, value) wherever the value changes, over all code points."""
+    out = []
+    previous = None
+    for code in range(0x110000):
+        value = values.get(code, default)
+        if value != previous:
+            out.append((code, value))
+            previous = value
+    return out
+
+
+def literal(entries):
+    """A Swift string literal of space-separated entries, wrapped at 100 columns."""
+    rows, row = [], ""
+    for entry in entries:
+        if len(row) + len(entry) + 1 > 96:
+            rows.append(row)
+            row = ""
+        row += entry + " "
+    rows.append(row)
+    return '"""\n' + "\n".join("    " + r.rstrip() for r in rows) + '\n    """'
+
+
+def main():
+    bidi = {}
+    for fields in lines("extracted/DerivedBidiClass.txt"):
+        first, last = code_range(fields[0])
+        for code in range(first, last + 1):
+            bidi[code] = CLASSES.index(fields[1])
+    bidi_runs = runs(bidi, 0)
+
+    mirrors = [(int(a, 16), int(b, 16)) for a, b in lines("BidiMirroring.txt")]
+    brackets = [(int(a, 16), int(b, 16), kind) for a, b, kind in lines("BidiBrackets.txt")]
+
+    joining = {}
+    for fields in lines("extracted/DerivedJoiningType.txt"):
+        first, last = code_range(fields[0])
+        for code in range(first, last + 1):
+            joining[code] = JOINING.index(fields[1])
+    joining_runs = runs(joining, 0)
+
+    data = [line.rstrip("\n").split(";") for line in open(os.path.join(UCD, "UnicodeData.txt"), encoding="utf-8")]
+    forms = {}      # base -> [isolated, final, initial, medial]
+    ligatures = []  # (form, first, second, ligature): lam-alef only
+    decompositions = []
+    combining = {}
+    for fields in data:
+        code = int(fields[0], 16)
+        if fields[3] != "0":
+            combining[code] = int(fields[3])
+        mapping = fields[5]
+        if not mapping:
+            continue
+        tag = re.match(r"<(\w+)> (.*)", mapping)
+        if tag is None:
+            decompositions.append((code, [int(part, 16) for part in mapping.split()]))
+            continue
+        if tag.group(1) not in FORMS:
+            continue
+        parts = [int(part, 16) for part in tag.group(2).split()]
+        form = FORMS.index(tag.group(1))
+        if len(parts) == 1:
+            slots = forms.setdefault(parts[0], [0, 0, 0, 0])
+            # Forms-B (U+FE70...) is the set every Arabic font has: it wins over Forms-A.
+            if slots[form] == 0 or code >= 0xFE70:
+                slots[form] = code
+        elif len(parts) == 2 and parts[0] == 0x0644 and form in (0, 1):
+            ligatures.append((form, parts[0], parts[1], code))
+
+    exclusions = set()
+    for fields in lines("DerivedNormalizationProps.txt"):
+        if fields[1] == "Full_Composition_Exclusion":
+            first, last = code_range(fields[0])
+            exclusions.update(range(first, last + 1))
+    combining_runs = runs(combining, 0)
+
+    out = sys.stdout
+    out.write("// Generated by Sources/BitmapFonts/Writing/Generator/unicode_tables.py from the Unicode\n")
+    out.write(f"// Character Database {version()} (Debian's unicode-data). Do not edit.\n\n")
+    out.write("extension UnicodeTables {\n")
+    out.write(f'  /// The Unicode version the tables come from.\n  public static let unicodeVersion = "{version()}"\n\n')
+    out.write("  /// Bidi_Class (UAX #9) of every code point: `start:class` wherever it changes, the class an\n")
+    out.write("  /// index into ``BidiClass``'s cases (DerivedBidiClass.txt, unassigned code points included).\n")
+    out.write("  static let bidiClassData = " + literal([f"{s:X}:{v:X}" for s, v in bidi_runs]) + "\n\n")
+    out.write("  /// Bidi_Mirroring_Glyph: `code:mirror` (BidiMirroring.txt).\n")
+    out.write("  static let mirrorData = " + literal([f"{a:X}:{b:X}" for a, b in mirrors]) + "\n\n")
+    out.write("  /// Bidi_Paired_Bracket and its type: `code:pair:1` for an opening bracket, `:2` for a closing one (BidiBrackets.txt).\n")
+    out.write("  static let bracketData = " + literal([f"{a:X}:{b:X}:{1 if k == 'o' else 2}" for a, b, k in brackets]) + "\n\n")
+    out.write("  /// Joining_Type: `start:type` wherever it changes, the type an index into ``JoiningType``'s\n")
+    out.write("  /// cases (DerivedJoiningType.txt: T for marks and formats not listed, U for the rest).\n")
+    out.write("  static let joiningTypeData = " + literal([f"{s:X}:{v:X}" for s, v in joining_runs]) + "\n\n")
+    out.write("  /// Arabic presentation forms of a letter: `letter:isolated:final:initial:medial`, 0 where\n")
+    out.write("  /// there is none (the <isolated>, <final>, <initial>, <medial> decompositions of UnicodeData.txt).\n")
+    out.write("  static let presentationFormData = " + literal(
+        [f"{base:X}:" + ":".join(f"{c:X}" for c in slots) for base, slots in sorted(forms.items())]) + "\n\n")
+    out.write("  /// The lam-alef ligatures: `form:lam:alef:ligature`, form 0 isolated, 1 final.\n")
+    out.write("  static let ligatureData = " + literal([f"{f:X}:{a:X}:{b:X}:{c:X}" for f, a, b, c in ligatures]) + "\n\n")
+    out.write("  /// Canonical decompositions: `code:first[:second]` (UnicodeData.txt field 5, no tag).\n")
+    out.write("  static let decompositionData = " + literal(
+        [f"{code:X}:" + ":".join(f"{p:X}" for p in parts) for code, parts in decompositions]) + "\n\n")
+    out.write("  /// Canonical_Combining_Class: `start:class` wherever it changes (UnicodeData.txt field 3).\n")
+    out.write("  static let combiningClassData = " + literal([f"{s:X}:{v:X}" for s, v in combining_runs]) + "\n\n")
+    out.write("  /// Full_Composition_Exclusion among the canonical decompositions (DerivedNormalizationProps.txt).\n")
+    excluded = sorted(code for code, _ in decompositions if code in exclusions)
+    out.write("  static let compositionExclusionData = " + literal([f"{c:X}" for c in excluded]) + "\n")
+    out.write("}\n")
+
+
+main()

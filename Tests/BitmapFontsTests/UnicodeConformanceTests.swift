@@ -1,0 +1,135 @@
+import BitmapFonts
+import Foundation
+import TestSupport
+import XCTest
+
+/// The bidirectional algorithm and normalisation against the conformance tests the Unicode
+/// Consortium publishes with the character database (Debian's `unicode-data`), and the
+/// generated tables against the script that makes them.
+final class UnicodeConformanceTests: XCTestCase {
+  static let folder = "/usr/share/unicode"
+
+  func ucdFile(_ name: String) throws -> String {
+    let path = "\(UnicodeConformanceTests.folder)/\(name)"
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw XCTSkip("needs the Debian package unicode-data (\(path))")
+    }
+    return try String(contentsOfFile: path, encoding: .utf8)
+  }
+
+  func testTablesAreWhatTheGeneratorWritesFromTheInstalledDatabase() throws {
+    _ = try ucdFile("UnicodeData.txt")
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let script = root.appendingPathComponent("Sources/BitmapFonts/Writing/Generator/unicode_tables.py").path
+    let result = try ChildProcess.run("/usr/bin/env", ["python3", script], timeout: 300)
+    XCTAssertEqual(result.status, 0, result.stderr)
+    let committed = try String(contentsOf: root.appendingPathComponent("Sources/BitmapFonts/Writing/Unicode+Tables.swift"), encoding: .utf8)
+    XCTAssertTrue(result.stdout == committed, "Unicode+Tables.swift differs from what the generator writes: run it again")
+    XCTAssertTrue(committed.contains("Character Database \(UnicodeTables.unicodeVersion) "))
+  }
+
+  /// BidiCharacterTest.txt: code points, paragraph direction, resolved paragraph level,
+  /// the level of each scalar (`x` for removed ones) and the visual order.
+  func testBidiCharacterTest() throws {
+    let text = try ucdFile("BidiCharacterTest.txt")
+    var cases = 0, failures: [String] = []
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      let fields = line.split(separator: ";", omittingEmptySubsequences: false)
+      guard fields.count == 5 else { continue }
+      let scalars = fields[0].split(separator: " ").map { Unicode.Scalar(UInt32($0, radix: 16)!)! }
+      let direction: TextDirection = fields[1] == "0" ? .ltr : fields[1] == "1" ? .rtl : .auto
+      let paragraph = BidiParagraph(scalars, direction: direction)
+      let levels = paragraph.levels.map { $0 == BidiParagraph.removed ? "x" : String($0) }.joined(separator: " ")
+      let order = paragraph.visualOrder.map(String.init).joined(separator: " ")
+      cases += 1
+      if String(paragraph.baseLevel) != fields[2] || levels != fields[3] || order != fields[4] {
+        if failures.count < 20 {
+          failures.append("\(fields[0]) dir \(fields[1]): level \(paragraph.baseLevel) levels \(levels) order \(order); want \(fields[2]);\(fields[3]);\(fields[4])")
+        } else {
+          failures.append("")
+        }
+      }
+    }
+    XCTAssertGreaterThan(cases, 90_000)
+    XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n"))
+  }
+
+  /// BidiTest.txt: sequences of bidi classes, the paragraph directions they are tested
+  /// with (bit set: 1 auto, 2 LTR, 4 RTL), the levels and the visual order.
+  func testBidiTestByClass() throws {
+    let text = try ucdFile("BidiTest.txt")
+    // A scalar of each class stands for it.
+    var representative: [String: Unicode.Scalar] = [:]
+    for code in 0..<0x11_0000 {
+      guard let scalar = Unicode.Scalar(code) else { continue }
+      let name = UnicodeTables.bidiClass(scalar).shortName
+      if representative[name] == nil, UnicodeTables.bracket(scalar) == nil { representative[name] = scalar }
+      if representative.count == BidiClass.allCases.count { break }
+    }
+    var levels: [String] = [], order: [String] = []
+    var cases = 0, failures: [String] = []
+    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+      if line.hasPrefix("@Levels:") {
+        levels = line.dropFirst(8).split(whereSeparator: \.isWhitespace).map(String.init)
+        continue
+      }
+      if line.hasPrefix("@Reorder:") {
+        order = line.dropFirst(9).split(whereSeparator: \.isWhitespace).map(String.init)
+        continue
+      }
+      let fields = line.split(separator: ";")
+      guard fields.count == 2, let bits = Int(fields[1].trimmingCharacters(in: .whitespaces)) else { continue }
+      let scalars = fields[0].split(separator: " ").map { representative[String($0)]! }
+      for (bit, direction) in [(1, TextDirection.auto), (2, .ltr), (4, .rtl)] where bits & bit != 0 {
+        let paragraph = BidiParagraph(scalars, direction: direction)
+        let got = paragraph.levels.map { $0 == BidiParagraph.removed ? "x" : String($0) }
+        let gotOrder = paragraph.visualOrder.map(String.init)
+        cases += 1
+        if got != levels || gotOrder != order {
+          if failures.count < 20 { failures.append("\(fields[0]) (\(direction)): \(got) \(gotOrder); want \(levels) \(order)") } else { failures.append("") }
+        }
+      }
+    }
+    XCTAssertGreaterThan(cases, 400_000)
+    XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n"))
+  }
+
+  /// NormalizationTest.txt: for each line c1;c2;c3;c4;c5, NFC(c1) = NFC(c2) = NFC(c3) = c2
+  /// and NFC(c4) = NFC(c5) = c4; every other code point is its own NFC.
+  func testNormalizationTest() throws {
+    let path = "\(UnicodeConformanceTests.folder)/NormalizationTest.txt.bz2"
+    guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("needs the Debian package unicode-data (\(path))") }
+    let result = try ChildProcess.run("/usr/bin/env", ["bzip2", "-dc", path], timeout: 120)
+    guard result.status == 0 else { throw XCTSkip("needs bzip2 to read \(path): \(result.stderr)") }
+    func codes(_ field: Substring) -> [Unicode.Scalar] {
+      field.split(separator: " ").map { Unicode.Scalar(UInt32($0, radix: 16)!)! }
+    }
+    var cases = 0, failures: [String] = []
+    var listed = Set<UInt32>()
+    var inPart1 = false
+    for line in result.stdout.split(separator: "\n") where !line.hasPrefix("#") {
+      if line.hasPrefix("@Part") {
+        inPart1 = line.hasPrefix("@Part1")
+        continue
+      }
+      let fields = line.split(separator: ";", omittingEmptySubsequences: false)
+      guard fields.count >= 5 else { continue }
+      let columns = (0..<5).map { codes(fields[$0]) }
+      if inPart1, columns[0].count == 1 { listed.insert(columns[0][0].value) }
+      cases += 1
+      for (input, expected) in [(0, 1), (1, 1), (2, 1), (3, 3), (4, 3)] where Normalization.nfc(columns[input]) != columns[expected] {
+        if failures.count < 20 {
+          failures.append("NFC(\(fields[input])) = \(Normalization.nfc(columns[input]).map { String($0.value, radix: 16) }); want \(fields[expected])")
+        } else {
+          failures.append("")
+        }
+      }
+    }
+    for code in UInt32(0)..<0x11_0000 where !listed.contains(code) {
+      guard let scalar = Unicode.Scalar(code), Normalization.nfc([scalar]) != [scalar] else { continue }
+      failures.append("NFC(\(String(code, radix: 16))) changes it")
+    }
+    XCTAssertGreaterThan(cases, 19_000)
+    XCTAssertTrue(failures.isEmpty, "\(failures.count) differ:\n" + failures.prefix(20).joined(separator: "\n"))
+  }
+}
