@@ -165,23 +165,4 @@ public struct BuiltinFont5x7: Font {
     ]
     return list
   }()
-
-  /// Precomposed letters for a base letter followed by a combining accent (U+0300...).
-  static let precomposed: [UInt32: [UInt32: UInt32]] = {
-    let marks: [Accent: UInt32] = [
-      .grave: 0x300, .acute: 0x301, .circumflex: 0x302, .tilde: 0x303,
-      .dieresis: 0x308, .ring: 0x30A, .cedilla: 0x327,
-    ]
-    var table: [UInt32: [UInt32: UInt32]] = [:]
-    for (code, base, accent) in composedLetters {
-      let plainBase = base == 0x131 ? 0x69 : base
-      table[plainBase, default: [:]][marks[accent]!] = code
-    }
-    return table
-  }()
-
-  /// The precomposed Latin-1 letter for `base` plus a combining `mark`, if there is one.
-  public static func precomposed(_ base: Unicode.Scalar, _ mark: Unicode.Scalar) -> Unicode.Scalar? {
-    precomposed[base.value]?[mark.value].flatMap(Unicode.Scalar.init)
-  }
 }

@@ -2,20 +2,26 @@ import MatrixCore
 
 /// Turns a string into a strip: a framebuffer one line of text tall and as wide as the text.
 ///
-/// One glyph is drawn per grapheme cluster (what a reader sees as one character): its base
-/// scalar from the font chain, with any combining marks drawn over it. Control and
-/// zero-width format characters take no room; a character no font has is drawn as the
-/// chain's fallback glyph.
+/// The text is first made ready as ``ReadingOrder`` does it: normalised (NFC), Arabic
+/// letters joined into their presentation forms, and put in reading order by the Unicode
+/// Bidirectional Algorithm, so Arabic and Hebrew read right to left beside Latin and
+/// numbers. Then one glyph is drawn per grapheme cluster (what a reader sees as one
+/// character): its base scalar from the font chain, with any combining marks drawn over it.
+/// Control and zero-width format characters take no room; a character no font has is drawn
+/// as the chain's fallback glyph.
 public struct TextRenderer: Sendable, Equatable {
   /// The fonts to draw with.
   public var fonts: FontChain
   /// Dark columns between neighbouring glyphs.
   public var letterSpacing: Int
+  /// The direction each paragraph reads in: found from its first strong letter by default.
+  public var direction: TextDirection
 
   /// Creates a renderer.
-  public init(fonts: FontChain = FontChain(BuiltinFont5x7()), letterSpacing: Int = 1) {
+  public init(fonts: FontChain = FontChain(BuiltinFont5x7()), letterSpacing: Int = 1, direction: TextDirection = .auto) {
     self.fonts = fonts
     self.letterSpacing = letterSpacing
+    self.direction = direction
   }
 
   /// The height of a line in the first font (a line that uses other fonts may be taller).
@@ -30,7 +36,8 @@ public struct TextRenderer: Sendable, Equatable {
     public var x: Int
     /// The strip row of the bitmap's top edge.
     public var y: Int
-    /// The index of the grapheme cluster in the string this glyph draws.
+    /// The index, in drawing order, of the character (grapheme cluster of the prepared
+    /// text, ``ReadingOrder/characters``) this glyph draws.
     public var characterIndex: Int
   }
 
@@ -62,6 +69,10 @@ public struct TextRenderer: Sendable, Equatable {
     public var width: Int
     /// The strip's height in pixels.
     public var height: Int
+    /// The direction the text reads (``ReadingOrder/direction``).
+    public var direction: TextDirection = .auto
+    /// Letters drawn unjoined because no font in the chain has the form they need.
+    public var unshaped: [Unicode.Scalar] = []
   }
 
   /// Lays a string out without drawing it.
@@ -72,6 +83,7 @@ public struct TextRenderer: Sendable, Equatable {
   /// capitals in many X11 fonts) makes the line taller, so nothing drawn is ever cut.
   public func layout(_ text: String) -> Layout {
     // First pass: resolve glyphs and find the line's ascent and descent.
+    let order = readingOrder(text)
     var resolved: [(base: Glyph, marks: [Glyph], index: Int)] = []
     var ascent = fonts.fonts[0].ascent, descent = fonts.fonts[0].descent
     func holdInk(of glyph: Glyph) {
@@ -79,8 +91,8 @@ public struct TextRenderer: Sendable, Equatable {
       ascent = max(ascent, glyph.top - rows.lowerBound)
       descent = max(descent, rows.upperBound + 1 - glyph.top)
     }
-    for (index, character) in text.enumerated() {
-      guard let (base, marks, used) = resolve(Array(character.unicodeScalars)) else { continue }
+    for (index, character) in order.characters.enumerated() {
+      guard let (base, marks, used) = resolve(character) else { continue }
       for font in used {
         ascent = max(ascent, fonts.fonts[font].ascent)
         descent = max(descent, fonts.fonts[font].descent)
@@ -115,17 +127,29 @@ public struct TextRenderer: Sendable, Equatable {
       for index in placed.indices { placed[index].x -= left }
       right -= left
     }
-    var layout = Layout(glyphs: placed, width: right, height: ascent + descent)
+    var layout = Layout(glyphs: placed, width: right, height: ascent + descent, direction: order.direction, unshaped: order.unshaped)
     if text.unicodeScalars.contains(IconText.marker) {
-      let characters = Array(text)
       for glyph in placed {
-        guard let name = IconText.name(characters[glyph.characterIndex].unicodeScalars), let animation = fonts.icons[name]?.animation,
+        guard let name = IconText.name(order.characters[glyph.characterIndex]), let animation = fonts.icons[name]?.animation,
           glyph.glyph.bitmap == animation.frames[0]
         else { continue }
         layout.animations.append(PlacedAnimation(x: glyph.x, y: glyph.y, picture: animation))
       }
     }
     return layout
+  }
+
+  /// The string prepared for drawing with this renderer's fonts and direction.
+  public func readingOrder(_ text: String) -> ReadingOrder {
+    ReadingOrder(text, direction: direction) { fonts.glyph(for: $0) != nil }
+  }
+
+  /// The direction a paragraph of `text` reads with this renderer: its ``direction`` when
+  /// that is set, else from the first strong letter (``TextDirection/auto`` if none).
+  public func paragraphDirection(_ text: String) -> TextDirection {
+    guard direction == .auto else { return direction }
+    let paragraph = BidiParagraph(Array(text.unicodeScalars))
+    return paragraph.hasStrongLetter ? (paragraph.isRightToLeft ? .rtl : .ltr) : .auto
   }
 
   /// The width in pixels the string takes, without drawing it.
@@ -160,13 +184,15 @@ public struct TextRenderer: Sendable, Equatable {
       return (icon.glyph(ascent: primary.ascent, descent: primary.descent), [], [0])
     }
     var base = first
-    var rest = scalars.dropFirst()
-    // Prefer a precomposed letter (e + U+0301 -> é) when a font has one.
-    if let mark = rest.first, let composed = BuiltinFont5x7.precomposed(first, mark),
-      fonts.glyph(for: composed) != nil
-    {
-      base = composed
-      rest = rest.dropFirst()
+    var rest = Array(scalars.dropFirst())
+    // A precomposed letter (NFC made é of e + U+0301) that no font has is drawn as its
+    // letter with the marks over it, when a font has the letter.
+    if fonts.glyph(for: first) == nil {
+      let parts = Normalization.decompose([first]).compactMap(Unicode.Scalar.init)
+      if parts.count > 1, fonts.glyph(for: parts[0]) != nil {
+        base = parts[0]
+        rest = Array(parts.dropFirst()) + rest
+      }
     }
     let (baseGlyph, baseFont) = fonts.source(for: base) ?? fonts.fallback
     var marks: [Glyph] = []

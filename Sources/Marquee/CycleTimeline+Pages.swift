@@ -5,6 +5,8 @@ extension CycleTimeline {
   /// Pages (翻页): each message wrapped into lines as wide as the area (``LineBreaker``),
   /// the lines stacked into pages as tall as it, each line aligned across it by the
   /// settings; the pages take turns like cycled messages, with the transition between them.
+  /// A message that reads right to left is wrapped in reading order and each of its lines
+  /// reads right to left, starting at the right by default.
   ///
   /// - Throws: ``MarqueeError/textTallerThanSign(textHeight:signHeight:)`` when one line is
   ///   taller than the area, ``MarqueeError/contentTooLarge(_:)`` for a page that cannot be.
@@ -14,7 +16,11 @@ extension CycleTimeline {
   ) throws(MarqueeError) {
     var cards: [MessageCard] = []
     for message in messages.isEmpty ? [""] : messages {
-      let layouts = LineBreaker.lines(message, width: width, renderer: renderer).map(renderer.layout)
+      // Every line of a message reads in the direction of the message's first letter.
+      var lineRenderer = renderer
+      lineRenderer.direction = renderer.paragraphDirection(message)
+      let rightToLeft = lineRenderer.direction == .rtl
+      let layouts = LineBreaker.lines(message, width: width, renderer: lineRenderer).map(lineRenderer.layout)
       let lineHeight = layouts.map(\.height).max() ?? renderer.lineHeight
       guard lineHeight <= height else { throw .textTallerThanSign(textHeight: lineHeight, signHeight: height) }
       let perPage = max(1, (height + lineSpacing) / (lineHeight + lineSpacing))
@@ -26,7 +32,7 @@ extension CycleTimeline {
         var animations: [TextRenderer.PlacedAnimation] = []
         for (row, layout) in lines.enumerated() {
           // Lines of one page share a height; each stands on its row's bottom.
-          let x = settings.alignment.offset(contentWidth: layout.width, areaWidth: width)
+          let x = settings.alignment.offset(contentWidth: layout.width, areaWidth: width, rightToLeft: rightToLeft)
           let y = row * (lineHeight + lineSpacing) + lineHeight - layout.height
           page.draw(renderer.draw(layout), atX: x, y: y, mode: .or)
           animations += layout.animations.map { $0.moved(x, y) }

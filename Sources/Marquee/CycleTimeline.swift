@@ -24,7 +24,7 @@ public struct CycleSettings: Sendable, Equatable {
   /// Creates settings; the defaults are a notice board's: 2 s dwell, a half-second push up.
   public init(
     dwell: Double = 2, transition: Transition = .scrollUp, speed: Double = 20,
-    alignment: HorizontalAlignment = .left, verticalAlignment: VerticalAlignment = .middle,
+    alignment: HorizontalAlignment = .start, verticalAlignment: VerticalAlignment = .middle,
     presentation: Presentation = Presentation(), seed: UInt64 = 0x5EED, sprite: Sprite = .pacman
   ) {
     self.dwell = dwell
@@ -82,7 +82,7 @@ public struct CycleTimeline: Timeline {
       guard layout.height <= height else { throw .textTallerThanSign(textHeight: layout.height, signHeight: height) }
       var card = MessageCard(
         strip: renderer.draw(layout), width: width, height: height,
-        alignment: settings.alignment, verticalAlignment: settings.verticalAlignment)
+        alignment: settings.alignment, verticalAlignment: settings.verticalAlignment, rightToLeft: layout.direction == .rtl)
       card.animations = layout.animations
       cards.append(card)
     }
@@ -161,7 +161,7 @@ public struct CycleTimeline: Timeline {
       // Animated icons play while their message stands or scrolls; transitions move its
       // first frame.
       if !card.animations.isEmpty {
-        IconAnimation.draw(card.animations, atX: offset == 0 ? card.left : -offset, y: card.top, time: t, into: &frame.pixels)
+        IconAnimation.draw(card.animations, atX: card.stripX(scrolledBy: offset), y: card.top, time: t, into: &frame.pixels)
       }
     case .transition(let from, let to, let progress):
       frame.brightness = settings.transition.render(

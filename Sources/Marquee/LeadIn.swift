@@ -33,7 +33,7 @@ public enum LeadIn: Sendable {
       let offset = min(prefix.width, Int((speed * u + 1e-9).rounded(.down)))
       frame.pixels.clear()
       switch direction {
-      case .left:
+      case .left, .auto:
         frame.pixels.draw(prefix, atX: -offset, y: 0)
         frame.pixels.draw(target, atX: prefix.width - offset, y: 0)
       case .right:

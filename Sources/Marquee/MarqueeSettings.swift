@@ -26,8 +26,8 @@ public struct MarqueeSettings: Sendable, Equatable {
 
   /// Creates settings; the defaults suit an 8-row sign read from a few metres.
   public init(
-    mode: Mode = .auto, speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .left,
-    alignment: HorizontalAlignment = .left, verticalAlignment: VerticalAlignment = .middle,
+    mode: Mode = .auto, speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .auto,
+    alignment: HorizontalAlignment = .start, verticalAlignment: VerticalAlignment = .middle,
     presentation: Presentation = Presentation()
   ) {
     self.mode = mode

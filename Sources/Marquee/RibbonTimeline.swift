@@ -7,6 +7,10 @@ import MatrixCore
 ///
 /// The scroll position at time `t` is `floor(speed * t)` pixels: a pure function of `t`, so
 /// frames do not depend on the frame rate and never drift.
+///
+/// Messages that read right to left (Arabic, Hebrew) make a ribbon that reads that way:
+/// the first message on the right, the next to its left, scrolling towards the right
+/// (unless the settings say otherwise), the first message's start at the sign's right edge.
 public struct RibbonTimeline: Timeline {
   public let width: Int
   public let height: Int
@@ -16,8 +20,13 @@ public struct RibbonTimeline: Timeline {
   public let segments: [Range<Int>]
   /// Whether the content scrolls (it does not fit) or stands still.
   public let scrolls: Bool
-  /// The settings the timeline was made with.
+  /// The settings the timeline was made with, its direction resolved (never
+  /// ``ScrollDirection/auto``).
   public let settings: MarqueeSettings
+  /// Whether the ribbon reads right to left: the messages from right to left.
+  public let readsRightToLeft: Bool
+  /// The ribbon column at the sign's left edge before it moves.
+  let origin: Int
   /// The ribbon followed by its own first columns (enough to fill the sign), so a window of
   /// the sign's width never has to wrap.
   let loop: Framebuffer
@@ -38,8 +47,13 @@ public struct RibbonTimeline: Timeline {
   ) throws(MarqueeError) {
     self.width = width
     self.height = height
-    self.settings = settings
     let layouts = messages.map(renderer.layout)
+    // The ribbon reads right to left when its messages do (those without letters aside).
+    let rightToLeft = layouts.contains { $0.direction == .rtl } && !layouts.contains { $0.direction == .ltr }
+    var settings = settings
+    settings.direction = settings.direction.resolved(rightToLeft: rightToLeft)
+    self.settings = settings
+    self.readsRightToLeft = rightToLeft
     let lineHeight = layouts.map(\.height).max() ?? renderer.lineHeight
     guard lineHeight <= height else { throw .textTallerThanSign(textHeight: lineHeight, signHeight: height) }
     let gap = settings.gap
@@ -56,15 +70,20 @@ public struct RibbonTimeline: Timeline {
     var ribbon = Framebuffer(width: ribbonWidth, height: lineHeight)
     var segments: [Range<Int>] = []
     var animations: [TextRenderer.PlacedAnimation] = []
-    var x = 0
+    // Left to right: each message then its gap. Right to left, the mirror image: each
+    // message's gap on its left, the first message last.
+    var x = rightToLeft ? ribbonWidth : 0
     for layout in layouts {
       let strip = renderer.draw(layout)
+      if rightToLeft { x -= layout.width }
       // Lines of different heights share the baseline: align their bottoms.
       ribbon.draw(strip, atX: x, y: lineHeight - strip.height, mode: .or)
       animations += layout.animations.map { $0.moved(x, lineHeight - strip.height) }
       segments.append(x..<(x + layout.width))
-      x += layout.width + gap
+      x += rightToLeft ? -gap : layout.width + gap
     }
+    // A right-to-left ribbon starts with its first message's start at the right edge.
+    origin = rightToLeft && scrolls ? ((ribbonWidth - width) % ribbonWidth + ribbonWidth) % ribbonWidth : 0
     self.ribbon = ribbon
     self.animations = animations
     var loop = Framebuffer(width: scrolls ? ribbon.width + width : 0, height: scrolls ? ribbon.height : 0)
@@ -78,7 +97,7 @@ public struct RibbonTimeline: Timeline {
     self.loop = loop
     self.segments = segments
     self.scrolls = scrolls
-    self.stillX = settings.alignment.offset(contentWidth: contentWidth, areaWidth: width)
+    self.stillX = settings.alignment.offset(contentWidth: contentWidth, areaWidth: width, rightToLeft: rightToLeft)
     self.topY = settings.verticalAlignment.offset(
       contentHeight: lineHeight, areaHeight: height)
   }
@@ -97,8 +116,8 @@ public struct RibbonTimeline: Timeline {
     let position = position(at: t)
     let period = ribbon.width
     switch settings.direction {
-    case .left: return position
-    case .right: return (period - position) % period
+    case .left, .auto: return (origin + position) % period
+    case .right: return ((origin - position) % period + period) % period
     }
   }
 

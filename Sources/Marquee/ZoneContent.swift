@@ -42,7 +42,7 @@ public struct ZoneContent: Sendable, Equatable {
     /// The way the text moves.
     public var direction: ScrollDirection
 
-    public init(speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .left) {
+    public init(speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .auto) {
       self.speed = speed
       self.gap = gap
       self.direction = direction
@@ -88,7 +88,7 @@ public struct ZoneContent: Sendable, Equatable {
     public var presentation: Presentation
 
     public init(
-      renderer: TextRenderer = TextRenderer(), alignment: HorizontalAlignment = .left,
+      renderer: TextRenderer = TextRenderer(), alignment: HorizontalAlignment = .start,
       verticalAlignment: VerticalAlignment = .middle, presentation: Presentation = Presentation()
     ) {
       self.renderer = renderer

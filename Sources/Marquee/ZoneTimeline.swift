@@ -75,12 +75,12 @@ extension RibbonTimeline: ZoneTimeline {
       // Travel values at which the message's first column enters and its last column leaves.
       let enter: Int, leave: Int
       switch settings.direction {
-      case .left:
-        enter = segment.lowerBound - width + 1
-        leave = segment.upperBound
+      case .left, .auto:
+        enter = segment.lowerBound - width + 1 - origin
+        leave = segment.upperBound - origin
       case .right:
-        enter = period - segment.upperBound + 1
-        leave = width - segment.lowerBound
+        enter = origin + period - segment.upperBound + 1
+        leave = origin + width - segment.lowerBound
       }
       for (residue, kind) in [(enter, MessageEvent.Kind.started), (leave, .ended)] {
         let r = ((residue % period) + period) % period
@@ -99,7 +99,7 @@ extension RibbonTimeline: ZoneTimeline {
   func visible(_ index: Int, atTravel travel: Int) -> Bool {
     guard scrolls else { return true }
     let period = ribbon.width
-    let offset = settings.direction == .left ? travel % period : (period - travel % period) % period
+    let offset = settings.direction == .right ? ((origin - travel) % period + period) % period : (origin + travel) % period
     let segment = segments[index]
     for x in 0..<width where segment.contains((offset + x) % period) { return true }
     return false
@@ -115,11 +115,17 @@ extension RibbonTimeline: ZoneTimeline {
       // Right: the left edge has just passed the gap before message `index`.
       let residue: Int
       switch settings.direction {
-      case .left:
-        let next = index + 1 < segments.count ? segments[index + 1].lowerBound : period
-        residue = next - width
+      case .left, .auto:
+        // The next message to the right (round the ribbon's end for the rightmost).
+        var next = Int.max, first = Int.max
+        for other in segments {
+          first = min(first, other.lowerBound)
+          if other.lowerBound >= segment.upperBound { next = min(next, other.lowerBound) }
+        }
+        if next == Int.max { next = period + first }
+        residue = next - width - origin
       case .right:
-        residue = period - (segment.lowerBound - settings.gap)
+        residue = origin + period - (segment.lowerBound - settings.gap)
       }
       let r = ((residue % period) + period) % period
       let p = now + ((r - now) % period + period) % period

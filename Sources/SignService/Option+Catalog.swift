@@ -1,3 +1,4 @@
+import BitmapFonts
 import Marquee
 import SimpleJSON
 
@@ -15,9 +16,11 @@ extension Option {
   static let gap = value("gap", \.marquee.gap, .integer("<pixels>", in: 0...RunOptions.maximumWidth),
                          help: "Dark columns between the end of the text and its start.")
   static let direction = value("direction", \.marquee.direction, .choice(),
-                               help: "Scroll direction.")
+                               help: "Scroll direction; auto: the way the text reads (right for Arabic and Hebrew).")
+  static let textDirection = value("text-direction", \.textDirection, .choice(),
+                                   help: "How messages read: auto (from the first letter), ltr, or rtl (Arabic, Hebrew).")
   static let align = value("align", \.marquee.alignment, .choice(),
-                           help: "Where text that fits stands.")
+                           help: "Where text that fits stands; start: where reading starts (right for Arabic).")
   static let valign = value("valign", \.marquee.verticalAlignment, .choice(),
                             help: "Where the line stands.")
   static let mode = value("mode", \.mode, .choice(),
@@ -140,7 +143,7 @@ extension Option {
 
   /// Every option, in `--help` order.
   package static let all: [Option] = [
-    width, height, speed, fps, gap, direction, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
+    width, height, speed, fps, gap, direction, textDirection, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
     board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttTopic, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]

@@ -1,3 +1,4 @@
+import BitmapFonts
 import Drivers
 import Marquee
 import SimpleJSON
@@ -145,6 +146,8 @@ public struct RunOptions: Sendable, Equatable {
   public var letterSpacing = 1
   /// Pages mode: dark rows between lines.
   public var lineSpacing = 0
+  /// The direction messages read in: from each one's first letter by default.
+  public var textDirection = TextDirection.auto
   /// How the text moves and where it stands.
   public var marquee = MarqueeSettings()
   /// Whether to colour the simulated LEDs.

@@ -144,7 +144,7 @@ public enum SignPlan {
       motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.marquee.speed, pages: ZoneContent.Pages(lineSpacing: options.lineSpacing)))
     }
     let style = ZoneContent.Style(
-      renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing), alignment: options.marquee.alignment,
+      renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing, direction: options.textDirection), alignment: options.marquee.alignment,
       verticalAlignment: options.marquee.verticalAlignment, presentation: options.marquee.presentation)
     var content = ZoneContent(
       messages: options.messages.map(values.fill), motion: motion, style: style, transition: transition, seed: options.seed,

@@ -1,36 +1,37 @@
 import BitmapFonts
 import Foundation
 import TestSupport
-import XCTest
+import Testing
 
 /// The bidirectional algorithm and normalisation against the conformance tests the Unicode
 /// Consortium publishes with the character database (Debian's `unicode-data`), and the
 /// generated tables against the script that makes them.
-final class UnicodeConformanceTests: XCTestCase {
+@Suite struct UnicodeConformanceTests {
   static let folder = "/usr/share/unicode"
+  static let available = FileManager.default.fileExists(atPath: folder + "/BidiCharacterTest.txt")
+    && FileManager.default.isExecutableFile(atPath: "/usr/bin/bzip2")
 
   func ucdFile(_ name: String) throws -> String {
-    let path = "\(UnicodeConformanceTests.folder)/\(name)"
-    guard FileManager.default.fileExists(atPath: path) else {
-      throw XCTSkip("needs the Debian package unicode-data (\(path))")
-    }
-    return try String(contentsOfFile: path, encoding: .utf8)
+    try String(contentsOfFile: "\(UnicodeConformanceTests.folder)/\(name)", encoding: .utf8)
   }
 
-  func testTablesAreWhatTheGeneratorWritesFromTheInstalledDatabase() throws {
+  @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"))
+  func tablesAreWhatTheGeneratorWritesFromTheInstalledDatabase() throws {
     _ = try ucdFile("UnicodeData.txt")
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     let script = root.appendingPathComponent("Sources/BitmapFonts/Writing/Generator/unicode_tables.py").path
     let result = try ChildProcess.run("/usr/bin/env", ["python3", script], timeout: 300)
-    XCTAssertEqual(result.status, 0, result.stderr)
+    #expect(result.status == 0, "\(result.stderr)")
     let committed = try String(contentsOf: root.appendingPathComponent("Sources/BitmapFonts/Writing/Unicode+Tables.swift"), encoding: .utf8)
-    XCTAssertTrue(result.stdout == committed, "Unicode+Tables.swift differs from what the generator writes: run it again")
-    XCTAssertTrue(committed.contains("Character Database \(UnicodeTables.unicodeVersion) "))
+    let same = result.stdout == committed
+    #expect(same, Comment(rawValue: "Unicode+Tables.swift differs from what the generator writes: run it again"))
+    #expect(committed.contains("Character Database \(UnicodeTables.unicodeVersion) "))
   }
 
   /// BidiCharacterTest.txt: code points, paragraph direction, resolved paragraph level,
   /// the level of each scalar (`x` for removed ones) and the visual order.
-  func testBidiCharacterTest() throws {
+  @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"))
+  func bidiCharacterTest() throws {
     let text = try ucdFile("BidiCharacterTest.txt")
     var cases = 0, failures: [String] = []
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
@@ -50,13 +51,14 @@ final class UnicodeConformanceTests: XCTestCase {
         }
       }
     }
-    XCTAssertGreaterThan(cases, 90_000)
-    XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n"))
+    #expect(cases > 90_000)
+    #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n")))
   }
 
   /// BidiTest.txt: sequences of bidi classes, the paragraph directions they are tested
   /// with (bit set: 1 auto, 2 LTR, 4 RTL), the levels and the visual order.
-  func testBidiTestByClass() throws {
+  @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"))
+  func bidiTestByClass() throws {
     let text = try ucdFile("BidiTest.txt")
     // A scalar of each class stands for it.
     var representative: [String: Unicode.Scalar] = [:]
@@ -90,17 +92,17 @@ final class UnicodeConformanceTests: XCTestCase {
         }
       }
     }
-    XCTAssertGreaterThan(cases, 400_000)
-    XCTAssertTrue(failures.isEmpty, "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n"))
+    #expect(cases > 400_000)
+    #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n")))
   }
 
   /// NormalizationTest.txt: for each line c1;c2;c3;c4;c5, NFC(c1) = NFC(c2) = NFC(c3) = c2
   /// and NFC(c4) = NFC(c5) = c4; every other code point is its own NFC.
-  func testNormalizationTest() throws {
+  @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"))
+  func normalizationTest() throws {
     let path = "\(UnicodeConformanceTests.folder)/NormalizationTest.txt.bz2"
-    guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("needs the Debian package unicode-data (\(path))") }
     let result = try ChildProcess.run("/usr/bin/env", ["bzip2", "-dc", path], timeout: 120)
-    guard result.status == 0 else { throw XCTSkip("needs bzip2 to read \(path): \(result.stderr)") }
+    #expect(result.status == 0, "bzip2 -dc \(path): \(result.stderr)")
     func codes(_ field: Substring) -> [Unicode.Scalar] {
       field.split(separator: " ").map { Unicode.Scalar(UInt32($0, radix: 16)!)! }
     }
@@ -129,7 +131,7 @@ final class UnicodeConformanceTests: XCTestCase {
       guard let scalar = Unicode.Scalar(code), Normalization.nfc([scalar]) != [scalar] else { continue }
       failures.append("NFC(\(String(code, radix: 16))) changes it")
     }
-    XCTAssertGreaterThan(cases, 19_000)
-    XCTAssertTrue(failures.isEmpty, "\(failures.count) differ:\n" + failures.prefix(20).joined(separator: "\n"))
+    #expect(cases > 19_000)
+    #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) differ:\n" + failures.prefix(20).joined(separator: "\n")))
   }
 }

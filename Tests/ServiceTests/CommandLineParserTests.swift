@@ -55,7 +55,7 @@ import Testing
     (["--speed", "-1", "x"], "The value '-1' is invalid for '--speed <px-per-second>': must be from 0 to 100000."),
     (["--speed", "nan", "x"], "The value 'nan' is invalid for '--speed <px-per-second>': not a finite number."),
     (["--fps", "0", "x"], "'--fps' must be greater than 0."),
-    (["--direction", "up", "x"], "The value 'up' is invalid for '--direction <left|right>': use one of left, right."),
+    (["--direction", "up", "x"], "The value 'up' is invalid for '--direction <auto|left|right>': use one of auto, left, right."),
     (["--width"], "Missing value for '--width <pixels>'"),
     (["--no-wait=yes", "x"], "The flag '--no-wait' does not take a value (got 'yes')."),
     ([], "Missing expected argument '<message> ...'"),
@@ -79,7 +79,7 @@ import Testing
 @Suite struct OptionModelTests {
   /// A value for each option zones take, as text and as JSON.
   static let samples: [String: (text: String, json: String)] = [
-    "speed": ("37.5", "37.5"), "gap": ("3", "3"), "direction": ("right", #""right""#),
+    "speed": ("37.5", "37.5"), "gap": ("3", "3"), "direction": ("right", #""right""#), "text-direction": ("rtl", #""rtl""#),
     "align": ("center", #""center""#), "valign": ("top", #""top""#), "mode": ("cycle", #""cycle""#),
     "dwell": ("4", "4"), "in": ("fade+scroll-up", #""fade+scroll-up""#), "out": ("wipe-left", #""wipe-left""#),
     "duration": ("0.25", "0.25"), "ease": ("ease-in", #""ease-in""#),

@@ -10,7 +10,8 @@ public enum ArabicJoining {
   public struct Result: Sendable, Equatable {
     /// The scalars with the joined letters replaced by their presentation forms.
     public var scalars: [Unicode.Scalar]
-    /// Letters left in their plain form because no font has the shape they need.
+    /// Letters left in their plain form where they should join: no font has the shape
+    /// they need, or Unicode has no presentation form for it.
     public var unshaped: [Unicode.Scalar]
   }
 
@@ -68,8 +69,9 @@ public enum ArabicJoining {
       if let shaped = UnicodeTables.presentationForm(of: scalar, form), available(shaped) {
         output.append(shaped)
       } else {
-        // A letter with no presentation form for this shape (or one no font has) stays plain.
-        if UnicodeTables.presentationForm(of: scalar, form) != nil { unshaped.append(scalar) }
+        // A letter whose shape here Unicode has no character for (Pashto's ښ), or no font
+        // draws, stays plain; isolated, plain is the right shape.
+        if form != .isolated || UnicodeTables.presentationForm(of: scalar, form) != nil { unshaped.append(scalar) }
         output.append(scalar)
       }
       index += 1

@@ -28,16 +28,24 @@ public struct BidiParagraph: Sendable {
   static let maximumDepth: UInt8 = 125
 
   /// Resolves the levels of one paragraph of `scalars` (a paragraph separator, if any, last).
+  ///
+  /// An icon (``IconText``) counts as a neutral, like the emoji it stands beside.
   public init(_ scalars: [Unicode.Scalar], direction: TextDirection = .auto) {
-    var resolver = Resolver(classes: scalars.map(UnicodeTables.bidiClass), scalars: scalars)
+    let classes = scalars.map { $0 == IconText.marker ? BidiClass.otherNeutral : UnicodeTables.bidiClass($0) }
+    var resolver = Resolver(classes: classes, scalars: scalars)
+    let firstStrong = resolver.firstStrongLevel(from: 0, to: scalars.count)
+    hasStrongLetter = firstStrong != nil
     self.baseLevel =
       switch direction {
       case .ltr: 0
       case .rtl: 1
-      case .auto: resolver.firstStrongLevel(from: 0, to: scalars.count) ?? 0
+      case .auto: firstStrong ?? 0
       }
     levels = resolver.resolve(baseLevel: baseLevel)
   }
+
+  /// Whether the paragraph has a strong letter outside isolates (rules P2, P3 found one).
+  public let hasStrongLetter: Bool
 
   /// Whether the paragraph reads right to left.
   public var isRightToLeft: Bool { baseLevel & 1 == 1 }

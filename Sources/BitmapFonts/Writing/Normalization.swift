@@ -2,8 +2,12 @@
 /// U+0301 and `é` are drawn the same, with marks in canonical order.
 public enum Normalization {
   /// The NFC form of a sequence of scalars.
-  public static func nfc(_ scalars: some Sequence<Unicode.Scalar>) -> [Unicode.Scalar] {
-    compose(decompose(scalars)).map { Unicode.Scalar($0)! }
+  ///
+  /// With `keepingIdeographs`, the CJK compatibility ideographs (U+F900–U+FAFF,
+  /// U+2F800–U+2FA1F) stay as written: NFC would replace each by its unified ideograph,
+  /// and fonts draw the two differently on purpose (a name written with 﨑 stays 﨑).
+  public static func nfc(_ scalars: some Sequence<Unicode.Scalar>, keepingIdeographs: Bool = false) -> [Unicode.Scalar] {
+    compose(decompose(scalars, keepingIdeographs: keepingIdeographs)).map { Unicode.Scalar($0)! }
   }
 
   /// The NFC form of a string.
@@ -16,9 +20,15 @@ public enum Normalization {
   }
 
   /// Full canonical decomposition, marks in canonical order (NFD).
-  static func decompose(_ scalars: some Sequence<Unicode.Scalar>) -> [UInt32] {
+  static func decompose(_ scalars: some Sequence<Unicode.Scalar>, keepingIdeographs: Bool = false) -> [UInt32] {
     var codes: [UInt32] = []
-    for scalar in scalars { append(decomposing: scalar.value, to: &codes) }
+    for scalar in scalars {
+      if keepingIdeographs && isCompatibilityIdeograph(scalar.value) {
+        codes.append(scalar.value)
+      } else {
+        append(decomposing: scalar.value, to: &codes)
+      }
+    }
     // Canonical ordering: a stable sort of each run of non-starters by combining class.
     var index = 1
     while index < codes.count {
@@ -85,6 +95,10 @@ public enum Normalization {
       return first + second - trailingBase
     }
     return UnicodeTables.composition(first, second)
+  }
+
+  static func isCompatibilityIdeograph(_ code: UInt32) -> Bool {
+    (0xF900...0xFAFF).contains(code) || (0x2F800...0x2FA1F).contains(code)
   }
 
   static let hangulBase: UInt32 = 0xAC00, leadingBase: UInt32 = 0x1100, vowelBase: UInt32 = 0x1161, trailingBase: UInt32 = 0x11A7

@@ -283,9 +283,8 @@ extension UnicodeTables {
 
   /// The lam-alef ligatures: `form:lam:alef:ligature`, form 0 isolated, 1 final.
   static let ligatureData = """
-    0:644:62C:FC3F 0:644:62D:FC40 0:644:62E:FC41 0:644:645:FC42 0:644:649:FC43 0:644:64A:FC44
-    1:644:645:FC85 1:644:649:FC86 1:644:64A:FC87 0:644:622:FEF5 1:644:622:FEF6 0:644:623:FEF7
-    1:644:623:FEF8 0:644:625:FEF9 1:644:625:FEFA 0:644:627:FEFB 1:644:627:FEFC
+    0:644:622:FEF5 1:644:622:FEF6 0:644:623:FEF7 1:644:623:FEF8 0:644:625:FEF9 1:644:625:FEFA
+    0:644:627:FEFB 1:644:627:FEFC
     """
 
   /// Canonical decompositions: `code:first[:second]` (UnicodeData.txt field 5, no tag).

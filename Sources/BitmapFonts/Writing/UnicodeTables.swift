@@ -157,6 +157,12 @@ public enum BidiClass: UInt8, Sendable, CaseIterable {
   /// LRI, RLI, FSI, PDI: isolates.
   case leftToRightIsolate, rightToLeftIsolate, firstStrongIsolate, popDirectionalIsolate
 
+  /// The classes rule X9 takes out of the paragraph: embeddings, overrides, their
+  /// terminator, and boundary neutrals (ZWJ, ZWNJ, soft hyphen...).
+  public static let removedByX9: Set<BidiClass> = [
+    .leftToRightEmbedding, .rightToLeftEmbedding, .leftToRightOverride, .rightToLeftOverride, .popDirectionalFormat, .boundaryNeutral,
+  ]
+
   /// The short name UAX #9 and the UCD files use (`L`, `AL`, `NSM`...).
   public var shortName: String {
     ["L", "R", "AL", "EN", "ES", "ET", "AN", "CS", "NSM", "BN", "B", "S", "WS", "ON",

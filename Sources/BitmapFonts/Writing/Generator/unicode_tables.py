@@ -117,7 +117,7 @@ def main():
             # Forms-B (U+FE70...) is the set every Arabic font has: it wins over Forms-A.
             if slots[form] == 0 or code >= 0xFE70:
                 slots[form] = code
-        elif len(parts) == 2 and parts[0] == 0x0644 and form in (0, 1):
+        elif len(parts) == 2 and parts[0] == 0x0644 and parts[1] in (0x0622, 0x0623, 0x0625, 0x0627) and form in (0, 1):
             ligatures.append((form, parts[0], parts[1], code))
 
     exclusions = set()
