@@ -114,7 +114,11 @@ public struct TextRenderer: Sendable, Equatable {
       for mark in item.marks {
         // A mark that takes no room is placed from the end of its base, as BDF and Unifont
         // define it; a mark with its own cell is centred over the base.
-        let x = mark.advance == 0 ? after + mark.xOffset : pen + (base.advance - mark.bitmap.width) / 2
+        // Where a font's offset would leave the mark beside its base (Unifont gives Hebrew
+        // points 0, meant for a renderer that moves leftwards), it is centred over it.
+        let centred = pen + (base.advance - mark.bitmap.width) / 2
+        var x = mark.advance == 0 ? after + mark.xOffset : centred
+        if let ink = mark.bitmap.litColumns, x + ink.upperBound < pen || x + ink.lowerBound >= after { x = centred }
         placed.append(PlacedGlyph(glyph: mark, x: x, y: ascent - mark.top, characterIndex: item.index))
         left = min(left, x)
         right = max(right, x + mark.bitmap.width)

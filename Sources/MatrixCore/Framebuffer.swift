@@ -127,4 +127,11 @@ public struct Framebuffer: Sendable, Hashable {
     guard let first = (0..<height).first(where: lit), let last = (0..<height).last(where: lit) else { return nil }
     return first...last
   }
+
+  /// The columns from the first to the last that hold a lit pixel (`nil` when none does).
+  public var litColumns: ClosedRange<Int>? {
+    func lit(_ x: Int) -> Bool { (0..<height).contains { self[x, $0] } }
+    guard let first = (0..<width).first(where: lit), let last = (0..<width).last(where: lit) else { return nil }
+    return first...last
+  }
 }

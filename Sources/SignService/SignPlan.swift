@@ -98,6 +98,9 @@ public enum SignPlan {
       let zones = try specs.map { spec in
         try Zone(name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height, content: content(spec.options))
       }
+      for spec in specs {
+        warnUnjoined(spec.options, fonts: try fonts.chain(spec.options.fonts).chain, zone: options.hasZones ? spec.name : nil)
+      }
       let sign = try Sign(width: options.width, height: options.height, zones: zones)
       return (SignController(sign: sign, wake: stop), specs.map { ($0.name, $0.options) })
     } catch let error as RuntimeError {
@@ -112,6 +115,34 @@ public enum SignPlan {
       throw UsageError(unknown.description)
     } catch {
       throw RuntimeError("\(error)")
+    }
+  }
+
+  /// Says, once at the start, which Arabic letters of a zone's messages are drawn unjoined:
+  /// those no font of its chain has the joined forms of, and those Unicode has none for.
+  static func warnUnjoined(_ options: RunOptions, fonts: FontChain, zone: String?) {
+    let renderer = TextRenderer(fonts: fonts, direction: options.textDirection)
+    var letters: [Unicode.Scalar] = []
+    for message in options.messages {
+      for letter in renderer.readingOrder(message).unshaped where !letters.contains(letter) { letters.append(letter) }
+    }
+    let hasNoForms: (Unicode.Scalar) -> Bool = {
+      UnicodeTables.presentationForm(of: $0, .final) == nil && UnicodeTables.presentationForm(of: $0, .initial) == nil
+    }
+    let where_ = zone.map { "zone '\($0)': " } ?? ""
+    func list(_ letters: [Unicode.Scalar]) -> String {
+      letters.prefix(8).map { "\(Character($0)) (U+\(String($0.value, radix: 16, uppercase: true)))" }.joined(separator: ", ")
+        + (letters.count > 8 ? " and \(letters.count - 8) more" : "")
+    }
+    let missing = letters.filter { !hasNoForms($0) }
+    if !missing.isEmpty {
+      printError(
+        "Warning: \(where_)no font has the joined forms of \(list(missing)): they are drawn unjoined; "
+          + "a font with Arabic presentation forms can follow yours: --font \(options.fonts.joined(separator: ",")),unifont")
+    }
+    let formless = letters.filter(hasNoForms)
+    if !formless.isEmpty {
+      printError("Warning: \(where_)Unicode has no joined forms of \(list(formless)) for a bitmap font to draw: they are drawn unjoined")
     }
   }
 
