@@ -27,6 +27,20 @@ public struct FontChain: Sendable, Equatable {
   /// The height of a line of text in this chain.
   public var lineHeight: Int { ascent + descent }
 
+  /// This chain for a line at most `height` pixels tall: the largest font whose line fits
+  /// first, then the other fonts that fit, in their order; the smallest font alone if none
+  /// fits.
+  public func fitting(height: Int) -> FontChain {
+    let fits = fonts.filter { $0.lineHeight <= height }
+    guard let largest = fits.indices.max(by: { fits[$0].lineHeight < fits[$1].lineHeight }) else {
+      let smallest = fonts.min { $0.lineHeight < $1.lineHeight }!
+      return FontChain([smallest], icons: icons)
+    }
+    var ordered = fits
+    ordered.insert(ordered.remove(at: largest), at: 0)
+    return FontChain(ordered, icons: icons)
+  }
+
   /// The glyph for a scalar from the first font that has it, or `nil`.
   public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
     source(for: scalar)?.glyph

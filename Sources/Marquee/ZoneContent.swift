@@ -86,16 +86,36 @@ public struct ZoneContent: Sendable, Equatable {
     public var verticalAlignment: VerticalAlignment
     /// Inversion and flips, applied to every frame.
     public var presentation: Presentation
+    /// Whether the renderer's fonts are used as given or the largest that fits the zone.
+    public var fit: FontFit
 
     public init(
       renderer: TextRenderer = TextRenderer(), alignment: HorizontalAlignment = .start,
-      verticalAlignment: VerticalAlignment = .middle, presentation: Presentation = Presentation()
+      verticalAlignment: VerticalAlignment = .middle, presentation: Presentation = Presentation(), fit: FontFit = .none
     ) {
       self.renderer = renderer
       self.alignment = alignment
       self.verticalAlignment = verticalAlignment
       self.presentation = presentation
+      self.fit = fit
     }
+
+    /// The renderer for an area `height` pixels tall: with ``FontFit/shrink``, the largest
+    /// font of the chain whose line fits comes first, and fonts taller than the area go.
+    public func renderer(forHeight height: Int) -> TextRenderer {
+      guard fit == .shrink else { return renderer }
+      var fitted = renderer
+      fitted.fonts = renderer.fonts.fitting(height: height)
+      return fitted
+    }
+  }
+
+  /// How a zone's fonts meet its height.
+  public enum FontFit: String, Sendable, CaseIterable {
+    /// The fonts as given: the first font's line must fit.
+    case none
+    /// The largest font of the chain whose line fits the zone's height.
+    case shrink
   }
 
   /// The messages.
@@ -134,6 +154,13 @@ public struct ZoneContent: Sendable, Equatable {
   /// - Throws: ``MarqueeError/unknownIcon(_:)`` when a message names an icon the renderer's
   ///   set lacks, besides the errors of laying the text out.
   public func makeTimeline(width: Int, height: Int) throws(MarqueeError) -> any ZoneTimeline {
+    var content = self
+    content.style.renderer = style.renderer(forHeight: height)
+    content.style.fit = .none
+    return try content.makeFittedTimeline(width: width, height: height)
+  }
+
+  func makeFittedTimeline(width: Int, height: Int) throws(MarqueeError) -> any ZoneTimeline {
     let templates = messages.map(TextTemplate.init)
     let icons = style.renderer.fonts.icons
     for template in templates {

@@ -110,9 +110,9 @@ extension RibbonTimeline: ZoneTimeline {
     let period = ribbon.width
     let now = travelled(t)
     var best = Int.max
-    for (index, segment) in segments.enumerated() {
-      // Left: the right edge has just passed the gap after message `index`.
-      // Right: the left edge has just passed the gap before message `index`.
+    for segment in segments {
+      // Left: the right edge has just passed the gap after the message.
+      // Right: the left edge has just passed the gap before it (on its left).
       let residue: Int
       switch settings.direction {
       case .left, .auto:

@@ -63,6 +63,8 @@ extension Option {
   static let font = value(
     "font", \.fonts, .fonts,
     help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'.")
+  static let fit = value("fit", \.fit, .choice(),
+                         help: "shrink: the largest font of --font whose line fits the sign's (or zone's) height.")
   static let letterSpacing = value("letter-spacing", \.letterSpacing, .integer("<pixels>", in: 0...64),
                                    help: "Dark columns between letters.")
   static let lineSpacing = value("line-spacing", \.lineSpacing, .integer("<pixels>", in: 0...64), needs: .cycleMode,
@@ -144,7 +146,7 @@ extension Option {
   /// Every option, in `--help` order.
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, textDirection, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
-    invert, flip, font, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
+    invert, flip, font, fit, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
     board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttTopic, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 

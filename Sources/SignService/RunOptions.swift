@@ -146,6 +146,8 @@ public struct RunOptions: Sendable, Equatable {
   public var letterSpacing = 1
   /// Pages mode: dark rows between lines.
   public var lineSpacing = 0
+  /// Whether the fonts are used as given or the largest that fits the zone.
+  public var fit = ZoneContent.FontFit.none
   /// The direction messages read in: from each one's first letter by default.
   public var textDirection = TextDirection.auto
   /// How the text moves and where it stands.

@@ -131,7 +131,10 @@ public enum SignPlan {
     }
     let where_ = zone.map { "zone '\($0)': " } ?? ""
     func list(_ letters: [Unicode.Scalar]) -> String {
-      letters.prefix(8).map { "\(Character($0)) (U+\(String($0.value, radix: 16, uppercase: true)))" }.joined(separator: ", ")
+      letters.prefix(8).map { letter in
+        let hex = String(letter.value, radix: 16, uppercase: true)
+        return "\(Character(letter)) (U+\(String(repeating: "0", count: max(0, 4 - hex.count)) + hex))"
+      }.joined(separator: ", ")
         + (letters.count > 8 ? " and \(letters.count - 8) more" : "")
     }
     let missing = letters.filter { !hasNoForms($0) }
@@ -176,7 +179,7 @@ public enum SignPlan {
     }
     let style = ZoneContent.Style(
       renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing, direction: options.textDirection), alignment: options.marquee.alignment,
-      verticalAlignment: options.marquee.verticalAlignment, presentation: options.marquee.presentation)
+      verticalAlignment: options.marquee.verticalAlignment, presentation: options.marquee.presentation, fit: options.fit)
     var content = ZoneContent(
       messages: options.messages.map(values.fill), motion: motion, style: style, transition: transition, seed: options.seed,
       sprite: try options.spritePath.map(loadSprite) ?? .pacman)

@@ -74,6 +74,13 @@ struct ProgramAllocations {
       Mode(name: "pages", arguments: ["--mode", "pages", "--height", "16", "--width", "32", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "Platform 3: the 12:05 to Berlin is delayed by ten minutes"],
            width: 32, height: 16),
+      // Right-to-left Arabic with Latin and numbers (joined, reordered once per message):
+      // the ribbon scrolling right, and pages on a 64x32 sign.
+      Mode(name: "rtl", arguments: ["--font", "5x7,unifont", "--height", "16", "--output", "ascii"] + moving + [TextLayout.mixedMessage(length: 120)],
+           height: 16),
+      Mode(name: "rtl-pages", arguments: ["--mode", "pages", "--font", "unifont", "--width", "64", "--height", "32", "--dwell", "0.05",
+                                         "--duration", "0.1", "--output", "ascii", "--fps", "1000", TextLayout.mixedMessage(length: 200)],
+           width: 64, height: 32),
       Mode(name: "cycle", arguments: ["--mode", "cycle", "--in", "scroll-up+fade", "--dwell", "0.05", "--duration", "0.1",
                                      "--output", "ascii", "--fps", "1000", "One", "Two", "Three"]),
       Mode(name: "stdin-idle", arguments: ["--stdin", "--output", "ascii"] + moving + [message], openInput: true),

@@ -85,6 +85,7 @@ do {
       try bench.luma(python: python, script: lumaScript, message: message)
     }
   }
+  if wants("layout") { TextLayout().run() }
   let base = Scenarios(width: 32, height: 8, frames: frames, message: message)
   let runsMarquee = ["first-frame", "rss", "idle", "allocs", "scan", "save"].filter(wants)
   if !runsMarquee.isEmpty && access(marquee, X_OK) != 0 {

@@ -84,7 +84,7 @@ import Testing
     "dwell": ("4", "4"), "in": ("fade+scroll-up", #""fade+scroll-up""#), "out": ("wipe-left", #""wipe-left""#),
     "duration": ("0.25", "0.25"), "ease": ("ease-in", #""ease-in""#),
     "seed": ("9007199254740991", "9007199254740991"), "invert": ("", "true"), "flip": ("hv", #""hv""#),
-    "font": ("3x5,5x7", #""3x5,5x7""#), "letter-spacing": ("2", "2"), "line-spacing": ("2", "2"), "color": ("#00ff80", ##""#00FF80""##),
+    "font": ("3x5,5x7", #""3x5,5x7""#), "fit": ("shrink", #""shrink""#), "letter-spacing": ("2", "2"), "line-spacing": ("2", "2"), "color": ("#00ff80", ##""#00FF80""##),
   ]
 
   @Test(arguments: Option.zoneOptions.map(\.name))

@@ -58,13 +58,16 @@ enum WebPage {
   <canvas id="sign" width="64" height="8" aria-label="the sign" data-t-aria="sign"></canvas>
   <form id="content">
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
-    <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages"></textarea></label>
+    <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages" dir="auto"></textarea></label>
     <div class="row">
       <label><span data-t="mode">Mode</span> <select id="mode" name="mode">
         <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option><option value="pages" data-t="pages-mode">pages</option>
       </select></label>
       <label><span data-t="effect">Effect</span> <select id="effect" name="in"></select></label>
       <label><span data-t="speed">Speed (px/s)</span> <input id="speed" name="speed" type="number" min="0" max="1000" step="1"></label>
+      <label><span data-t="reads">Reads</span> <select id="reads" name="textDirection">
+        <option value="auto" data-t="auto">auto</option><option value="ltr" data-t="ltr">left to right</option><option value="rtl" data-t="rtl">right to left</option>
+      </select></label>
     </div>
     <div class="row">
       <label><span data-t="brightness">Brightness</span> <input id="brightness" name="brightness" type="range" min="0" max="15"></label>
@@ -80,7 +83,7 @@ enum WebPage {
   <section id="notifications">
     <h2 data-t="notify-title">Notify</h2>
     <form id="notify">
-      <label><span data-t="notification">Notification (interrupts, then the sign goes on)</span> <input id="notify-text" maxlength="500"></label>
+      <label><span data-t="notification">Notification (interrupts, then the sign goes on)</span> <input id="notify-text" maxlength="500" dir="auto"></label>
       <div class="row">
         <label><span data-t="where">Where</span> <select id="notify-zone"><option value="" data-t="whole-sign">whole sign</option></select></label>
         <label><span data-t="for">For</span> <select id="notify-length"><option value="duration" data-t="seconds">seconds</option><option value="passes" data-t="passes">passes</option></select></label>
@@ -109,7 +112,7 @@ enum WebPage {
       <fieldset id="program-days" aria-label="Days (none: every day)" data-t-aria="days"></fieldset>
       <label><span data-t="times">Times, e.g. 09:00-18:00, 19:00-21:00 (empty: all day)</span> <input id="program-times"></label>
       <label><span data-t="dates">Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)</span> <input id="program-dates"></label>
-      <label><span data-t="messages">Messages, one per line</span> <textarea id="program-messages"></textarea></label>
+      <label><span data-t="messages">Messages, one per line</span> <textarea id="program-messages" dir="auto"></textarea></label>
       <div class="row">
         <label><span data-t="mode">Mode</span> <select id="program-mode">
           <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option><option value="pages" data-t="pages-mode">pages</option>
@@ -138,7 +141,7 @@ const $ = (id) => document.getElementById(id);
 const WORDS = {
   en: {
     sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
-    cycle: "cycle", "pages-mode": "pages", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
+    cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
     resume: "Resume", token: "Enter the token", "notify-title": "Notify",
     notification: "Notification (interrupts, then the sign goes on)", where: "Where", "whole-sign": "whole sign",
     for: "For", seconds: "seconds", passes: "passes", "how-many": "How many", priority: "Priority", in: "In", out: "Out",
@@ -155,7 +158,7 @@ const WORDS = {
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
   },
   zh: {
-    sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页",
+    sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页", reads: "书写方向", ltr: "从左到右", rtl: "从右到左",
     effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", pause: "暂停", resume: "继续",
     token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
     "whole-sign": "整屏", for: "按", seconds: "秒", passes: "遍", "how-many": "数量", priority: "优先级", in: "进入特效",
@@ -343,6 +346,7 @@ function fillForm() {
   if (document.activeElement !== $("messages")) $("messages").value = z.messages.join("\n");
   $("mode").value = z.mode;
   $("speed").value = z.speed;
+  if (z.textDirection) $("reads").value = z.textDirection;
   if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
   $("brightness").value = state.brightness;
   const where = $("notify-zone"), place = where.value;
@@ -429,7 +433,7 @@ $("content").addEventListener("submit", async (event) => {
   event.preventDefault();
   const messages = $("messages").value.split("\n").map((m) => m.trim()).filter((m) => m.length > 0);
   try {
-    const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, immediately: true };
+    const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, textDirection: $("reads").value, immediately: true };
     // The entry effect is for cycling messages; the speed for scrolling ones.
     if (update.mode === "cycle" || update.mode === "pages") update.in = $("effect").value;
     else update.speed = Number($("speed").value);
