@@ -74,23 +74,23 @@ def literal(entries):
     return '"""\n' + "\n".join("    " + r.rstrip() for r in rows) + '\n    """'
 
 
-def main():
-    bidi = {}
-    for fields in lines("extracted/DerivedBidiClass.txt"):
+def property_runs(name, values):
+    """The runs of a derived property file whose values are the names in `values`."""
+    table = {}
+    for fields in lines(name):
         first, last = code_range(fields[0])
         for code in range(first, last + 1):
-            bidi[code] = CLASSES.index(fields[1])
-    bidi_runs = runs(bidi, 0)
+            table[code] = values.index(fields[1])
+    return runs(table, 0)
+
+
+def main():
+    bidi_runs = property_runs("extracted/DerivedBidiClass.txt", CLASSES)
 
     mirrors = [(int(a, 16), int(b, 16)) for a, b in lines("BidiMirroring.txt")]
     brackets = [(int(a, 16), int(b, 16), kind) for a, b, kind in lines("BidiBrackets.txt")]
 
-    joining = {}
-    for fields in lines("extracted/DerivedJoiningType.txt"):
-        first, last = code_range(fields[0])
-        for code in range(first, last + 1):
-            joining[code] = JOINING.index(fields[1])
-    joining_runs = runs(joining, 0)
+    joining_runs = property_runs("extracted/DerivedJoiningType.txt", JOINING)
 
     data = [line.rstrip("\n").split(";") for line in open(os.path.join(UCD, "UnicodeData.txt"), encoding="utf-8")]
     forms = {}      # base -> [isolated, final, initial, medial]
