@@ -4,6 +4,7 @@ import PackageDescription
 let package = Package(
   name: "marquee",
   products: [
+    .library(name: "Platform", targets: ["Platform"]),
     .library(name: "MatrixCore", targets: ["MatrixCore"]),
     .library(name: "BitmapFonts", targets: ["BitmapFonts"]),
     .library(name: "Marquee", targets: ["Marquee"]),
@@ -24,26 +25,30 @@ let package = Package(
   targets: [
     // Async-signal-safe signal handling and the kernel's clock state, against the system headers.
     .target(name: "CPlatform"),
-    .target(name: "MatrixCore", dependencies: ["CPlatform"]),
+    // The kernel's door: the C library (named in one file), errno errors, EINTR, the clocks,
+    // threads, owned descriptors, signals, whole-file reads.
+    .target(name: "Platform", dependencies: ["CPlatform"]),
+    // Pixels: framebuffers, frames and the display protocol. Depends on nothing.
+    .target(name: "MatrixCore"),
     .target(name: "SimpleJSON"),
-    .target(name: "BitmapFonts", dependencies: ["MatrixCore"], exclude: ["Writing/Generator"]),
+    .target(name: "BitmapFonts", dependencies: ["Platform", "MatrixCore"], exclude: ["Writing/Generator"]),
     // The generator of the Chinese calendar's tables is a script beside them.
-    .target(name: "Marquee", dependencies: ["MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
+    .target(name: "Marquee", dependencies: ["Platform", "MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
     // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.
     .target(name: "CKernel"),
-    .target(name: "Drivers", dependencies: ["MatrixCore", "SimpleJSON", "CKernel"]),
-    .target(name: "MarqueeTesting", dependencies: ["MatrixCore"]),
+    .target(name: "Drivers", dependencies: ["Platform", "MatrixCore", "SimpleJSON", "CKernel"]),
+    .target(name: "MarqueeTesting", dependencies: ["Platform", "MatrixCore"]),
     // An HTTP/1.1 server with a responder seam: bytes to requests, requests to responses.
-    .target(name: "HTTP", dependencies: ["SimpleJSON"]),
+    .target(name: "HTTP", dependencies: ["Platform", "SimpleJSON"]),
     // An MQTT 3.1.1 client: packets to bytes and back, and a connection that keeps itself up.
-    .target(name: "MQTT", dependencies: ["MatrixCore"]),
+    .target(name: "MQTT", dependencies: ["Platform"]),
     // What runs a sign the way marquee does, for the command line, the server and embedders:
     // the option model, config and layout files, content documents and the update queue,
     // fonts shared by file, the frame tap, and the plan that builds a sign from options.
-    .target(name: "SignService", dependencies: ["CPlatform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON"]),
-    .target(name: "MarqueeCLI", dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "MQTT", "SignService"]),
+    .target(name: "SignService", dependencies: ["CPlatform", "Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON"]),
+    .target(name: "MarqueeCLI", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "MQTT", "SignService"]),
     .executableTarget(
-      name: "marquee", dependencies: ["MarqueeCLI"],
+      name: "marquee", dependencies: ["Platform", "MarqueeCLI"],
       // A release build carries the Swift runtime inside: one file to copy to a Pi, nothing
       // of the toolchain needed there, and about 2 MB less memory than the shared libraries.
       linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
@@ -51,7 +56,7 @@ let package = Package(
     .target(name: "FakeKernel", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(
       name: "marquee-bench",
-      dependencies: ["MatrixCore", "BitmapFonts", "Marquee", "Drivers", "AllocationCounter"],
+      dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "AllocationCounter"],
       // The Python side of the luma comparison, run by `--luma PYTHON`, and the load test
       // of `marquee serve` (Docs/performance.md).
       exclude: ["Luma", "Load"]),
@@ -59,29 +64,30 @@ let package = Package(
     .executableTarget(name: "ReadmeExample", dependencies: ["BitmapFonts", "Marquee"], path: "Tests/DocExamples/ReadmeExample"),
     .executableTarget(name: "ZonesExample", dependencies: ["BitmapFonts", "Marquee", "Drivers"], path: "Tests/DocExamples/ZonesExample"),
     .executableTarget(name: "ServiceExample", dependencies: ["Drivers", "Marquee", "SignService"], path: "Tests/DocExamples/ServiceExample"),
-    .executableTarget(name: "PowerMeterExample", dependencies: ["MatrixCore", "Marquee"], path: "Tests/DocExamples/PowerMeterExample"),
+    .executableTarget(name: "PowerMeterExample", dependencies: ["Platform", "MatrixCore", "Marquee"], path: "Tests/DocExamples/PowerMeterExample"),
     .executableTarget(
-      name: "CustomTransitionExample", dependencies: ["MatrixCore", "BitmapFonts", "Marquee"],
+      name: "CustomTransitionExample", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee"],
       path: "Tests/DocExamples/CustomTransitionExample"),
     // Bounded, leak-free child processes for the tests that run binaries and tools.
-    .target(name: "TestSupport", dependencies: ["Drivers"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Platform", "Drivers"], path: "Tests/TestSupport"),
+    .testTarget(name: "PlatformTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"]),
     .testTarget(
-      name: "MatrixCoreTests", dependencies: ["MatrixCore", "MarqueeTesting"],
+      name: "MatrixCoreTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting"],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "BitmapFontsTests", dependencies: ["BitmapFonts", "MarqueeTesting", "TestSupport"],
+      name: "BitmapFontsTests", dependencies: ["Platform", "BitmapFonts", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "MarqueeTests", dependencies: ["Marquee", "MarqueeTesting", "TestSupport"],
+      name: "MarqueeTests", dependencies: ["Platform", "Marquee", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
-    .testTarget(name: "DriversTests", dependencies: ["Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
+    .testTarget(name: "DriversTests", dependencies: ["Platform", "Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
-    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SimpleJSON"]),
-    .testTarget(name: "MQTTTests", dependencies: ["MQTT", "TestSupport"]),
+    .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON"]),
+    .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.
-    .testTarget(name: "ServiceTests", dependencies: ["SignService", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
+    .testTarget(name: "ServiceTests", dependencies: ["Platform", "SignService", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
     .testTarget(
-      name: "CLITests", dependencies: ["MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
+      name: "CLITests", dependencies: ["Platform", "MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

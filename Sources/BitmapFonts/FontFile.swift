@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 
 /// Loading fonts from files of any supported format, gzip-compressed or not.

@@ -1,11 +1,5 @@
 import MatrixCore
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// Finds fonts by name: the built-in fonts, paths, and files in the standard font folders.
 public enum FontLocator {

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 
 /// What a font file is, read from its header alone: its format, line height and the number
 /// of glyphs it holds, quickly enough to list every font a system has (`marquee fonts`).

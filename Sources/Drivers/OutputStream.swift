@@ -1,24 +1,25 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 import MatrixCore
 
 /// An error from writing to a file descriptor, keeping the `errno` and what was being done.
 public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The failed write: its `errno`, and what was being written as the operation.
+  public var system: SystemError
+
   /// The `errno` value.
-  public var code: Int32
+  public var code: Int32 { system.code }
   /// What was being written.
-  public var what: String
+  public var what: String { system.operation }
+
+  public init(code: Int32, what: String) {
+    system = SystemError(code: code, operation: what)
+  }
 
   /// Whether the reader went away (EPIPE): the end of a pipeline, not a failure of ours.
   public var isBrokenPipe: Bool { code == EPIPE }
 
   public var description: String {
-    "\(what): \(String(cString: strerror(code)))"
+    "\(what): \(system.reason)"
   }
 }
 

@@ -15,20 +15,36 @@ public enum SignBoard: Sendable, Equatable {
   /// The drivers a board file may name.
   public static let drivers = ["max7219", "ht16k33", "hub12"] + PixelBoard.Chip.allCases.map(\.rawValue)
 
+  /// The newest board-file schema this version reads (`"schema": 1`; a file without one is 1).
+  public static let schemaVersion = 1
+
   /// Reads a board file's JSON text; `path` names the file in errors.
   ///
   /// Every field is checked before the board is used, so a bad file is rejected before
   /// anything is sent to the sign.
   public init(json text: String, path: String) throws(BoardFileError) {
+    self = try SignBoard.read(json: text, path: path).board
+  }
+
+  /// Reads a board file's JSON text, with the notices about it: old keys still read, each
+  /// naming the key to write now, prefixed with `path`.
+  public static func read(json text: String, path: String) throws(BoardFileError) -> (board: SignBoard, notices: [String]) {
+    var notices: [String] = []
     do {
       let fields = try JSONFields(try JSONParser.parse(text))
-      guard let driver = try fields.choice("driver", SignBoard.drivers) else { throw fields.missing("driver") }
-      switch driver {
-      case "max7219": self = .max7219(try Board.decode(fields))
-      case "ht16k33": self = .ht16k33(try HT16K33Board.decode(fields))
-      case "hub12": self = .hub12(try HUB12Board.decode(fields))
-      default: self = .pixels(try PixelBoard.decode(fields, chip: PixelBoard.Chip(rawValue: driver)!))
+      if let schema = try fields.integer("schema", in: 1...1_000_000), schema > schemaVersion {
+        throw JSONFieldError(
+          field: "schema", reason: "version \(schema) is newer than this marquee reads (\(schemaVersion)): update marquee, or write the board for schema \(schemaVersion)")
       }
+      guard let driver = try fields.choice("driver", SignBoard.drivers) else { throw fields.missing("driver") }
+      let board: SignBoard
+      switch driver {
+      case "max7219": board = .max7219(try Board.decode(fields))
+      case "ht16k33": board = .ht16k33(try HT16K33Board.decode(fields, notices: &notices))
+      case "hub12": board = .hub12(try HUB12Board.decode(fields))
+      default: board = .pixels(try PixelBoard.decode(fields, chip: PixelBoard.Chip(rawValue: driver)!))
+      }
+      return (board, notices.map { "\(path): \($0)" })
     } catch {
       throw BoardFileError(path: path, reason: "\(error)")
     }
@@ -82,6 +98,23 @@ public enum SignBoard: Sendable, Equatable {
     case .ht16k33(let board): board.bus
     case .pixels(let board): board.device
     case .hub12(let board): board.device
+    }
+  }
+
+  /// Every device node the board opens: the SPI or I2C node, and a HUB12 sign's GPIO chips.
+  public var devices: [String] {
+    guard case .hub12(let board) = self else { return [device] }
+    var nodes = [board.device]
+    for chip in board.lines.values.map(\.chip).sorted() where !nodes.contains(chip) { nodes.append(chip) }
+    return nodes
+  }
+
+  /// What one unit of this family is called: `module`, `backpack`, `panel`.
+  public var unitName: String {
+    switch self {
+    case .max7219: "module"
+    case .ht16k33: "backpack"
+    case .pixels, .hub12: "panel"
     }
   }
 

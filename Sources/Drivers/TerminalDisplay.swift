@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 import MatrixCore
 
 /// A simulated LED sign in the terminal: lit and dark dots redrawn in place.

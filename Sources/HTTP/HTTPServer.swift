@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import Synchronization
 
 /// An HTTP/1.1 server on one thread of its own: non-blocking sockets and `poll`, so a slow

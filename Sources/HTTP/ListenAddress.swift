@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 
 /// Where `marquee serve` listens: `HOST:PORT` with an IPv4 address, or `[IPv6]:PORT`.
 public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
@@ -139,8 +135,4 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 }
 
 
-#if canImport(Glibc)
-  private let systemListen = Glibc.listen
-#else
-  private let systemListen = Musl.listen
-#endif
+private let systemListen = LibC.listen

@@ -1,18 +1,10 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 
-/// The socket calls the server makes, named once for Glibc and Musl alike.
+/// The socket calls the server makes.
 enum SocketCalls {
   /// `send` without SIGPIPE; the count sent, or -1 with `errno`.
   static func send(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
-    #if canImport(Glibc)
-      Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-    #else
-      Musl.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
-    #endif
+    LibC.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
   }
 
   /// `send` of a whole small message, best effort (a refusal before a close).
@@ -40,8 +32,6 @@ enum SocketCalls {
 
   /// The monotonic clock, in nanoseconds.
   static func monotonic() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    SystemClock.monotonicNanoseconds()
   }
 }

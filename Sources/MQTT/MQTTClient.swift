@@ -1,9 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-import MatrixCore
+import Platform
 import Synchronization
 
 /// An MQTT 3.1.1 client that keeps its connection up: it connects (user name and password,
@@ -263,8 +258,7 @@ public final class MQTTClient: Sendable {
       if ready < 0 && errno == EINTR { continue }
       if ready == 0 { return nil }
       var chunk = [UInt8](repeating: 0, count: 16_384)
-      let count = recv(descriptor, &chunk, chunk.count, 0)
-      if count < 0 && errno == EINTR { continue }
+      let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }
       guard count > 0 else { throw MQTTConnectionError(count == 0 ? "the broker closed the connection" : "the connection failed: \(String(cString: strerror(errno)))") }
       decoder.append(chunk[0..<count])
     }
@@ -282,9 +276,7 @@ public final class MQTTClient: Sendable {
   static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool { TCPConnection.write(bytes, to: descriptor) }
 
   static func monotonic() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    SystemClock.monotonicSeconds()
   }
 }
 

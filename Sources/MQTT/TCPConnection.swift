@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 
 /// A TCP connection made the way a client needs it: the host looked up, each address tried,
 /// and connect, send and receive giving up after a time instead of hanging.
@@ -49,8 +45,7 @@ public enum TCPConnection {
   public static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool {
     var sent = 0
     while sent < bytes.count {
-      let count = bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-      if count < 0 && errno == EINTR { continue }
+      let count = retryingOnInterrupt { bytes[sent...].withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } }
       guard count > 0 else { return false }
       sent += count
     }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 
 /// The time source a player paces frames with, in nanoseconds on a monotonic scale.
 public protocol PlayerClock {
@@ -33,9 +27,7 @@ public struct MonotonicClock: PlayerClock {
   public init() {}
 
   public func now() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    SystemClock.monotonicNanoseconds()
   }
 
   /// The longest single sleep while the display is asleep: four wake-ups a second.

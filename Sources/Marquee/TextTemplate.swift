@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 import BitmapFonts
 
 /// Message text with placeholders filled in from the time: `{time}` (`%H:%M`), `{date}`

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import Drivers
 import Marquee
 import MatrixCore
@@ -68,14 +64,43 @@ enum BoardFiles {
     throw UsageError("No board named '\(value)'.\(hint) See 'marquee boards' for the names, or give a path.")
   }
 
-  /// Reads a board file; errors name the file and the field.
-  static func load(_ path: String) throws -> SignBoard {
+  /// Reads a board file; errors name the file and the field. Notices (an old key still
+  /// read) go to standard error when `noticing`.
+  static func load(_ path: String, noticing: Bool = true) throws -> SignBoard {
+    let (board, notices) = try read(path)
+    if noticing { for notice in notices { printError("Notice: \(notice)") } }
+    return board
+  }
+
+  static func read(_ path: String) throws -> (board: SignBoard, notices: [String]) {
     let text = try TextFile.read(path)
     do {
-      return try SignBoard(json: text, path: path)
+      return try SignBoard.read(json: text, path: path)
     } catch {
       throw RuntimeError(error.description)
     }
+  }
+
+  /// What a board file describes, the way a person checks a new sign before wiring it: its
+  /// family, size, device nodes, and each unit (module, backpack, panel) in data order with
+  /// its place on the sign. A file that does not check is an error naming the field.
+  static func check(_ path: String) throws -> String {
+    let (board, notices) = try read(BoardFiles.resolve(path))
+    let units = board.units
+    var lines = [
+      "\(path): a valid board file (schema \(SignBoard.schemaVersion))",
+      "name:    \(board.name)",
+      "kind:    \(board.kind)",
+      "size:    \(board.width)x\(board.height) pixels",
+      "devices: \(board.devices.joined(separator: ", "))",
+      "\(units.count) \(board.unitName)\(units.count == 1 ? "" : "s"), in data order:",
+    ]
+    for (number, unit) in units.enumerated() {
+      let first = unit.firstLED.map { ", first LED at x \($0.x), y \($0.y)" } ?? ""
+      lines.append("  \(number + 1): \(unit.width)x\(unit.height) at x \(unit.x), y \(unit.y)\(first)")
+    }
+    lines += notices.map { "Notice: \($0)" }
+    return lines.joined(separator: "\n") + "\n"
   }
 
   /// The JSON files in a folder, sorted.
@@ -88,7 +113,7 @@ enum BoardFiles {
   static func listing() -> String {
     let boards = entries()
     if boards.isEmpty { return "No board files found in \(searchFolders.joined(separator: ", ")).\n" }
-    let loaded = boards.map { entry in Result { try load(entry.path) } }
+    let loaded = boards.map { entry in Result { try load(entry.path, noticing: false) } }
     // Columns as wide as their longest entry, so every line lines up.
     let nameWidth = boards.map(\.name.count).max()! + 2
     let kindWidth = max(6, loaded.compactMap { try? $0.get().kind.count }.max() ?? 0) + 2

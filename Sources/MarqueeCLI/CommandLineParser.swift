@@ -15,6 +15,8 @@ public enum Invocation: Sendable, Equatable {
   case effects
   /// List the board files.
   case boards
+  /// Check one board file and print what it describes.
+  case checkBoard(String)
   /// List the fonts whose names contain the pattern (all when `nil`).
   case fonts(String?)
   /// List the icons (built in, and of a folder), or draw the one named.

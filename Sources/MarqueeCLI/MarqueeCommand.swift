@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 import BitmapFonts
 import Drivers
 import Marquee
@@ -42,6 +36,9 @@ public enum MarqueeCommand {
         return ExitCode.success
       case .boards:
         try printOutput(BoardFiles.listing())
+        return ExitCode.success
+      case .checkBoard(let path):
+        try printOutput(try BoardFiles.check(path))
         return ExitCode.success
       case .icons(let folder, let name):
         try printOutput(try IconListing.text(folder: folder, name: name))

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import MQTT
 import MatrixCore
 import SimpleJSON
@@ -157,8 +153,7 @@ public struct NotifyCommand: Sendable, Equatable {
     var chunk = [UInt8](repeating: 0, count: 16_384)
     var answer: [UInt8] = []
     while answer.count < 1 << 20 {
-      let count = recv(descriptor, &chunk, chunk.count, 0)
-      if count < 0 && errno == EINTR { continue }
+      let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }
       if count < 0 { throw RuntimeError("the sign at http://\(host):\(port) did not answer within 10 s") }
       if count == 0 { break }
       answer += chunk[0..<count]

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
+import Platform
 import BitmapFonts
 import Drivers
 import Marquee

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  @preconcurrency import Glibc
-#elseif canImport(Musl)
-  @preconcurrency import Musl
-#elseif canImport(Darwin)
-  @preconcurrency import Darwin
-#endif
+@preconcurrency import Platform
 import Marquee
 import MatrixCore
 import SignService
@@ -32,8 +26,7 @@ public final class SignalTrap: Sendable {
     DetachedThread.start {
       var byte: UInt8 = 0
       while true {
-        let count = read(wake, &byte, 1)
-        if count < 0 && errno == EINTR { continue }
+        let count = retryingOnInterrupt { read(wake, &byte, 1) }
         if count <= 0 { return }
         // A resize wakes the player to redraw; a stop signal stops it.
         if StopSignal.pending != 0 { stop.set(signal: StopSignal.pending) }

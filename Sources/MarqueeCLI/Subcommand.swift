@@ -86,7 +86,16 @@ struct Subcommand: Sendable {
     ) { rest, _ throws(UsageError) in
       .notify(try NotifyCommand.parse(rest))
     },
-    Subcommand(name: "boards", usage: "boards", help: "List the board names --board takes, with their size and file.") { _, _ in .boards },
+    Subcommand(
+      name: "boards", usage: "boards [--check <file>]",
+      help: "List the board names --board takes, with their size and file; --check: validate one and show what it describes."
+    ) { rest, _ throws(UsageError) in
+      if rest.isEmpty { return .boards }
+      guard rest.first == "--check", rest.count == 2 else {
+        throw UsageError("'boards' takes nothing, or --check and a board file: marquee boards --check Boards/max7219-fc16-32x8.json")
+      }
+      return .checkBoard(rest[1])
+    },
     Subcommand(
       name: "identify", usage: "identify --board <file>", help: "Light each module, backpack or panel in data order, one a second, with its number."
     ) { _, options in

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 
 /// The words a person reads at the sign's terminal, in English or in Simplified Chinese when
 /// the locale says so (`LC_ALL`, then `LC_MESSAGES`, then `LANG`, the first one set, starting

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import BitmapFonts
 import Marquee
 import MatrixCore
@@ -644,8 +640,7 @@ package struct LineReader {
         start = 0
       }
       var chunk = [UInt8](repeating: 0, count: 65536)
-      let count = chunk.withUnsafeMutableBytes { FileBytes.read(descriptor, into: $0.baseAddress!, count: $0.count) }
-      if count < 0 && errno == EINTR { continue }
+      let count = retryingOnInterrupt { chunk.withUnsafeMutableBytes { FileBytes.read(descriptor, into: $0.baseAddress!, count: $0.count) } }
       if count <= 0 {
         ended = true
         continue

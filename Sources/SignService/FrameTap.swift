@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import MatrixCore
 import Synchronization
 
@@ -75,9 +71,7 @@ package final class FrameTap: Sendable {
   }
 
   static func monotonic() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+    SystemClock.monotonicNanoseconds()
   }
 
   /// Whether the schedule says the sign is off now; a new period ends a person's waking.

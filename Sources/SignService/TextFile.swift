@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 
 /// Reads small text files (sprites, layouts, board files) with errors that name the file.

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// Runs another program and measures it: wall time from start to exit and its CPU time.
 struct ChildRun {
@@ -31,7 +31,7 @@ enum ChildProcess {
     }
     var environ: [String] = []
     var index = 0
-    while let entry = Glibc.environ[index] {
+    while let entry = LibC.environment[index] {
       let text = String(cString: entry)
       if !environment.keys.contains(where: { text.hasPrefix($0 + "=") }) { environ.append(text) }
       index += 1
@@ -54,15 +54,14 @@ enum ChildProcess {
     var output: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = read(fds[0], &chunk, chunk.count)
-      if count < 0 && errno == EINTR { continue }
+      let count = retryingOnInterrupt { read(fds[0], &chunk, chunk.count) }
       if count <= 0 { break }
       if output.count < 1 << 20 { output += chunk[0..<count] }
     }
     close(fds[0])
     var status: Int32 = 0
     var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    _ = retryingOnInterrupt { wait4(pid, &status, 0, &usage) }
     let end = Measure.monotonic()
     let cpu = Measure.nanoseconds(usage.ru_utime) + Measure.nanoseconds(usage.ru_stime)
     return ChildRun(
@@ -80,7 +79,7 @@ enum ChildProcess {
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, Glibc.environ) == 0 else { return nil }
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, LibC.environment) == 0 else { return nil }
     return pid
   }
 
@@ -88,7 +87,7 @@ enum ChildProcess {
   static func stop(_ pid: pid_t) {
     kill(pid, SIGTERM)
     var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
   }
 
   /// A TCP port on loopback that nothing listens on now (the kernel's choice).
@@ -127,7 +126,7 @@ enum ChildProcess {
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, Glibc.environ) == 0 else { return nil }
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, LibC.environment) == 0 else { return nil }
     var status: Int32 = 0
     let deadline = Measure.monotonic() + Int64(seconds * 1e9)
     while Measure.monotonic() < deadline {
@@ -137,7 +136,7 @@ enum ChildProcess {
     let peak = highWaterMark(of: pid)
     kill(pid, SIGTERM)
     var usage = rusage()
-    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+    _ = retryingOnInterrupt { wait4(pid, &status, 0, &usage) }
     return peak.map { ($0, Measure.nanoseconds(usage.ru_utime) + Measure.nanoseconds(usage.ru_stime)) }
   }
 

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// The HUB12 scanning loop of the real `marquee` program, for one P10 panel and a 4x1 chain
 /// (128x16): the full refresh rate it reached, its CPU share of one core, and how late the

@@ -1,5 +1,5 @@
 import AllocationCounter
-import Glibc
+import Platform
 
 /// Clocks and counters for the timed loops (read outside the loops only).
 enum Measure {

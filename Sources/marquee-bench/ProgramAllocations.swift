@@ -1,5 +1,5 @@
 import Drivers
-import Glibc
+import Platform
 
 /// Heap allocations per steady-state frame of the real `marquee` program, in every display
 /// mode: the binary runs twice under the allocation counter library

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// How long `marquee serve` takes to answer a change, with `--state` (each change written
 /// to a new file, flushed to the disk, renamed over the old one and the folder flushed
@@ -69,11 +69,11 @@ struct SavedChanges {
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, marquee, &actions, nil, argv, Glibc.environ) == 0 else { return nil }
+    guard posix_spawn(&pid, marquee, &actions, nil, argv, LibC.environment) == 0 else { return nil }
     defer {
       kill(pid, SIGTERM)
       var status: Int32 = 0
-      while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+      _ = retryingOnInterrupt { waitpid(pid, &status, 0) }
     }
     var connection: Int32?
     for _ in 0..<500 where connection == nil {
@@ -93,8 +93,7 @@ struct SavedChanges {
       var answer: [UInt8] = []
       var expected: Int?
       while expected.map({ answer.count < $0 }) ?? true {
-        let count = read(descriptor, &buffer, buffer.count)
-        if count < 0 && errno == EINTR { continue }
+        let count = retryingOnInterrupt { read(descriptor, &buffer, buffer.count) }
         guard count > 0 else { return nil }
         answer += buffer[0..<count]
         if expected == nil, let end = find(answer, [13, 10, 13, 10]) {

@@ -1,6 +1,6 @@
 import BitmapFonts
 import Drivers
-import Glibc
+import Platform
 import Marquee
 import MatrixCore
 

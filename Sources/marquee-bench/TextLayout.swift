@@ -1,5 +1,5 @@
 import BitmapFonts
-import Glibc
+import Platform
 import Marquee
 import MatrixCore
 

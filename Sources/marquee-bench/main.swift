@@ -2,7 +2,7 @@
 // without system calls in the timed loops, beside luma.led_matrix's benchmark when a Python
 // with luma is given. Run with `swift build -c release && .build/release/marquee-bench` (the
 // first-frame, rss and idle scenarios run the marquee binary built beside it).
-@preconcurrency import Glibc
+@preconcurrency import Platform
 import BitmapFonts
 import Marquee
 
@@ -17,7 +17,7 @@ var lumaScript = "Sources/marquee-bench/Luma/luma_compare.py"
 nonisolated(unsafe) var arguments = Array(CommandLine.arguments.dropFirst())
 func value() -> String {
   guard arguments.count >= 2 else {
-    fputs("Error: \(arguments[0]) needs a value\n", Glibc.stderr)
+    fputs("Error: \(arguments[0]) needs a value\n", LibC.standardError)
     exit(64)
   }
   let text = arguments[1]
@@ -26,7 +26,7 @@ func value() -> String {
 }
 func integer(_ text: String, _ option: String) -> Int {
   guard let number = Int(text), number > 0 else {
-    fputs("Error: \(option) needs a positive whole number, got '\(text)'\n", Glibc.stderr)
+    fputs("Error: \(option) needs a positive whole number, got '\(text)'\n", LibC.standardError)
     exit(64)
   }
   return number
@@ -54,7 +54,7 @@ while let first = arguments.first {
       """)
     exit(0)
   default:
-    fputs("Error: unknown option '\(first)'\n", Glibc.stderr)
+    fputs("Error: unknown option '\(first)'\n", LibC.standardError)
     exit(64)
   }
 }
@@ -91,7 +91,7 @@ do {
   if !runsMarquee.isEmpty && access(marquee, X_OK) != 0 {
     // `swift run marquee-bench` builds only the benchmark; these scenarios run the program.
     fputs("marquee-bench: \(marquee) is not built, so \(runsMarquee.joined(separator: ", ")) cannot run: "
-      + "build it first (swift build -c release)\n", Glibc.stderr)
+      + "build it first (swift build -c release)\n", LibC.standardError)
     for name in runsMarquee { print("marquee-bench scenario=\(name) error=marquee-not-built") }
   } else {
     if wants("first-frame") { base.firstFrame(marquee: marquee) }
@@ -106,6 +106,6 @@ do {
   if wants("pacing") { try base.pacing() }
   if wants("devices") { try DeviceEncoding(frames: frames, message: Scenarios.lumaMessage).run() }
 } catch {
-  fputs("Error: \(error)\n", Glibc.stderr)
+  fputs("Error: \(error)\n", LibC.standardError)
   exit(1)
 }

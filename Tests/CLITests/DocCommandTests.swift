@@ -120,7 +120,7 @@ func markdownDocuments() -> [(file: String, text: String)] {
     }
     let path = binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     let child = try ChildProcess("/bin/bash", ["-c", "cd '\(folder)' && " + script], environment: ["PATH": path])
-    let endsByItself = ["--frames", "--gif", "gallery", "effects", "fonts", "--help", "--spi-dump", "--i2c-dump", "schedule", "marquee icons"]
+    let endsByItself = ["--frames", "--gif", "gallery", "effects", "fonts", "--help", "--spi-dump", "--i2c-dump", "schedule", "marquee icons", "marquee boards"]
       .contains { script.contains($0) }
     let drivesRealSign = script.contains("--board") && !["--simulate", "--spi-dump", "--i2c-dump"].contains { script.contains($0) }
     let device = script.contains("ht16k33") ? "/dev/i2c-1" : "/dev/spidev0.0"

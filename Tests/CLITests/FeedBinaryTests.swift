@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import Foundation
 import TestSupport
 import Testing

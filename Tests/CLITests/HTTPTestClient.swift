@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Platform
 import TestSupport
 
 /// A bare HTTP client on a socket, so tests can send exactly the bytes they mean (malformed,
@@ -33,7 +33,7 @@ struct HTTPTestClient {
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     if result != 0 {
       close(fd)
@@ -47,7 +47,7 @@ struct HTTPTestClient {
   static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int {
     var offset = 0
     while offset < bytes.count {
-      let count = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let count = bytes[offset...].withUnsafeBytes { LibC.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
       if count <= 0 { return offset }
       offset += count
     }
@@ -72,7 +72,7 @@ struct HTTPTestClient {
           return Response(status: status, headers: headers, body: data[bodyStart..<(bodyStart + length)])
         }
       }
-      let count = Glibc.recv(fd, &buffer, buffer.count, 0)
+      let count = LibC.recv(fd, &buffer, buffer.count, 0)
       if count <= 0 { return nil }
       data.append(contentsOf: buffer[0..<count])
     }

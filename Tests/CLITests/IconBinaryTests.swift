@@ -1,6 +1,6 @@
 import Drivers
 import Foundation
-import Glibc
+import Platform
 import TestSupport
 import Testing
 

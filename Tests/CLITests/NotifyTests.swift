@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Platform
 import SimpleJSON
 import TestSupport
 import Testing

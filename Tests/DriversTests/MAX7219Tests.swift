@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import MarqueeTesting
 import MatrixCore
 import Testing

@@ -1,5 +1,5 @@
 import CKernel
-import Glibc
+import Platform
 import Testing
 
 @testable import Drivers

@@ -1,6 +1,6 @@
 import Foundation
 import BitmapFonts
-import Glibc
+import Platform
 import Marquee
 import MatrixCore
 import Testing

@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Platform
 import Synchronization
 import TestSupport
 import Testing

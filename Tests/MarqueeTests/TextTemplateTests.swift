@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import Testing
 
 @testable import Marquee

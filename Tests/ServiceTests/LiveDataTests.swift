@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import Marquee
 import MatrixCore
 import SimpleJSON

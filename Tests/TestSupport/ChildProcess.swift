@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Platform
 
 /// What a finished (or stopped) child process did.
 public struct ChildResult: Sendable {
@@ -113,7 +113,7 @@ public final class ChildProcess: @unchecked Sendable {
     data.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = Glibc.write(inputFD, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = LibC.write(inputFD, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 && errno == EINTR { continue }
         if written <= 0 { return }
         offset += written
@@ -222,7 +222,7 @@ public final class ChildProcess: @unchecked Sendable {
 }
 
 /// Held while a descriptor exists without its close-on-exec flag and while a child is
-/// spawned, so no child inherits a descriptor it should not (Glibc's module does not
+/// spawned, so no child inherits a descriptor it should not (the C library's module does not
 /// offer pipe2 or mkostemp, which set the flag atomically).
 private let descriptorLock = NSLock()
 

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 
 /// Whether `condition` holds within `seconds` (looked at every 20 ms): a test waits for what
 /// it expects, with a bound, instead of sleeping on luck.

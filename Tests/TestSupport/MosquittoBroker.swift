@@ -1,5 +1,5 @@
 import Foundation
-import Glibc
+import Platform
 
 /// A real MQTT broker (Debian's mosquitto) on loopback, in the foreground as the test's
 /// child; stopped and its folder removed when released.

@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 
 extension IconSet {

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import Platform
 import MatrixCore
 
 /// Reads pictures: PBM (P1 and P4), XBM, PNG and GIF (animated included), told apart by

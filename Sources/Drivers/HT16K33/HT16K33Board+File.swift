@@ -3,7 +3,7 @@ import SimpleJSON
 extension HT16K33Board {
   /// The fields an HT16K33 board file may have.
   static let knownFields = [
-    "name", "description", "driver", "bus", "module", "rotation", "color", "brightness", "backpacks",
+    "schema", "name", "description", "driver", "i2c", "bus", "module", "rotation", "color", "brightness", "backpacks",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `ht16k33`.
@@ -11,7 +11,10 @@ extension HT16K33Board {
   /// `module` and `rotation` at the top are every backpack's unless a backpack gives its
   /// own; each backpack has an `address` (0x70-0x77, a number or a `"0x70"` string) and the
   /// sign pixel `x`, `y` of its top-left corner.
-  static func decode(_ fields: JSONFields) throws(JSONFieldError) -> HT16K33Board {
+  ///
+  /// The bus is `"i2c": {"device": "/dev/i2c-1"}`, as SPI boards say `"spi": {"device": …}`;
+  /// the old top-level `"bus"` is still read, with a notice in `notices` naming the new key.
+  static func decode(_ fields: JSONFields, notices: inout [String]) throws(JSONFieldError) -> HT16K33Board {
     try fields.rejectUnknownKeys(knownFields)
     let module = try fields.choice("module", HT16K33Module.allCases.map(\.rawValue)).flatMap(HT16K33Module.init)
     let rotation = try decodeRotation(fields) ?? .none
@@ -28,7 +31,20 @@ extension HT16K33Board {
     }
     let color = try fields.choice("color", HT16K33Module.Color.allCases.map(\.rawValue))
       .flatMap(HT16K33Module.Color.init) ?? .green
-    let bus = try fields.string("bus") ?? "/dev/i2c-1"
+    var bus = "/dev/i2c-1"
+    let i2c = try fields.object("i2c")
+    if let i2c {
+      try i2c.rejectUnknownKeys(["device"])
+      bus = try i2c.string("device") ?? bus
+      guard !bus.isEmpty else { throw JSONFieldError(field: "i2c.device", reason: "empty path") }
+    }
+    if let old = try fields.string("bus") {
+      guard i2c == nil else {
+        throw JSONFieldError(field: "bus", reason: "the old name of 'i2c.device': give the device once, in \"i2c\": {\"device\": …}")
+      }
+      bus = old
+      notices.append("'bus' is the old name of the I2C device: write \"i2c\": {\"device\": \"\(old)\"}")
+    }
     let brightness = try fields.integer("brightness", in: brightnessRange) ?? 15
     let name = try fields.string("name") ?? "ht16k33"
     do throws(InvalidBoardValue) {

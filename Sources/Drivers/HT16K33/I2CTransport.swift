@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import CKernel
 import MatrixCore
 
@@ -20,25 +16,27 @@ extension I2CTransport {
 
 /// A failure on an I2C bus, keeping the `errno` and saying what to do about it.
 public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// The bus's device node.
-  public var path: String
-  /// The `errno` value.
-  public var code: Int32
-  /// What was being done (`open`, `write 17 bytes`).
-  public var operation: String
+  /// The failed call: its `errno`, what was being done (`open`, `write 17 bytes`) and the
+  /// bus's device node.
+  public var system: SystemError
   /// The device's address, when the failure concerns one.
   public var address: UInt8?
 
+  /// The bus's device node.
+  public var path: String { system.path ?? "" }
+  /// The `errno` value.
+  public var code: Int32 { system.code }
+  /// What was being done.
+  public var operation: String { system.operation }
+
   /// Creates the error.
   public init(path: String, code: Int32, operation: String, address: UInt8? = nil) {
-    self.path = path
-    self.code = code
-    self.operation = operation
+    system = SystemError(code: code, operation: operation, path: path)
     self.address = address
   }
 
   public var description: String {
-    let name = String(cString: strerror(code))
+    let name = system.reason
     let bus = path.split(separator: "-").last.map(String.init) ?? "1"
     switch (code, address) {
     case (ENOENT, _) where operation == "open":
@@ -121,10 +119,7 @@ public final class I2CDevTransport: I2CTransport {
         currentAddress = Int(address)
       }
       let bytes = writes.bytes(index)
-      var written: Int
-      repeat {
-        written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-      } while written < 0 && errno == EINTR
+      let written = retryingOnInterrupt { bytes.withUnsafeBytes { LibC.write(descriptor, $0.baseAddress, $0.count) } }
       if written < 0 { throw I2CError(path: path, code: errno, operation: "write \(bytes.count) bytes", address: address) }
       if written != bytes.count {
         throw I2CError(path: path, code: EIO, operation: "write \(bytes.count) bytes (only \(written) went)", address: address)

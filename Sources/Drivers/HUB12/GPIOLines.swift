@@ -1,28 +1,25 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import CKernel
 import MatrixCore
 
 /// A failure of a GPIO chip or its lines, keeping the `errno` and saying what to do.
 public struct GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The failed call: its `errno`, what was being done and the chip's device node.
+  public var system: SystemError
+
   /// The chip's device node.
-  public var path: String
+  public var path: String { system.path ?? "" }
   /// The `errno` value.
-  public var code: Int32
+  public var code: Int32 { system.code }
   /// What was being done.
-  public var operation: String
+  public var operation: String { system.operation }
 
   public init(path: String, code: Int32, operation: String) {
-    self.path = path
-    self.code = code
-    self.operation = operation
+    system = SystemError(code: code, operation: operation, path: path)
   }
 
   public var description: String {
-    let name = String(cString: strerror(code))
+    let name = system.reason
     switch code {
     case ENOENT where operation == "open":
       return "\(path): no such GPIO chip — 'gpiodetect' (package gpiod) lists the chips"
@@ -80,10 +77,7 @@ public final class GPIOLines {
 
   /// Sets the lines of `mask` to `bits`, together.
   public func set(_ bits: UInt64, mask: UInt64) throws(GPIOError) {
-    var result: Int32
-    repeat {
-      result = marquee_gpio_set_values(descriptor, bits, mask)
-    } while result < 0 && errno == EINTR
+    let result = retryingOnInterrupt { marquee_gpio_set_values(descriptor, bits, mask) }
     if result < 0 { throw GPIOError(path: chip, code: errno, operation: "set lines") }
   }
 }

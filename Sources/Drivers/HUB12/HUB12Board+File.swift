@@ -3,7 +3,7 @@ import SimpleJSON
 extension HUB12Board {
   /// The fields a HUB12 board file may have.
   static let knownFields = [
-    "name", "description", "driver", "panel", "grid", "chain", "spi", "gpio", "refreshHz", "brightness",
+    "schema", "name", "description", "driver", "panel", "grid", "chain", "spi", "gpio", "refreshHz", "brightness",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `hub12`.

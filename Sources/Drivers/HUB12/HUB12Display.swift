@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import MatrixCore
 
 /// A sign of HUB12 panels as a ``Display``: frames are encoded into scan cycles and handed

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import MatrixCore
 import Synchronization
 
@@ -187,14 +183,12 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   // MARK: The thread's side
 
   static func monotonic() -> Int64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    SystemClock.monotonicNanoseconds()
   }
 
   static func sleep(until deadline: Int64) {
     var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) == EINTR {}
+    _ = retryingOnInterrupt(returningErrorCode: { clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) })
   }
 
   /// Sets the signals of `mask` (bits by `Signal.allCases` index) to `high`, one ioctl per
@@ -291,8 +285,6 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
     // Dark on the way out, whatever happened.
     try? set(oe, oeOff)
     endNs = HUB12Scanner.monotonic()
-    var usage = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &usage)
-    cpuNs = Int64(usage.tv_sec) * 1_000_000_000 + Int64(usage.tv_nsec)
+    cpuNs = SystemClock.threadCPUNanoseconds()
   }
 }

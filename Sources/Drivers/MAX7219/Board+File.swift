@@ -13,7 +13,7 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
 extension Board {
   /// The fields a board file may have.
   static let knownFields = [
-    "name", "description", "driver", "module", "grid", "rotation", "chain", "spi", "brightness",
+    "schema", "name", "description", "driver", "module", "grid", "rotation", "chain", "spi", "brightness",
   ]
 
   /// Reads a board from JSON text; `path` names the file in errors.

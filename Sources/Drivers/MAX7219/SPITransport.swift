@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import MatrixCore
 
 /// Sends latched SPI transactions to a device: each transaction with chip select held for
@@ -65,12 +61,21 @@ public struct RetryPolicy: Sendable {
 
 /// A failure of the SPI device, keeping the `errno` and saying what to do about it.
 public struct SPIError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The failed call: its `errno`, what was being done (`open`, `set the SPI mode`,
+  /// `write`) and the device node.
+  public var system: SystemError
+
   /// The device path.
-  public var path: String
+  public var path: String { system.path ?? "" }
   /// The `errno` value.
-  public var code: Int32
-  /// What was being done (`open`, `set the SPI mode`, `write`).
-  public var operation: String
+  public var code: Int32 { system.code }
+  /// What was being done.
+  public var operation: String { system.operation }
+
+  /// The error of a failed call on the SPI device `path`.
+  public init(path: String, code: Int32, operation: String) {
+    system = SystemError(code: code, operation: operation, path: path)
+  }
 
   public var description: String {
     switch code {
@@ -90,7 +95,7 @@ public struct SPIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
   }
 
-  var name: String { String(cString: strerror(code)) }
+  var name: String { system.reason }
   var message: String { name }
 }
 

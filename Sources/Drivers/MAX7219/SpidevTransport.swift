@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import CKernel
 import MatrixCore
 
@@ -91,10 +87,7 @@ public final class SpidevTransport: SPITransport {
   deinit { if descriptor >= 0 { close(descriptor) } }
 
   func control<T: BitwiseCopyable>(_ request: UInt, _ value: inout T, _ operation: String) throws(SPIError) {
-    var result: Int32
-    repeat {
-      result = withUnsafeMutableBytes(of: &value) { ioctl(descriptor, request, $0.baseAddress!) }
-    } while result < 0 && errno == EINTR
+    let result = retryingOnInterrupt { withUnsafeMutableBytes(of: &value) { ioctl(descriptor, request, $0.baseAddress!) } }
     if result < 0 { throw SPIError(path: path, code: errno, operation: operation) }
   }
 
@@ -177,12 +170,9 @@ public final class SpidevTransport: SPITransport {
     SpidevTransport.packTransfers(
       into: &records, bufferAddress: UInt64(UInt(bitPattern: bytes.baseAddress)),
       transactions: transactions, from: first, to: last, speedHz: speedHz)
-    var result: Int32
-    repeat {
-      result = records.withUnsafeMutableBytes { raw in
-        ioctl(descriptor, SpidevTransport.messageRequest(count: count), raw.baseAddress!)
-      }
-    } while result < 0 && errno == EINTR
+    let result = retryingOnInterrupt {
+      records.withUnsafeMutableBytes { raw in ioctl(descriptor, SpidevTransport.messageRequest(count: count), raw.baseAddress!) }
+    }
     if result < 0 { throw SPIError(path: path, code: errno, operation: "write") }
   }
 }

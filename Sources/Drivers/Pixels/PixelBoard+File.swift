@@ -3,7 +3,7 @@ import SimpleJSON
 extension PixelBoard {
   /// The fields a pixel board file may have.
   static let knownFields = [
-    "name", "description", "driver", "panel", "panels", "colorOrder", "spi", "brightness", "maxMilliamps",
+    "schema", "name", "description", "driver", "panel", "panels", "colorOrder", "spi", "brightness", "maxMilliamps",
   ]
   /// The fields of a panel (`panel` gives every panel's; each of `panels` may override them).
   static let panelFields = ["width", "height", "x", "y", "start", "direction", "serpentine"]

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import Marquee
 import Synchronization
 
@@ -174,8 +170,6 @@ public enum LocalTime {
 
   /// Now, as Unix time.
   public static func now() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_REALTIME, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    SystemClock.wallSeconds()
   }
 }

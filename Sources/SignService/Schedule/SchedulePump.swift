@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 import MatrixCore
 import Marquee
 import SimpleJSON
@@ -235,8 +231,6 @@ public final class SchedulePump: Sendable {
   }
 
   package static func monotonic() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+    SystemClock.monotonicSeconds()
   }
 }

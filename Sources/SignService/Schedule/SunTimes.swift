@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
+import Platform
 
 /// Where the sign stands, for sunrise and sunset.
 public struct Location: Sendable, Equatable {

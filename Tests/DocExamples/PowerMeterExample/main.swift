@@ -2,7 +2,7 @@
 // that it stays so), driven by a player and checked.
 import Marquee
 
-import Glibc  // exit
+import Platform  // exit
 
 // From Docs/zones.md:
 import MatrixCore

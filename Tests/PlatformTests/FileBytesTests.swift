@@ -2,7 +2,8 @@ import Foundation
 import MarqueeTesting
 import Testing
 
-@testable import MatrixCore
+@testable import Platform
+import MatrixCore
 
 @Suite struct FileBytesTests {
   func temporaryFile(_ bytes: [UInt8]) throws -> String {

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// Reading whole files and file descriptors with the C library (no Foundation), retrying on
 /// EINTR and refusing more than a limit, so a wrong path to a huge file cannot exhaust memory.
@@ -18,13 +11,7 @@ public enum FileBytes {
 
   /// Reads up to `count` bytes from `descriptor` into `buffer`; -1 with `errno` on failure.
   public static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Int {
-    #if canImport(Glibc)
-      Glibc.read(descriptor, buffer, count)
-    #elseif canImport(Musl)
-      Musl.read(descriptor, buffer, count)
-    #else
-      Darwin.read(descriptor, buffer, count)
-    #endif
+    LibC.read(descriptor, buffer, count)
   }
 
   /// The whole file at `path`, at most `limit` bytes.
@@ -32,9 +19,11 @@ public enum FileBytes {
   /// With `regularOnly`, anything but a regular file (a FIFO, a device, `/dev/stdin`) is
   /// refused without waiting: it is opened non-blocking and checked before any read.
   public static func read(_ path: String, limit: Int, regularOnly: Bool = false) throws(ReadError) -> [UInt8] {
-    let descriptor = StopSignal.open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
-    guard descriptor >= 0 else { throw ReadError(path: path, reason: String(cString: strerror(errno))) }
-    defer { close(descriptor) }
+    let opened = StopSignal.open(path, O_RDONLY | O_CLOEXEC | (regularOnly ? O_NONBLOCK : 0))
+    guard opened >= 0 else { throw ReadError(path: path, reason: SystemError.last("open").reason) }
+    // Closed on every way out, the thrown ones included.
+    let owner = FileDescriptor(owning: opened)
+    let descriptor = owner.raw
     var info = stat()
     if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
       throw ReadError(path: path, reason: "is a folder, not a file")
@@ -48,22 +37,20 @@ public enum FileBytes {
     var filled = 0, failure: Int32 = 0
     var bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
       while filled < buffer.count {
-        let count = read(descriptor, into: buffer.baseAddress! + filled, count: buffer.count - filled)
-        if count < 0 && errno == EINTR { continue }
+        let count = retryingOnInterrupt { read(descriptor, into: buffer.baseAddress! + filled, count: buffer.count - filled) }
         if count < 0 { failure = errno }
         if count <= 0 { break }
         filled += count
       }
       initialized = filled
     }
-    if failure != 0 { throw ReadError(path: path, reason: String(cString: strerror(failure))) }
+    if failure != 0 { throw ReadError(path: path, reason: SystemError(code: failure, operation: "read").reason) }
     if filled <= expected { return bytes }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
-      let count = chunk.withUnsafeMutableBytes { read(descriptor, into: $0.baseAddress!, count: $0.count) }
+      let count = retryingOnInterrupt { chunk.withUnsafeMutableBytes { read(descriptor, into: $0.baseAddress!, count: $0.count) } }
       if count < 0 {
-        if errno == EINTR { continue }
-        throw ReadError(path: path, reason: String(cString: strerror(errno)))
+        throw ReadError(path: path, reason: SystemError.last("read").reason)
       }
       if count == 0 { break }
       bytes += chunk[0..<count]

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 import Dispatch
 
 /// A thread of its own for a loop that runs as long as the sign does (a reader blocked on a
@@ -29,11 +22,7 @@ public enum DetachedThread {
     pthread_attr_init(&attributes)
     defer { pthread_attr_destroy(&attributes) }
     pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    #if canImport(Darwin)
-      var thread: pthread_t?
-    #else
-      var thread = pthread_t()
-    #endif
+    var thread = ThreadHandle()
     let started = pthread_create(&thread, &attributes, { context in
       let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
       box.body()

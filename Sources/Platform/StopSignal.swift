@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 import CPlatform
 
 /// The process's stop signal, as the command line's signal handler records it: code that
@@ -22,11 +17,7 @@ public enum StopSignal {
   /// other side blocks, and Ctrl-C must still end the program.
   public static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
     while true {
-      #if canImport(Glibc)
-        let descriptor = Glibc.open(path, flags, mode)
-      #else
-        let descriptor = Musl.open(path, flags, mode)
-      #endif
+      let descriptor = LibC.open(path, flags, mode)
       if descriptor >= 0 || errno != EINTR || pending != 0 { return descriptor }
     }
   }

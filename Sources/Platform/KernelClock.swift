@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
 import CPlatform
 
 /// What the kernel knows of the wall clock: whether NTP has set it, and a notice when
@@ -19,20 +14,20 @@ public enum KernelClock {
 /// A timerfd that becomes readable when the wall clock is set (`TFD_TIMER_CANCEL_ON_SET`):
 /// the kernel's own notice of a jump, on top of comparing the wall clock with the monotonic
 /// one. Closed when released.
-final class ClockSetNotice {
-  let descriptor: Int32
+public final class ClockSetNotice {
+  let owner: FileDescriptor
+  var descriptor: Int32 { owner.raw }
 
   /// Arms the notice; nil where the kernel has no timerfd (then only the comparison sees a jump).
-  init?() {
-    descriptor = marquee_clock_set_notice()
+  public init?() {
+    let descriptor = marquee_clock_set_notice()
     guard descriptor >= 0 else { return nil }
+    owner = FileDescriptor(owning: descriptor)
   }
-
-  deinit { close(descriptor) }
 
 
   /// Waits up to `milliseconds` for the clock to be set; true when it was (and re-arms).
-  func wait(milliseconds: Int32) -> Bool {
+  public func wait(milliseconds: Int32) -> Bool {
     var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
     guard poll(&poller, 1, milliseconds) > 0 else { return false }
     var expirations: UInt64 = 0

@@ -1,0 +1,29 @@
+/// A file descriptor this value owns: closed when the value goes away, on every path out
+/// of the code that opened it (a thrown error included), unless ``release()`` hands it on.
+public struct FileDescriptor: ~Copyable {
+  /// The descriptor number.
+  public let raw: Int32
+
+  /// Takes ownership of `raw` (a valid descriptor).
+  public init(owning raw: Int32) {
+    self.raw = raw
+  }
+
+  /// Opens `path` (retrying on EINTR).
+  ///
+  /// - Throws: ``SystemError`` with the `errno` of the failed open.
+  public init(opening path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemError) {
+    let raw = retryingOnInterrupt { LibC.open(path, flags | O_CLOEXEC, mode) }
+    guard raw >= 0 else { throw SystemError.last("open", path: path) }
+    self.raw = raw
+  }
+
+  /// Gives the descriptor up without closing it: the caller owns it now.
+  public consuming func release() -> Int32 {
+    let raw = self.raw
+    discard self
+    return raw
+  }
+
+  deinit { close(raw) }
+}

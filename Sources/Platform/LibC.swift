@@ -1,0 +1,46 @@
+// The one file that names the C library. Every other file imports Platform, which passes
+// the C library on: a Musl build (the static Linux SDK) changes this file only, and
+// PlatformBoundaryTests keeps it so.
+#if canImport(Glibc)
+  @_exported @preconcurrency import Glibc
+#elseif canImport(Musl)
+  @_exported @preconcurrency import Musl
+#elseif canImport(Darwin)
+  @_exported @preconcurrency import Darwin
+#endif
+
+/// A thread's handle as `pthread_create` fills it in.
+#if canImport(Darwin)
+  public typealias ThreadHandle = pthread_t?
+#else
+  public typealias ThreadHandle = pthread_t
+#endif
+
+/// The C library's calls whose names Swift code also uses for its own methods (`read`,
+/// `write`, `open`, `send`...), so a type's method can call the system's without naming
+/// the library.
+public enum LibC {
+  #if canImport(Glibc)
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Glibc.read(fd, buffer, count) }
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Glibc.write(fd, buffer, count) }
+    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { Glibc.open(path, flags, mode) }
+    public static func send(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int { Glibc.send(fd, buffer, count, flags) }
+    public static func recv(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32) -> Int { Glibc.recv(fd, buffer, count, flags) }
+    public static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 { Glibc.connect(fd, address, length) }
+    public static func listen(_ fd: Int32, _ backlog: Int32) -> Int32 { Glibc.listen(fd, backlog) }
+    /// The process's environment (`environ`).
+    public static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>! { Glibc.environ }
+    /// The C library's standard error stream.
+    public static var standardError: UnsafeMutablePointer<FILE>! { Glibc.stderr }
+  #elseif canImport(Musl)
+    public static func read(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { Musl.read(fd, buffer, count) }
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { Musl.write(fd, buffer, count) }
+    public static func open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { Musl.open(path, flags, mode) }
+    public static func send(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int, _ flags: Int32) -> Int { Musl.send(fd, buffer, count, flags) }
+    public static func recv(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ flags: Int32) -> Int { Musl.recv(fd, buffer, count, flags) }
+    public static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t) -> Int32 { Musl.connect(fd, address, length) }
+    public static func listen(_ fd: Int32, _ backlog: Int32) -> Int32 { Musl.listen(fd, backlog) }
+    public static var environment: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>! { Musl.environ }
+    public static var standardError: UnsafeMutablePointer<FILE>! { Musl.stderr }
+  #endif
+}
