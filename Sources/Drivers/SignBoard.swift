@@ -1,22 +1,26 @@
+import MatrixCore
 import SimpleJSON
 
-/// The hardware a board file describes: one chip family, its layout and how the host
-/// reaches it. The `driver` field picks the family.
-public enum SignBoard: Sendable, Equatable {
-  /// MAX7219 modules over SPI (`"driver": "max7219"`).
-  case max7219(Board)
-  /// HT16K33 backpacks over I2C (`"driver": "ht16k33"`).
-  case ht16k33(HT16K33Board)
-  /// Addressable RGB LEDs over SPI (`"driver"`: `ws2812`, `sk6812-rgbw`, `apa102`, `sk9822`).
-  case pixels(PixelBoard)
-  /// Single-colour HUB12 panels over SPI and GPIO, scanned continuously (`"driver": "hub12"`).
-  case hub12(HUB12Board)
+/// The hardware a board file describes: one chip family's board, its layout and how the
+/// host reaches it. The `driver` field picks the family from ``families``.
+public struct SignBoard: Sendable, Equatable {
+  /// The families board files may name, each in its own folder. A new family is one more
+  /// line here.
+  public static let families: [any BoardFamily.Type] = [Board.self, HT16K33Board.self, HUB12Board.self, PixelBoard.self]
 
   /// The drivers a board file may name.
-  public static let drivers = ["max7219", "ht16k33", "hub12"] + PixelBoard.Chip.allCases.map(\.rawValue)
+  public static let drivers = families.flatMap { $0.drivers }
 
   /// The newest board-file schema this version reads (`"schema": 1`; a file without one is 1).
   public static let schemaVersion = 1
+
+  /// The family's board.
+  public let family: any BoardFamily
+
+  /// A sign of one family's board.
+  public init(_ family: any BoardFamily) {
+    self.family = family
+  }
 
   /// Reads a board file's JSON text; `path` names the file in errors.
   ///
@@ -37,103 +41,38 @@ public enum SignBoard: Sendable, Equatable {
           field: "schema", reason: "version \(schema) is newer than this marquee reads (\(schemaVersion)): update marquee, or write the board for schema \(schemaVersion)")
       }
       guard let driver = try fields.choice("driver", SignBoard.drivers) else { throw fields.missing("driver") }
-      let board: SignBoard
-      switch driver {
-      case "max7219": board = .max7219(try Board.decode(fields))
-      case "ht16k33": board = .ht16k33(try HT16K33Board.decode(fields, notices: &notices))
-      case "hub12": board = .hub12(try HUB12Board.decode(fields))
-      default: board = .pixels(try PixelBoard.decode(fields, chip: PixelBoard.Chip(rawValue: driver)!))
-      }
+      let family = families.first { $0.drivers.contains(driver) }!
+      let board = SignBoard(try family.decode(fields, driver: driver, notices: &notices))
       return (board, notices.map { "\(path): \($0)" })
     } catch {
       throw BoardFileError(path: path, reason: "\(error)")
     }
   }
 
+  public static func == (a: SignBoard, b: SignBoard) -> Bool { a.family.isSame(as: b.family) }
+
   /// The board's short name.
-  public var name: String {
-    switch self {
-    case .max7219(let board): board.name
-    case .ht16k33(let board): board.name
-    case .pixels(let board): board.name
-    case .hub12(let board): board.name
-    }
-  }
-
-  /// The sign's width in pixels.
-  public var width: Int {
-    switch self {
-    case .max7219(let board): board.width
-    case .ht16k33(let board): board.width
-    case .pixels(let board): board.width
-    case .hub12(let board): board.width
-    }
-  }
-
-  /// The sign's height in pixels.
-  public var height: Int {
-    switch self {
-    case .max7219(let board): board.height
-    case .ht16k33(let board): board.height
-    case .pixels(let board): board.height
-    case .hub12(let board): board.height
-    }
-  }
-
+  public var name: String { family.name }
+  /// The sign's size in pixels.
+  public var width: Int { family.width }
+  public var height: Int { family.height }
   /// The chip family and its variant, as `marquee boards` lists it (`max7219/fc16`,
   /// `ht16k33/8x8`, `ws2812`).
-  public var kind: String {
-    switch self {
-    case .max7219(let board): "max7219/" + (ModuleWiring.named.first { $0.1 == board.wiring }?.0 ?? "custom")
-    case .ht16k33(let board): "ht16k33/" + board.backpacks[0].module.rawValue
-    case .pixels(let board): board.chip.rawValue
-    case .hub12(let board): "hub12/1:\(board.scan)-\(board.order.rawValue)"
-    }
-  }
-
-  /// The device node the board is driven through.
-  public var device: String {
-    switch self {
-    case .max7219(let board): board.device
-    case .ht16k33(let board): board.bus
-    case .pixels(let board): board.device
-    case .hub12(let board): board.device
-    }
-  }
-
+  public var kind: String { family.kind }
+  /// The device node the board's data goes to.
+  public var device: String { family.devices[0] }
   /// Every device node the board opens: the SPI or I2C node, and a HUB12 sign's GPIO chips.
-  public var devices: [String] {
-    guard case .hub12(let board) = self else { return [device] }
-    var nodes = [board.device]
-    for chip in board.lines.values.map(\.chip).sorted() where !nodes.contains(chip) { nodes.append(chip) }
-    return nodes
-  }
-
+  public var devices: [String] { family.devices }
   /// What one unit of this family is called: `module`, `backpack`, `panel`.
-  public var unitName: String {
-    switch self {
-    case .max7219: "module"
-    case .ht16k33: "backpack"
-    case .pixels, .hub12: "panel"
-    }
-  }
-
+  public var unitName: String { family.unitName }
   /// Whether the board is on an I2C bus (its bytes dump with `--i2c-dump`, not `--spi-dump`).
-  public var isI2C: Bool {
-    if case .ht16k33 = self { return true }
-    return false
-  }
+  public var isI2C: Bool { family.dataBus == .i2c }
 
   /// This board at another full brightness.
   ///
   /// - Throws: ``InvalidBoardValue`` for a step the chip does not have.
   public func with(brightness: Int) throws(InvalidBoardValue) -> SignBoard {
-    switch self {
-    case .max7219(let board): .max7219(try board.with(brightness: brightness))
-    case .ht16k33(let board): .ht16k33(try board.with(brightness: brightness))
-    case .pixels(let board): .pixels(try board.with(brightness: brightness))
-    case .hub12(let board): .hub12(try board.with(brightness: brightness))
-    }
+    SignBoard(try family.with(brightness: brightness))
   }
 
   /// One part of the sign that data reaches as a whole: a module, a backpack, a panel.
@@ -143,6 +82,14 @@ public enum SignBoard: Sendable, Equatable {
     /// The sign pixel of its first LED in data order (a panel's start corner), if known.
     public var firstLED: (x: Int, y: Int)?
 
+    public init(x: Int, y: Int, width: Int, height: Int, firstLED: (x: Int, y: Int)? = nil) {
+      self.x = x
+      self.y = y
+      self.width = width
+      self.height = height
+      self.firstLED = firstLED
+    }
+
     public static func == (a: Unit, b: Unit) -> Bool {
       a.x == b.x && a.y == b.y && a.width == b.width && a.height == b.height
         && a.firstLED?.x == b.firstLED?.x && a.firstLED?.y == b.firstLED?.y
@@ -151,16 +98,13 @@ public enum SignBoard: Sendable, Equatable {
 
   /// The units in data order: the chain's modules from the host, the backpacks as listed
   /// (by address), the LED and HUB12 panels from the host.
-  public var units: [Unit] {
-    switch self {
-    case .max7219(let board):
-      board.chain.map { Unit(x: $0.column * 8, y: $0.row * 8, width: 8, height: 8) }
-    case .ht16k33(let board):
-      board.backpacks.map { Unit(x: $0.x, y: $0.y, width: $0.size.width, height: $0.size.height) }
-    case .pixels(let board):
-      board.panels.map { Unit(x: $0.x, y: $0.y, width: $0.width, height: $0.height, firstLED: $0.pixel(0)) }
-    case .hub12(let board):
-      board.chain.map { Unit(x: $0.x, y: $0.y, width: board.panelWidth, height: board.panelHeight) }
-    }
+  public var units: [Unit] { family.units }
+}
+
+extension BoardFamily {
+  /// Whether `other` is the same board of the same family.
+  func isSame(as other: any BoardFamily) -> Bool {
+    guard let other = other as? Self else { return false }
+    return other == self
   }
 }

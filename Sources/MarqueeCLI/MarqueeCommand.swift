@@ -135,11 +135,11 @@ public enum MarqueeCommand {
       throw UsageError(
         "--width/--height (\(options.width)x\(options.height)) do not match the board's \(loaded.width)x\(loaded.height); leave them out with --board.")
     }
-    if loaded.isI2C && options.spiDump != nil {
-      throw UsageError("'\(loaded.name)' is on an I2C bus: write its bytes with '--i2c-dump <file>', not '--spi-dump'.")
-    }
-    if !loaded.isI2C && options.i2cDump != nil {
-      throw UsageError("'\(loaded.name)' is on an SPI bus: write its bytes with '--spi-dump <file>', not '--i2c-dump'.")
+    let dumpGiven = options.spiDump != nil ? BoardBus.spi : options.i2cDump != nil ? BoardBus.i2c : nil
+    if let dumpGiven, dumpGiven != loaded.family.dataBus {
+      let bus = loaded.family.dataBus
+      throw UsageError(
+        "'\(loaded.name)' is on an \(bus.rawValue.uppercased()) bus: write its bytes with '\(bus.dumpOption) <file>', not '\(dumpGiven.dumpOption)'.")
     }
     options.width = loaded.width
     options.height = loaded.height
@@ -199,28 +199,12 @@ public enum MarqueeCommand {
   static func play<S: Display>(
     _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameTap?
   ) throws {
-    switch board {
-    case .max7219(let board)?:
-      try play(timeline, emulating: MAX7219Emulation(board: board), on: screen, options: options, stop: stop, tap: tap)
-    case .ht16k33(let board)?:
-      try play(timeline, emulating: HT16K33Emulation(board: board), on: screen, options: options, stop: stop, tap: tap)
-    case .hub12(let board)?:
-      try play(timeline, emulating: HUB12Emulation(board: board), on: screen, options: options, stop: stop, tap: tap)
-    case .pixels(let board)?:
-      let emulation = PixelEmulation(
-        board: board, color: LEDColor.rgb(options.ledColor), regions: options.colorRegions)
-      try play(timeline, emulating: emulation, on: screen, options: options, stop: stop, tap: tap)
-    case nil:
+    if let board {
+      try BoardDisplays.play(timeline, emulating: board, on: screen, options: options, stop: stop, tap: tap)
+    } else {
       var display = screen
       try play(timeline, on: &display, options: options, stop: stop, tap: tap)
     }
-  }
-
-  static func play<E: SignEmulation, S: Display>(
-    _ timeline: any Timeline, emulating emulation: E, on screen: S, options: RunOptions, stop: StopFlag, tap: FrameTap?
-  ) throws {
-    var display = try EmulatedDisplay(emulation, screen: screen)
-    try play(timeline, on: &display, options: options, stop: stop, tap: tap)
   }
 
   /// Plays a timeline and shuts the display down on every path, errors included; with

@@ -29,7 +29,7 @@ struct DeviceEncoding {
 
   func run() throws {
     for file in ["ws2812-8x32", "apa102-16x16"] {
-      guard case .pixels(let board) = try Self.board(file) else { continue }
+      guard let board = try Self.board(file).family as? PixelBoard else { continue }
       let scroll = try scrollFrames(width: board.width, height: board.height)
       var encoder = PixelEncoder(board: board, color: RGBColor(red: 255, green: 40, blue: 20))
       var output = SPITransactions()
@@ -43,7 +43,7 @@ struct DeviceEncoding {
       report(file, board.width, board.height, result, wireMicroseconds: perFrame * 8 / Double(board.speedHz) * 1e6,
              extra: [("spi_hz", String(board.speedHz)), ("spi_bytes_per_frame", String(Int(perFrame)))])
     }
-    guard case .ht16k33(let board) = try Self.board("ht16k33-adafruit-32x8") else { return }
+    guard let board = try Self.board("ht16k33-adafruit-32x8").family as? HT16K33Board else { return }
     let scroll = try scrollFrames(width: board.width, height: board.height)
     var encoder = HT16K33Encoder(board: board)
     var output = I2CWrites()

@@ -213,7 +213,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     var emulator = WS2812Emulator(ledCount: 256)
     emulator.receive(bytes[2490..<4980], speedHz: 2_400_000)
     let board = try SignBoard(json: try String(contentsOfFile: "Boards/ws2812-16x16.json", encoding: .utf8), path: "b")
-    guard case .pixels(let panel) = board else { return }
+    guard let panel = board.family as? PixelBoard else { return }
     // The panel's 500 mA limit dims the frame as a whole, so check each zone's hue and that
     // both share one scale: the full channel (blue above, red below) is the same everywhere.
     var top = 0, bottom = 0

@@ -36,7 +36,7 @@ import Testing
     #expect(run.log.dropFirst().first == "address /dev/i2c-1 70")
     let writes = writes(run.log)
     #expect(writes.prefix(2).map(\.bytes) == [[0x21], [0xE9]], "oscillator on, dimming 9")
-    guard case .ht16k33(let board) = try KernelDoorDeviceTests.board("ht16k33-adafruit-32x8") else { return }
+    guard let board = try KernelDoorDeviceTests.board("ht16k33-adafruit-32x8").family as? HT16K33Board else { return }
     var emulator = HT16K33Emulator(addresses: 0x70...0x73)
     // Replay all but the shutdown (RAM cleared, display off, standby: 3 writes a backpack).
     for write in writes.dropLast(12) { emulator.receive(address: write.address, write.bytes[...]) }
@@ -92,7 +92,7 @@ import Testing
     let messages = door.messages(run.log)
     try #require(messages.count >= 3)
     #expect(messages.allSatisfy { $0.count == 1 && $0[0].speed == 2_400_000 && $0[0].csChange == 0 && $0[0].bytes.count == 2490 })
-    guard case .pixels(let board) = try KernelDoorDeviceTests.board("ws2812-8x32") else { return }
+    guard let board = try KernelDoorDeviceTests.board("ws2812-8x32").family as? PixelBoard else { return }
     let text = asciiFrames(try BinaryRunner.run(arguments.dropFirst(2) + ["--output", "ascii", "--width", "32"]).stdout)
     var emulator = WS2812Emulator(ledCount: board.ledCount)
     var shown: [[String]] = []
@@ -140,7 +140,7 @@ import Testing
     let run = try door.run(arguments)
     #expect(run.result.status == 0, "\(run.result.stderr)")
     #expect(run.log.contains("speed /dev/spidev0.0 4000000"))
-    guard case .pixels(let board) = try KernelDoorDeviceTests.board("apa102-16x16") else { return }
+    guard let board = try KernelDoorDeviceTests.board("apa102-16x16").family as? PixelBoard else { return }
     let messages = door.messages(run.log)
     var emulator = APA102Emulator(ledCount: board.ledCount)
     emulator.receive(messages[messages.count - 2][0].bytes)

@@ -56,8 +56,7 @@ final class FlakyI2C: I2CTransport {
   }
 
   @Test func anLEDPanelGetsTheFrameAgainOnceTheDeviceIsBack() throws {
-    guard case .pixels(let board) = try SignBoard(
-      json: #"{"driver": "apa102", "panel": {"width": 4, "height": 2}}"#, path: "p.json")
+    guard let board = try SignBoard(json: #"{"driver": "apa102", "panel": {"width": 4, "height": 2}}"#, path: "p.json").family as? PixelBoard
     else { return }
     let transport = FlakyTransport(failures: 0, reopenFailures: 0)
     var display = try PixelDisplay(board: board, color: RGBColor(red: 9, green: 9, blue: 9), transport: transport)

@@ -10,7 +10,7 @@ import Testing
 /// emulated panels against the frame, and board files.
 @Suite struct HUB12Tests {
   static func board(_ name: String) throws -> HUB12Board {
-    guard case .hub12(let board) = try boardFile(name) else {
+    guard let board = try boardFile(name).family as? HUB12Board else {
       throw InvalidBoardValue(field: "Boards/\(name).json", reason: "not a HUB12 board")
     }
     return board

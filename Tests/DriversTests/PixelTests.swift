@@ -11,7 +11,7 @@ import Testing
   static let red = RGBColor(red: 255, green: 0, blue: 0)
 
   static func board(_ file: String) throws -> PixelBoard {
-    guard case .pixels(let board) = try boardFile(file) else {
+    guard let board = try boardFile(file).family as? PixelBoard else {
       throw InvalidBoardValue(field: "Boards/\(file).json", reason: "not a pixel board")
     }
     return board

@@ -98,3 +98,19 @@ public final class HUB12DumpTransport: BatchTransport {
     throw SPIError(path: file.path, code: ENOTSUP, operation: "reopen")
   }
 }
+
+/// Records each scan cycle sent, for tests of code that drives a HUB12 sign (as
+/// ``RecordingTransport`` does for SPI chips and ``I2CRecordingTransport`` for I2C).
+public struct HUB12RecordingTransport: BatchTransport {
+  /// Every cycle sent, in order: each row group's bytes and the lit share of its slot.
+  public private(set) var cycles: [(groups: [[UInt8]], onFraction: Double)] = []
+
+  /// Creates an empty recorder.
+  public init() {}
+
+  public mutating func send(_ cycle: HUB12Cycle) throws {
+    cycles.append(((0..<cycle.groups.count).map { Array(cycle.groups.transaction($0)) }, cycle.onFraction))
+  }
+
+  public mutating func reopen() throws {}
+}

@@ -1,0 +1,79 @@
+import Drivers
+import Foundation
+import MatrixCore
+import Testing
+
+/// The family registry and the family layer as an embedder uses it: a board file to a
+/// display, with the same checks `marquee` makes.
+@Suite struct BoardFamilyTests {
+  @Test func everyDriverNameBelongsToExactlyOneFamily() {
+    let names = SignBoard.families.flatMap { $0.drivers }
+    #expect(Set(names).count == names.count)
+    #expect(Set(names) == ["max7219", "ht16k33", "hub12", "ws2812", "sk6812-rgbw", "apa102", "sk9822"])
+    #expect(SignBoard.drivers == names)
+  }
+
+  @Test func everyShippedBoardReadsThroughItsFamily() throws {
+    let files = try FileManager.default.contentsOfDirectory(atPath: "Boards").filter { $0.hasSuffix(".json") }
+    #expect(files.count >= 20)
+    for file in files {
+      let board = try SignBoard(json: try String(contentsOfFile: "Boards/" + file, encoding: .utf8), path: file)
+      #expect(board.units.count >= 1, "\(file)")
+      #expect(board.devices.first == board.device, "\(file)")
+      #expect(type(of: board.family).drivers.contains { board.kind.hasPrefix($0) || $0.hasPrefix("sk") || $0 == "ws2812" }, "\(file)")
+      // The units cover the sign and stay inside it.
+      for unit in board.units {
+        #expect(unit.x >= 0 && unit.y >= 0 && unit.x + unit.width <= board.width && unit.y + unit.height <= board.height, "\(file)")
+      }
+      #expect(try board.with(brightness: 2) != board.with(brightness: 9), "\(file): the brightness is part of the board")
+    }
+  }
+
+  /// Counts the frames a display takes.
+  struct ShowOneFrame: DisplayVisitor {
+    var shown = 0
+    mutating func visit<D: Display>(_ display: inout D) throws {
+      var frame = Frame(width: display.width, height: display.height)
+      frame.pixels[0, 0] = true
+      try display.show(frame, changed: true)
+      shown += 1
+      try display.shutdown()
+    }
+  }
+
+  @Test func anEmbedderGetsTheFamilysChecksAndDisplays() throws {
+    let hub12 = try SignBoard(json: try String(contentsOfFile: "Boards/hub12-p10-32x16.json", encoding: .utf8), path: "hub12")
+    #expect(hub12.family.refusal(BoardSettings(keepLastFrame: true))?.hasPrefix("'--keep': HUB12 panels hold nothing") == true)
+    #expect(hub12.family.refusal(BoardSettings()) == nil)
+    let max7219 = try SignBoard(json: try String(contentsOfFile: "Boards/max7219-fc16-32x8.json", encoding: .utf8), path: "max")
+    #expect(max7219.family.refusal(BoardSettings(keepLastFrame: true)) == nil)
+    #expect(max7219.family.dataBus == .spi)
+    // Its bytes to a dump file, as --spi-dump writes them.
+    let path = NSTemporaryDirectory() + "marquee-family-\(getpid()).bin"
+    defer { unlink(path) }
+    var visitor = ShowOneFrame()
+    try max7219.family.drive(BoardSettings(dumpPath: path), &visitor)
+    #expect(visitor.shown == 1)
+    let bytes = try #require(FileManager.default.contents(atPath: path))
+    #expect(bytes.count > 0)
+    // The emulation the simulator shows, on a screen of the board's size.
+    var emulated = ShowOneFrame()
+    let null = open("/dev/null", O_WRONLY)
+    defer { close(null) }
+    try max7219.family.emulate(on: AsciiDisplay(width: 32, height: 8, descriptor: null), BoardSettings(), &emulated)
+    #expect(emulated.shown == 1)
+  }
+
+  @Test func aHUB12SignRecordsItsScanCycles() throws {
+    let board = try #require(try SignBoard(json: try String(contentsOfFile: "Boards/hub12-p10-32x16.json", encoding: .utf8), path: "h").family as? HUB12Board)
+    var display = try EncodedDisplay(encoder: HUB12Encoder(board: board), transport: HUB12RecordingTransport())
+    var frame = Frame(width: board.width, height: board.height)
+    frame.pixels[3, 5] = true
+    try display.show(frame, changed: true)
+    let cycles = display.transport.cycles
+    #expect(!cycles.isEmpty)
+    let last = try #require(cycles.last)
+    #expect(last.groups.count == board.scan)
+    #expect(last.groups.joined().contains { $0 != (board.dataActiveLow ? 0xFF : 0x00) })
+  }
+}
