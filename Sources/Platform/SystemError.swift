@@ -31,6 +31,22 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 }
 
+/// An error of a device node (SPI, I2C, GPIO) that is a ``SystemError`` with advice for its
+/// kind of node: the path, code and operation are the system error's.
+public protocol DeviceNodeError: Error, CustomStringConvertible {
+  /// The failed call on the node.
+  var system: SystemError { get }
+}
+
+extension DeviceNodeError {
+  /// The device node.
+  public var path: String { system.path ?? "" }
+  /// The `errno` value.
+  public var code: Int32 { system.code }
+  /// What was being done.
+  public var operation: String { system.operation }
+}
+
 /// Calls `body` again while it fails with EINTR (a signal arrived during the call), and
 /// returns what it returned last: a system call that a signal handler must not break.
 @inlinable

@@ -3,16 +3,9 @@ import CKernel
 import MatrixCore
 
 /// A failure of a GPIO chip or its lines, keeping the `errno` and saying what to do.
-public struct GPIOError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct GPIOError: DeviceNodeError, Sendable, Equatable {
   /// The failed call: its `errno`, what was being done and the chip's device node.
   public var system: SystemError
-
-  /// The chip's device node.
-  public var path: String { system.path ?? "" }
-  /// The `errno` value.
-  public var code: Int32 { system.code }
-  /// What was being done.
-  public var operation: String { system.operation }
 
   public init(path: String, code: Int32, operation: String) {
     system = SystemError(code: code, operation: operation, path: path)

@@ -15,19 +15,12 @@ extension I2CTransport {
 }
 
 /// A failure on an I2C bus, keeping the `errno` and saying what to do about it.
-public struct I2CError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct I2CError: DeviceNodeError, Sendable, Equatable {
   /// The failed call: its `errno`, what was being done (`open`, `write 17 bytes`) and the
   /// bus's device node.
   public var system: SystemError
   /// The device's address, when the failure concerns one.
   public var address: UInt8?
-
-  /// The bus's device node.
-  public var path: String { system.path ?? "" }
-  /// The `errno` value.
-  public var code: Int32 { system.code }
-  /// What was being done.
-  public var operation: String { system.operation }
 
   /// Creates the error.
   public init(path: String, code: Int32, operation: String, address: UInt8? = nil) {

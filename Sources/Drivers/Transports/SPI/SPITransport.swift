@@ -60,17 +60,10 @@ public struct RetryPolicy: Sendable {
 }
 
 /// A failure of the SPI device, keeping the `errno` and saying what to do about it.
-public struct SPIError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct SPIError: DeviceNodeError, Sendable, Equatable {
   /// The failed call: its `errno`, what was being done (`open`, `set the SPI mode`,
   /// `write`) and the device node.
   public var system: SystemError
-
-  /// The device path.
-  public var path: String { system.path ?? "" }
-  /// The `errno` value.
-  public var code: Int32 { system.code }
-  /// What was being done.
-  public var operation: String { system.operation }
 
   /// The error of a failed call on the SPI device `path`.
   public init(path: String, code: Int32, operation: String) {
