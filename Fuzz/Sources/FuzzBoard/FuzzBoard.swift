@@ -1,33 +1,34 @@
 import Drivers
 import MatrixCore
 
+/// A screen that takes frames and keeps nothing.
+struct NullScreen: Display {
+  let width: Int, height: Int
+  var wantsEveryFrame: Bool { false }
+  mutating func show(_ frame: Frame, changed: Bool) throws {}
+  mutating func shutdown() throws {}
+}
+
+/// Shows one lit frame and shuts the display down.
+struct LitFrame: DisplayVisitor {
+  mutating func visit<D: Display>(_ display: inout D) throws {
+    var frame = Frame(width: display.width, height: display.height)
+    frame.pixels.fill(true)
+    try display.show(frame, changed: true)
+    try display.shutdown()
+  }
+}
+
 /// libFuzzer entry point: any bytes as a board file of any family; a small board that
-/// loads is also started up and sent a lit frame through its encoder.
+/// loads is also started up and sent a lit frame through its family's encoder and the
+/// emulator of its chips.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
   guard let board = try? SignBoard(json: text, path: "fuzz.json"), board.width * board.height <= 4096 else { return 0 }
-  var frame = Frame(width: board.width, height: board.height)
-  frame.pixels.fill(true)
-  switch board {
-  case .max7219(let board):
-    var encoder = MAX7219Encoder(board: board)
-    var output = SPITransactions()
-    encoder.startUp(into: &output)
-    encoder.encode(frame, into: &output)
-  case .ht16k33(let board):
-    var encoder = HT16K33Encoder(board: board)
-    var output = I2CWrites()
-    encoder.startUp(into: &output)
-    encoder.encode(frame, into: &output)
-  case .pixels(let board):
-    var encoder = PixelEncoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
-    var output = SPITransactions()
-    encoder.encode(frame, into: &output)
-  case .hub12(let board):
-    var encoder = HUB12Encoder(board: board)
-    var cycle = HUB12Cycle()
-    encoder.encode(frame, into: &cycle)
-  }
+  var visitor = LitFrame()
+  try? board.family.emulate(on: NullScreen(width: board.width, height: board.height), BoardSettings(), &visitor)
+  _ = board.units
+  _ = board.devices
   return 0
 }

@@ -266,6 +266,18 @@ public struct BidiParagraph: Sendable {
       }
       var runStartingAt: [Int: Int] = [:]
       for (number, run) in runs.enumerated() { runStartingAt[run[0]] = number }
+      // The nearest kept character before and after each position (-1: none).
+      var previousKept = [Int](repeating: -1, count: classes.count), nextKept = previousKept
+      var kept = -1
+      for index in classes.indices {
+        previousKept[index] = kept
+        if !Resolver.isRemovedByX9(original[index]) { kept = index }
+      }
+      kept = -1
+      for index in classes.indices.reversed() {
+        nextKept[index] = kept
+        if !Resolver.isRemovedByX9(original[index]) { kept = index }
+      }
       var sequences: [Sequence] = []
       for run in runs where !matchedPDIs.contains(run[0]) {
         var indices = run
@@ -274,14 +286,8 @@ public struct BidiParagraph: Sendable {
         }
         let level = levels[indices[0]]
         let first = indices[0], last = indices[indices.count - 1]
-        var before = baseLevel
-        if let previous = (0..<first).last(where: { !Resolver.isRemovedByX9(original[$0]) }) { before = levels[previous] }
-        var after = baseLevel
-        if !Resolver.isIsolateInitiator(original[last]),
-          let next = ((last + 1)..<classes.count).first(where: { !Resolver.isRemovedByX9(original[$0]) })
-        {
-          after = levels[next]
-        }
+        let before = previousKept[first] >= 0 ? levels[previousKept[first]] : baseLevel
+        let after = !Resolver.isIsolateInitiator(original[last]) && nextKept[last] >= 0 ? levels[nextKept[last]] : baseLevel
         sequences.append(
           Sequence(
             indices: indices, level: level,
