@@ -186,9 +186,10 @@ public final class HTTPServer: @unchecked Sendable {
     }
     while connection.input.room > 0 {
       let wanted = min(connection.input.room, scratch.count)
-      let count = scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+      let count = retryingOnInterrupt {
+        scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+      }
       if count < 0 {
-        if errno == EINTR { continue }
         if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
         return
       }
@@ -207,9 +208,8 @@ public final class HTTPServer: @unchecked Sendable {
   /// or at the client's end.
   func receiveOnStream(_ connection: HTTPConnection) {
     while true {
-      let count = scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, $0) }
+      let count = retryingOnInterrupt { scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, $0) } }
       if count < 0 {
-        if errno == EINTR { continue }
         if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
         return
       }
@@ -303,11 +303,10 @@ public final class HTTPServer: @unchecked Sendable {
 
   func send(_ connection: HTTPConnection, now: Int64) {
     while connection.hasOutput {
-      let count = connection.output.withUnsafeBytes {
-        SocketCalls.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: $0[connection.written...]))
+      let count = retryingOnInterrupt {
+        connection.output.withUnsafeBytes { SocketCalls.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: $0[connection.written...])) }
       }
       if count < 0 {
-        if errno == EINTR { continue }
         if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
         return
       }

@@ -254,8 +254,7 @@ public final class MQTTClient: Sendable {
       let left = deadline - MQTTClient.monotonic()
       if left <= 0 { return nil }
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = poll(&poller, 1, Int32(max(1, left * 1000)))
-      if ready < 0 && errno == EINTR { continue }
+      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(max(1, left * 1000))) }
       if ready == 0 { return nil }
       var chunk = [UInt8](repeating: 0, count: 16_384)
       let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }

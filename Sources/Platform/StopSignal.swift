@@ -16,10 +16,7 @@ public enum StopSignal {
   /// `open(2)` retried on EINTR until a stop signal is pending: a FIFO nobody opens from the
   /// other side blocks, and Ctrl-C must still end the program.
   public static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-    while true {
-      let descriptor = LibC.open(path, flags, mode)
-      if descriptor >= 0 || errno != EINTR || pending != 0 { return descriptor }
-    }
+    retryingOnInterrupt(unless: { pending != 0 }) { LibC.open(path, flags, mode) }
   }
 
   /// Waits until `descriptor` takes a write, at most `milliseconds`: once a stop is pending,

@@ -58,6 +58,18 @@ public func retryingOnInterrupt<Result: BinaryInteger>(_ body: () -> Result) -> 
   }
 }
 
+/// Calls `body` again while it fails with EINTR, unless `stopping` says the interruption was
+/// a request to stop: then the failure (-1, `errno` EINTR) is returned for the caller to
+/// end on.
+@inlinable
+public func retryingOnInterrupt<Result: BinaryInteger>(unless stopping: () -> Bool, _ body: () -> Result) -> Result {
+  while true {
+    let result = body()
+    if result == -1 && errno == EINTR && !stopping() { continue }
+    return result
+  }
+}
+
 /// Calls `body` again while it returns EINTR, for the calls that return their error number
 /// instead of setting `errno` (`clock_nanosleep`, the pthread calls).
 @inlinable

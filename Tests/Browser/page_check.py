@@ -204,6 +204,9 @@ def edit_programs(driver, url, other):
     driver.execute_script("document.getElementById('program-mode').value = 'cycle';")
     field("program-save").click()
     wait(lambda: [p for p in listed_programs(url) if p["name"] == other][0].get("times") == ["08:00-09:00"], "the change")
+    # The page closes the editor when its own save answers, which can come after the API
+    # shows the change: wait for it, or the next edit races the close.
+    wait(lambda: not field("program-editor").is_displayed(), "the editor to close after the change")
     after = [p for p in listed_programs(url) if p["name"] == other][0]
     assert after.get("dates") == before.get("dates") and after.get("mode") == "cycle", "changed %r" % after
 

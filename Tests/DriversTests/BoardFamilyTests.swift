@@ -77,3 +77,42 @@ import Testing
     #expect(last.groups.joined().contains { $0 != (board.dataActiveLow ? 0xFF : 0x00) })
   }
 }
+
+/// The one placement model: `grid` and `chain` in every family, the same places as the
+/// explicit lists they stand for.
+@Suite struct BoardPlacementTests {
+  func board(_ json: String) throws -> SignBoard { try SignBoard(json: json, path: "b.json") }
+
+  @Test func ledPanelsInAGridAreTheListTheyStandFor() throws {
+    let grid = try board(#"{"driver": "ws2812", "maxMilliamps": 3000, "panel": {"width": 32, "height": 8}, "grid": {"columns": 2, "rows": 2}, "chain": {"start": "top-left", "direction": "rows", "serpentine": true}}"#)
+    let list = try board(#"{"driver": "ws2812", "maxMilliamps": 3000, "panel": {"width": 32, "height": 8}, "panels": [{"x": 0, "y": 0}, {"x": 32, "y": 0}, {"x": 32, "y": 8}, {"x": 0, "y": 8}]}"#)
+    #expect(grid.units == list.units)
+    #expect(grid == list)
+    #expect(grid.width == 64 && grid.height == 16)
+  }
+
+  @Test func backpacksInAGridTakeAddressesInChainOrder() throws {
+    let grid = try board(#"{"driver": "ht16k33", "module": "8x8", "grid": {"columns": 4}, "chain": {"start": "top-left"}}"#)
+    let list = try board(
+      #"{"driver": "ht16k33", "module": "8x8", "backpacks": [{"address": "0x70", "x": 0}, {"address": "0x71", "x": 8}, {"address": "0x72", "x": 16}, {"address": "0x73", "x": 24}]}"#)
+    #expect(grid == list)
+    #expect(grid.units.map(\.x) == [0, 8, 16, 24])
+    #expect(throws: BoardFileError.self) { try board(#"{"driver": "ht16k33", "module": "8x8", "grid": {"columns": 9}}"#) }
+  }
+
+  @Test func bothFormsAtOnceAreRefusedNamingTheField() throws {
+    do {
+      _ = try board(#"{"driver": "apa102", "panel": {"width": 8, "height": 8}, "panels": [{"x": 0}], "grid": {"columns": 2}}"#)
+      Issue.record("accepted")
+    } catch {
+      #expect("\(error)" == "b.json: field 'panels': give the units either as 'panels' or as 'grid' and 'chain', not both")
+    }
+  }
+
+  @Test func theChipChainsStillReadTheirGridAndChain() throws {
+    let max7219 = try board(#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4, "rows": 2}, "chain": {"start": "top-right", "serpentine": true}}"#)
+    #expect(max7219.width == 32 && max7219.height == 16)
+    #expect(max7219.units.first?.x == 24 && max7219.units.first?.y == 0)
+    #expect(throws: BoardFileError.self) { try board(#"{"driver": "max7219", "module": "fc16", "chain": {"start": "top-left"}}"#) }
+  }
+}

@@ -3,7 +3,8 @@ import SimpleJSON
 extension HT16K33Board {
   /// The fields an HT16K33 board file may have.
   static let knownFields = [
-    "schema", "name", "description", "driver", "i2c", "bus", "module", "rotation", "color", "brightness", "backpacks",
+    "schema", "name", "description", "driver", "i2c", "bus", "module", "rotation", "color", "brightness", "backpacks", "grid",
+    "chain",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `ht16k33`.
@@ -18,7 +19,25 @@ extension HT16K33Board {
     try fields.rejectUnknownKeys(knownFields)
     let module = try fields.choice("module", HT16K33Module.allCases.map(\.rawValue)).flatMap(HT16K33Module.init)
     let rotation = try decodeRotation(fields) ?? .none
-    guard let list = try fields.objects("backpacks") else { throw fields.missing("backpacks") }
+    var list = try fields.objects("backpacks")
+    // Backpacks of one module in a grid, in chain order, at addresses 0x70, 0x71, ... (the
+    // jumpers' usual order), instead of a list.
+    let placement = try BoardPlacement.decode(
+      fields, columnRange: 1...8, rowRange: 1...8, chain: ChainOrder(start: .topLeft, direction: .rows, serpentine: false))
+    if let placement {
+      guard list == nil else { throw BoardPlacement.bothGiven("backpacks") }
+      guard let module else { throw fields.missing("module") }
+      guard placement.columns * placement.rows <= 8 else {
+        throw JSONFieldError(field: "grid", reason: "\(placement.columns * placement.rows) backpacks is more than the 8 addresses 0x70-0x77")
+      }
+      let size = rotation.turned(width: module.width, height: module.height)
+      list = try placement.places(unitWidth: size.width, unitHeight: size.height).enumerated().map { index, place throws(JSONFieldError) in
+        try JSONFields(
+          .object([("address", .number(Double(0x70 + index))), ("x", .number(Double(place.x))), ("y", .number(Double(place.y)))]),
+          path: "backpacks[\(index)]")
+      }
+    }
+    guard let list else { throw fields.missing("backpacks") }
     var backpacks: [Backpack] = []
     for entry in list {
       try entry.rejectUnknownKeys(["address", "module", "x", "y", "rotation"])

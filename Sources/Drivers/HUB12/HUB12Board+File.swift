@@ -20,20 +20,10 @@ extension HUB12Board {
       dataActiveLow = try panel.choice("data", ["active-low", "active-high"]).map { $0 == "active-low" } ?? true
       oeActiveHigh = try panel.choice("oe", ["active-high", "active-low"]).map { $0 == "active-high" } ?? true
     }
-    var (columns, rows) = (1, 1)
-    if let grid = try fields.object("grid") {
-      try grid.rejectUnknownKeys(["columns", "rows"])
-      columns = try grid.integer("columns", in: 1...32) ?? 1
-      rows = try grid.integer("rows", in: 1...16) ?? 1
-    }
-    var chain = ChainOrder(start: .topRight, direction: .rows, serpentine: false)
-    if let object = try fields.object("chain") {
-      try object.rejectUnknownKeys(["start", "direction", "serpentine"])
-      chain.start = try object.choice("start", Corner.allCases.map(\.rawValue)).flatMap(Corner.init) ?? chain.start
-      chain.direction = try object.choice("direction", ChainDirection.allCases.map(\.rawValue))
-        .flatMap(ChainDirection.init) ?? chain.direction
-      chain.serpentine = try object.bool("serpentine") ?? false
-    }
+    let placement = try BoardPlacement.decode(
+      fields, columnRange: 1...32, rowRange: 1...16, chain: ChainOrder(start: .topRight, direction: .rows, serpentine: false))
+      ?? BoardPlacement(columns: 1, rows: 1, chain: ChainOrder(start: .topRight, direction: .rows, serpentine: false))
+    let (columns, rows, chain) = (placement.columns, placement.rows, placement.chain)
     var (device, speed) = ("/dev/spidev0.0", 4_000_000)
     if let spi = try fields.object("spi") {
       try spi.rejectUnknownKeys(["device", "speedHz"])

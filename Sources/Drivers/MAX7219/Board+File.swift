@@ -50,10 +50,12 @@ extension Board {
         field: "module",
         reason: "'\(moduleName)' is not a module variant (fc16, generic, parola, icstation, or drXcrYrrZ)")
     }
-    guard let grid = try fields.object("grid") else { throw fields.missing("grid") }
-    try grid.rejectUnknownKeys(["columns", "rows"])
-    let columns = try grid.requiredInteger("columns", in: columnRange)
-    let rows = try grid.integer("rows", in: rowRange) ?? 1
+    guard
+      let placement = try BoardPlacement.decode(
+        fields, columnRange: columnRange, rowRange: rowRange, chain: ChainOrder(start: .topRight, direction: .rows, serpentine: false),
+        columnsRequired: true)
+    else { throw fields.missing("grid") }
+    let (columns, rows) = (placement.columns, placement.rows)
     guard columns * rows <= maximumChips else {
       throw JSONFieldError(field: "grid", reason: "\(columns * rows) modules is more than \(maximumChips)")
     }
@@ -61,14 +63,7 @@ extension Board {
     guard let rotation = ModuleRotation(rawValue: degrees) else {
       throw JSONFieldError(field: "rotation", reason: "\(degrees) is not 0, 90, 180 or 270")
     }
-    var start = Corner.topRight, direction = ChainDirection.rows, serpentine = false
-    if let chain = try fields.object("chain") {
-      try chain.rejectUnknownKeys(["start", "direction", "serpentine"])
-      start = try chain.choice("start", Corner.allCases.map(\.rawValue)).flatMap(Corner.init) ?? start
-      direction = try chain.choice("direction", ChainDirection.allCases.map(\.rawValue))
-        .flatMap(ChainDirection.init) ?? direction
-      serpentine = try chain.bool("serpentine") ?? false
-    }
+    let (start, direction, serpentine) = (placement.chain.start, placement.chain.direction, placement.chain.serpentine)
     var device = "/dev/spidev0.0", speed = 8_000_000
     if let spi = try fields.object("spi") {
       try spi.rejectUnknownKeys(["device", "speedHz"])

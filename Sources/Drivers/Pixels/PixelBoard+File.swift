@@ -3,7 +3,7 @@ import SimpleJSON
 extension PixelBoard {
   /// The fields a pixel board file may have.
   static let knownFields = [
-    "schema", "name", "description", "driver", "panel", "panels", "colorOrder", "spi", "brightness", "maxMilliamps",
+    "schema", "name", "description", "driver", "panel", "panels", "grid", "chain", "colorOrder", "spi", "brightness", "maxMilliamps",
   ]
   /// The fields of a panel (`panel` gives every panel's; each of `panels` may override them).
   static let panelFields = ["width", "height", "x", "y", "start", "direction", "serpentine"]
@@ -13,8 +13,19 @@ extension PixelBoard {
     try fields.rejectUnknownKeys(knownFields)
     let shared = try fields.object("panel")
     try shared?.rejectUnknownKeys(panelFields.filter { $0 != "x" && $0 != "y" })
-    let entries = try fields.objects("panels")
+    var entries = try fields.objects("panels")
     guard shared != nil || entries != nil else { throw fields.missing("panel") }
+    // Panels of the shared size in a grid, in chain order, instead of a list.
+    let placement = try BoardPlacement.decode(
+      fields, columnRange: 1...64, rowRange: 1...64, chain: ChainOrder(start: .topLeft, direction: .rows, serpentine: false))
+    if let placement, let shared {
+      guard entries == nil else { throw BoardPlacement.bothGiven("panels") }
+      guard let width = try shared.integer("width", in: 1...1024) else { throw shared.missing("width") }
+      guard let height = try shared.integer("height", in: 1...1024) else { throw shared.missing("height") }
+      entries = try placement.places(unitWidth: width, unitHeight: height).map { place throws(JSONFieldError) in
+        try JSONFields(.object([("x", .number(Double(place.x))), ("y", .number(Double(place.y)))]), path: "panel")
+      }
+    }
     var panels: [Panel] = []
     for entry in entries ?? [shared!] {
       try entry.rejectUnknownKeys(panelFields)

@@ -45,8 +45,9 @@ public func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, what: 
     if StopSignal.pending != 0 && !StopSignal.waitWritable(descriptor, milliseconds: 500) {
       throw OutputError(code: EINTR, what: what)
     }
-    let written = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+    let written = retryingOnInterrupt(unless: { StopSignal.pending != 0 }) { write(descriptor, raw.baseAddress! + offset, raw.count - offset) }
     if written < 0 {
+      // Interrupted by a stop: the top of the loop gives the reader half a second.
       if errno == EINTR { continue }
       throw OutputError(code: errno, what: what)
     }
