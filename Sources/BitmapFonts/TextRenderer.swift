@@ -151,9 +151,7 @@ public struct TextRenderer: Sendable, Equatable {
   /// The direction a paragraph of `text` reads with this renderer: its ``direction`` when
   /// that is set, else from the first strong letter (``TextDirection/auto`` if none).
   public func paragraphDirection(_ text: String) -> TextDirection {
-    guard direction == .auto else { return direction }
-    let paragraph = BidiParagraph(Array(text.unicodeScalars))
-    return paragraph.hasStrongLetter ? (paragraph.isRightToLeft ? .rtl : .ltr) : .auto
+    direction == .auto ? BidiParagraph.firstStrongDirection(of: Array(text.unicodeScalars)) : direction
   }
 
   /// The width in pixels the string takes, without drawing it.

@@ -66,12 +66,13 @@ public enum ArabicJoining {
         case (false, true): .initial
         case (false, false): .isolated
         }
-      if let shaped = UnicodeTables.presentationForm(of: scalar, form), available(shaped) {
+      let shaped = UnicodeTables.presentationForm(of: scalar, form)
+      if let shaped, available(shaped) {
         output.append(shaped)
       } else {
         // A letter whose shape here Unicode has no character for (Pashto's ښ), or no font
         // draws, stays plain; isolated, plain is the right shape.
-        if form != .isolated || UnicodeTables.presentationForm(of: scalar, form) != nil { unshaped.append(scalar) }
+        if form != .isolated || shaped != nil { unshaped.append(scalar) }
         output.append(scalar)
       }
       index += 1

@@ -31,21 +31,22 @@ public struct BidiParagraph: Sendable {
   ///
   /// An icon (``IconText``) counts as a neutral, like the emoji it stands beside.
   public init(_ scalars: [Unicode.Scalar], direction: TextDirection = .auto) {
-    let classes = scalars.map { $0 == IconText.marker ? BidiClass.otherNeutral : UnicodeTables.bidiClass($0) }
-    var resolver = Resolver(classes: classes, scalars: scalars)
-    let firstStrong = resolver.firstStrongLevel(from: 0, to: scalars.count)
-    hasStrongLetter = firstStrong != nil
-    self.baseLevel =
-      switch direction {
-      case .ltr: 0
-      case .rtl: 1
-      case .auto: firstStrong ?? 0
-      }
+    var resolver = Resolver(scalars: scalars)
+    self.direction = direction == .auto ? resolver.firstStrongDirection : direction
+    baseLevel = self.direction == .rtl ? 1 : 0
     levels = resolver.resolve(baseLevel: baseLevel)
   }
 
-  /// Whether the paragraph has a strong letter outside isolates (rules P2, P3 found one).
-  public let hasStrongLetter: Bool
+  /// The direction the paragraph reads: as it was given, or found from its first strong
+  /// letter outside isolates (rules P2, P3); ``TextDirection/auto`` when it was to be found
+  /// and there is no strong letter (it then reads left to right).
+  public let direction: TextDirection
+
+  /// The direction a paragraph of `scalars` reads by rules P2 and P3 alone, without
+  /// resolving its levels: ``TextDirection/auto`` when it has no strong letter.
+  public static func firstStrongDirection(of scalars: [Unicode.Scalar]) -> TextDirection {
+    Resolver(scalars: scalars).firstStrongDirection
+  }
 
   /// Whether the paragraph reads right to left.
   public var isRightToLeft: Bool { baseLevel & 1 == 1 }
@@ -95,6 +96,11 @@ public struct BidiParagraph: Sendable {
     /// The PDIs that close an isolate initiator.
     var matchedPDIs: Set<Int> = []
 
+    /// The classes of `scalars`, an icon counting as a neutral.
+    init(scalars: [Unicode.Scalar]) {
+      self.init(classes: scalars.map { $0 == IconText.marker ? BidiClass.otherNeutral : UnicodeTables.bidiClass($0) }, scalars: scalars)
+    }
+
     init(classes: [BidiClass], scalars: [Unicode.Scalar]) {
       self.classes = classes
       self.original = classes
@@ -112,6 +118,15 @@ public struct BidiParagraph: Sendable {
         case .paragraphSeparator: open.removeAll()
         default: break
         }
+      }
+    }
+
+    /// The paragraph's direction by P2 and P3: `auto` when it has no strong letter.
+    var firstStrongDirection: TextDirection {
+      switch firstStrongLevel(from: 0, to: classes.count) {
+      case 0: .ltr
+      case 1: .rtl
+      default: .auto
       }
     }
 

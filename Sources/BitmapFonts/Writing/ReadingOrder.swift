@@ -26,7 +26,7 @@ public struct ReadingOrder: Sendable {
     if !bidiScalars && direction != .rtl && text.utf8.allSatisfy({ $0 < 0xCC }) {
       // Below U+0300 and without right-to-left letters: already normalised and in order.
       characters = text.map { Array($0.unicodeScalars) }
-      self.direction = direction == .ltr ? .ltr : (text.unicodeScalars.contains { UnicodeTables.bidiClass($0) == .leftToRight } ? .ltr : .auto)
+      self.direction = direction == .ltr ? .ltr : BidiParagraph.firstStrongDirection(of: Array(text.unicodeScalars))
       return
     }
     var scalars = Normalization.nfc(text.unicodeScalars, keepingIdeographs: true)
@@ -39,11 +39,7 @@ public struct ReadingOrder: Sendable {
     view.append(contentsOf: scalars)
     let clusters = String(view).map { Array($0.unicodeScalars) }
     let paragraph = BidiParagraph(scalars, direction: direction)
-    self.direction =
-      switch direction {
-      case .auto: paragraph.hasStrongLetter ? (paragraph.isRightToLeft ? .rtl : .ltr) : .auto
-      default: direction
-      }
+    self.direction = paragraph.direction
     // Each cluster reads at the level of its first scalar that the algorithm keeps.
     var levels: [UInt8] = []
     levels.reserveCapacity(clusters.count)

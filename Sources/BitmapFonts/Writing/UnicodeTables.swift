@@ -164,10 +164,12 @@ public enum BidiClass: UInt8, Sendable, CaseIterable {
   ]
 
   /// The short name UAX #9 and the UCD files use (`L`, `AL`, `NSM`...).
-  public var shortName: String {
-    ["L", "R", "AL", "EN", "ES", "ET", "AN", "CS", "NSM", "BN", "B", "S", "WS", "ON",
-     "LRE", "LRO", "RLE", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"][Int(rawValue)]
-  }
+  public var shortName: String { BidiClass.shortNames[Int(rawValue)] }
+
+  static let shortNames = [
+    "L", "R", "AL", "EN", "ES", "ET", "AN", "CS", "NSM", "BN", "B", "S", "WS", "ON",
+    "LRE", "LRO", "RLE", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI",
+  ]
 }
 
 /// The Joining_Type property: how a letter connects to its neighbours in a cursive script.
