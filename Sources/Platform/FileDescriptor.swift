@@ -18,6 +18,16 @@ public struct FileDescriptor: ~Copyable {
     self.raw = raw
   }
 
+  /// Creates (or truncates) a file to write, as the dump options do; a stop signal
+  /// pending ends a blocked open (a FIFO nobody reads).
+  ///
+  /// - Throws: ``SystemError`` with the `errno` of the failed open.
+  public init(creating path: String, operation: String = "create the dump file") throws(SystemError) {
+    let raw = StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard raw >= 0 else { throw SystemError.last(operation, path: path) }
+    self.raw = raw
+  }
+
   /// Gives the descriptor up without closing it: the caller owns it now.
   public consuming func release() -> Int32 {
     let raw = self.raw

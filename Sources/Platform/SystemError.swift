@@ -36,9 +36,16 @@ public struct SystemError: Error, Sendable, Equatable, CustomStringConvertible {
 public protocol DeviceNodeError: Error, CustomStringConvertible {
   /// The failed call on the node.
   var system: SystemError { get }
+  /// The error of a failed call.
+  init(system: SystemError)
 }
 
 extension DeviceNodeError {
+  /// The error of a failed call on the node `path`.
+  public init(path: String, code: Int32, operation: String) {
+    self.init(system: SystemError(code: code, operation: operation, path: path))
+  }
+
   /// The device node.
   public var path: String { system.path ?? "" }
   /// The `errno` value.

@@ -52,7 +52,9 @@ extension HUB12Board: BoardFamily {
         let line = "refresh_hz=\(figures.refreshHz) slots=\(figures.slots) cpu_share=\(figures.cpuShare) late_p50_us=\(figures.lateP50) "
           + "late_p99_us=\(figures.lateP99) late_max_us=\(figures.lateMax) overruns=\(figures.overruns) real_time=\(figures.realTime) "
           + "slot_us=\(figures.slotMicroseconds)\n"
-        try? writeAll(Array(line.utf8), to: StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644), what: path)
+        if let report = try? FileDescriptor(creating: path, operation: "write the scan report") {
+          try? writeAll(Array(line.utf8), to: report.raw, what: path)
+        }
       }
     }
     try visitor.visit(&display)

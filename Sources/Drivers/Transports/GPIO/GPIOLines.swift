@@ -7,8 +7,8 @@ public struct GPIOError: DeviceNodeError, Sendable, Equatable {
   /// The failed call: its `errno`, what was being done and the chip's device node.
   public var system: SystemError
 
-  public init(path: String, code: Int32, operation: String) {
-    system = SystemError(code: code, operation: operation, path: path)
+  public init(system: SystemError) {
+    self.system = system
   }
 
   public var description: String {

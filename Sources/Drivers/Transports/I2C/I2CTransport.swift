@@ -23,7 +23,12 @@ public struct I2CError: DeviceNodeError, Sendable, Equatable {
   public var address: UInt8?
 
   /// Creates the error.
-  public init(path: String, code: Int32, operation: String, address: UInt8? = nil) {
+  public init(system: SystemError) {
+    self.system = system
+  }
+
+  /// The error of a failed call concerning the device at `address`.
+  public init(path: String, code: Int32, operation: String, address: UInt8?) {
     system = SystemError(code: code, operation: operation, path: path)
     self.address = address
   }
@@ -126,18 +131,16 @@ public final class I2CDevTransport: I2CTransport {
 public final class I2CDumpTransport: I2CTransport {
   /// The file's path.
   public let path: String
-  let descriptor: Int32
+  let file: FileDescriptor
+  var descriptor: Int32 { file.raw }
   /// One line, reused.
   var line: [UInt8] = []
 
   /// Creates (or truncates) the dump file.
   public init(path: String) throws(I2CError) {
     self.path = path
-    descriptor = StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw I2CError(path: path, code: errno, operation: "create the dump file") }
+    do { file = try FileDescriptor(creating: path) } catch { throw I2CError(system: error) }
   }
-
-  deinit { close(descriptor) }
 
   /// - Throws: ``OutputError`` for a file's errors (a full disk, a size limit).
   public func send(_ writes: I2CWrites) throws {

@@ -66,8 +66,8 @@ public struct SPIError: DeviceNodeError, Sendable, Equatable {
   public var system: SystemError
 
   /// The error of a failed call on the SPI device `path`.
-  public init(path: String, code: Int32, operation: String) {
-    system = SystemError(code: code, operation: operation, path: path)
+  public init(system: SystemError) {
+    self.system = system
   }
 
   public var description: String {
@@ -110,16 +110,14 @@ public struct RecordingTransport: SPITransport {
 public final class DumpTransport: SPITransport {
   /// The file's path.
   public let path: String
-  let descriptor: Int32
+  let file: FileDescriptor
+  var descriptor: Int32 { file.raw }
 
   /// Creates (or truncates) the dump file.
   public init(path: String) throws(SPIError) {
     self.path = path
-    descriptor = StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw SPIError(path: path, code: errno, operation: "create the dump file") }
+    do { file = try FileDescriptor(creating: path) } catch { throw SPIError(system: error) }
   }
-
-  deinit { close(descriptor) }
 
   /// - Throws: ``OutputError``: a file's errors (a full disk, a size limit), with no advice
   ///   meant for devices.
