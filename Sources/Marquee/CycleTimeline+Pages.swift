@@ -15,6 +15,7 @@ extension CycleTimeline {
     settings: CycleSettings = CycleSettings()
   ) throws(MarqueeError) {
     var cards: [MessageCard] = []
+    var pixels = 0
     for message in messages.isEmpty ? [""] : messages {
       // Every line of a message reads in the direction of the message's first letter.
       var lineRenderer = renderer
@@ -28,6 +29,8 @@ extension CycleTimeline {
         let lines = layouts[start..<min(layouts.count, start + perPage)]
         let pageHeight = lines.count * lineHeight + (lines.count - 1) * lineSpacing
         if let problem = Framebuffer.validateSize(width: width, height: pageHeight) { throw .contentTooLarge(problem) }
+        pixels += width * pageHeight
+        try MarqueeError.checkContent(pixels: pixels, "the pages")
         var page = Framebuffer(width: width, height: pageHeight)
         var animations: [TextRenderer.PlacedAnimation] = []
         for (row, layout) in lines.enumerated() {

@@ -1,3 +1,4 @@
+import Platform
 import BitmapFonts
 import MatrixCore
 
@@ -74,11 +75,14 @@ public struct CycleTimeline: Timeline {
     settings: CycleSettings = CycleSettings()
   ) throws(MarqueeError) {
     var cards: [MessageCard] = []
+    var pixels = 0
     for message in messages.isEmpty ? [""] : messages {
       let layout = renderer.layout(message)
       if let problem = Framebuffer.validateSize(width: layout.width, height: layout.height) {
         throw .contentTooLarge(problem)
       }
+      pixels += layout.width * layout.height
+      try MarqueeError.checkContent(pixels: pixels, "the messages")
       guard layout.height <= height else { throw .textTallerThanSign(textHeight: layout.height, signHeight: height) }
       var card = MessageCard(
         strip: renderer.draw(layout), width: width, height: height,
@@ -145,7 +149,7 @@ public struct CycleTimeline: Timeline {
     guard card.scrollDistance > 0, settings.speed > 0 else { return 0 }
     let moving = local - max(0, settings.dwell)
     guard moving > 0 else { return 0 }
-    return min(card.scrollDistance, Int((moving * settings.speed + 1e-9).rounded(.down)))
+    return min(card.scrollDistance, Int(saturating: (moving * settings.speed + 1e-9).rounded(.down)))
   }
 
   public func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {

@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 
 /// How new content takes over a zone from what it showed: the bridge between two contents.
@@ -30,7 +31,7 @@ public enum LeadIn: Sendable {
     case .cut:
       frame.pixels.assign(target)
     case .scroll(let prefix, let direction, let speed):
-      let offset = min(prefix.width, Int((speed * u + 1e-9).rounded(.down)))
+      let offset = min(prefix.width, Int(saturating: (speed * u + 1e-9).rounded(.down)))
       frame.pixels.clear()
       switch direction {
       case .left, .auto:

@@ -42,6 +42,19 @@ public struct MarqueeSettings: Sendable, Equatable {
 
 /// Why content could not be turned into a timeline.
 public enum MarqueeError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The most pixels one zone's content may lay out (its ribbon, or all its cards and
+  /// pages together): 2^23, 1 MiB of 1-bit pixels. A few characters may expand to far
+  /// more (an icon 4,096 pixels wide named 4,000 times), so the bound is on pixels, not
+  /// characters; each notification is a zone's content too.
+  public static let maximumContentPixels = 1 << 23
+
+  /// Refuses content of `pixels` laid-out pixels past ``maximumContentPixels``.
+  static func checkContent(pixels: Int, _ what: String) throws(MarqueeError) {
+    guard pixels > maximumContentPixels else { return }
+    throw .contentTooLarge(
+      "\(what) lay out to \(pixels) pixels; a zone's content may hold at most \(maximumContentPixels) (1 MiB): fewer or shorter messages, or fewer large icons")
+  }
+
   /// The laid-out content is larger than a framebuffer may be.
   case contentTooLarge(String)
   /// The text's line is taller than the sign (or zone) it must fit.

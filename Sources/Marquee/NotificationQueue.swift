@@ -8,6 +8,10 @@ public struct Notification: Sendable, Equatable {
     case passes(Int)
   }
 
+  /// The longest a notification shows, in seconds (a day): the most `duration` takes, and
+  /// the most its passes may last.
+  public static let longest = 86_400.0
+
   /// Its number, given by the queue (for dismissing it).
   public internal(set) var id = 0
   /// The zone it interrupts; nil: the whole sign.

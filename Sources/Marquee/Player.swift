@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 
 /// The run loop: turns wall time into frame times and hands frames to a display.
@@ -45,12 +46,12 @@ public struct Player {
 
   /// The deadline of frame `index`, in clock nanoseconds from `start`.
   func deadline(of index: Int, start: Int64) -> Int64 {
-    start + Int64((Double(index) * 1e9 / fps).rounded())
+    start.addingSaturating(Int64(saturating: (Double(index) * 1e9 / fps).rounded()))
   }
 
   /// The index of the frame due at clock time `time`.
   func frameIndex(at time: Int64, start: Int64) -> Int {
-    Int((Double(time - start) * fps / 1e9).rounded(.down))
+    Int(saturating: (Double(time &- start) * fps / 1e9).rounded(.down))
   }
 
   /// Plays `timeline` on `display` until the frame limit or until `stop` is set.
@@ -101,7 +102,7 @@ public struct Player {
       if !display.wantsEveryFrame {
         // Sleep through frames that would show the same pixels.
         if let change = timeline.nextChange(after: t) {
-          let due = Int((change * fps - 1e-9).rounded(.up))
+          let due = Int(saturating: (change * fps - 1e-9).rounded(.up))
           next = max(next, min(due, limit))
         } else {
           next = limit

@@ -21,11 +21,15 @@ extension Sign {
   public enum NotificationError: Error, Sendable, Equatable, CustomStringConvertible {
     case noSuchZone(String, zones: [String])
     case full
+    /// Its passes would last longer than ``Notification/longest`` (a speed near 0).
+    case tooLong(passes: Int, seconds: Double)
 
     public var description: String {
       switch self {
       case .noSuchZone(let name, let zones): "no zone named '\(name)' (zones: \(zones.joined(separator: ", ")))"
       case .full: "\(NotificationQueue.capacity) notifications are already waiting"
+      case .tooLong(let passes, let seconds):
+        "passes: \(passes) passes of this content last \(secondsText(seconds)); a notification shows for at most a day (\(Int(Notification.longest)) s): give fewer passes or a higher speed"
       }
     }
   }
@@ -45,8 +49,9 @@ extension Sign {
     case .seconds(let value): seconds = value
     case .passes(let count): seconds = Double(count) * (zone.loopDuration ?? Sign.stillPass)
     }
-    if case .passes = notification.length {
+    if case .passes(let count) = notification.length {
       seconds += (notification.entering?.duration ?? 0) + (notification.leaving?.duration ?? 0)
+      guard seconds <= Notification.longest else { throw NotificationError.tooLong(passes: count, seconds: seconds) }
     }
     guard let id = notifications.add(notification, seconds: seconds, at: t) else { throw NotificationError.full }
     try replan(at: t)

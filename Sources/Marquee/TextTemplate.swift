@@ -149,7 +149,7 @@ public struct TextTemplate: Sendable, Equatable {
 
   /// A span of `seconds` in `format`.
   static func spanText(_ seconds: Double, _ format: String) -> String {
-    let minutes = Int(max(0, seconds) / 60)
+    let minutes = Int(saturating: max(0, seconds) / 60)
     return substitute(format) { code in
       switch code {
       case "d": "\(minutes / 1440)"

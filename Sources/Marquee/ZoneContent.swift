@@ -165,7 +165,7 @@ public struct ZoneContent: Sendable, Equatable {
     let icons = style.renderer.fonts.icons
     for template in templates {
       for name in template.iconNames where icons[name] == nil {
-        throw .unknownIcon(UnknownIcon(name: name, suggestions: icons.suggestions(for: name)))
+        throw .unknownIcon(icons.unknown(name))
       }
     }
     if let epoch, templates.contains(where: \.isDynamic) {

@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 
 /// A message starting or ending to be visible in a zone.
@@ -57,7 +58,7 @@ extension RibbonTimeline: ZoneTimeline {
   /// Whole pixels moved by time `t` (not wrapped).
   func travelled(_ t: Double) -> Int {
     guard scrolls, settings.speed > 0, t > 0 else { return 0 }
-    return Int((settings.speed * t + 1e-9).rounded(.down))
+    return Int(saturating: (settings.speed * t + 1e-9).rounded(.down))
   }
 
   public func messageEvents(from t0: Double, to t1: Double) -> [MessageEvent] {
@@ -154,8 +155,8 @@ extension CycleTimeline: ZoneTimeline {
     if t0 < 0, t1 >= 0 { events.append(MessageEvent(time: 0, kind: .started, message: 0)) }
     guard period.isFinite, t1 > max(0, t0) else { return events }
     let duration = max(0, settings.transition.duration)
-    let firstLap = Int((max(0, t0) / period).rounded(.down))
-    let lastLap = Int((t1 / period).rounded(.down))
+    let firstLap = Int(saturating: (max(0, t0) / period).rounded(.down))
+    let lastLap = Int(saturating: (t1 / period).rounded(.down))
     for lap in firstLap...lastLap {
       let base = Double(lap) * period
       for (index, card) in cards.enumerated() {

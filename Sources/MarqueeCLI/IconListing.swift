@@ -20,6 +20,8 @@ enum IconListing {
     let icons = IconSet.builtIn.adding(own)
     guard let name else {
       var lines = ["NAME".padding(to: 18) + "SIZES".padding(to: 18) + "FROM"]
+      // A file that could not be read is listed with why (the sign leaves it out).
+      for problem in own.problems { lines.append("# " + problem.description) }
       for name in icons.names {
         let icon = icons[name]!
         let sizes = icon.pictures.map { "\($0.width)x\($0.height)" }.joined(separator: " ")
@@ -29,7 +31,7 @@ enum IconListing {
       return lines.joined(separator: "\n") + "\n"
     }
     guard let icon = icons[name] else {
-      throw UsageError(UnknownIcon(name: name, suggestions: icons.suggestions(for: name)).description)
+      throw UsageError(icons.unknown(name).description)
     }
     return icon.pictures.map { picture in
       "\(name) \(picture.width)x\(picture.height)\n" + (0..<picture.height).map { y in

@@ -1,3 +1,4 @@
+import Platform
 import BitmapFonts
 import Drivers
 import Marquee
@@ -31,7 +32,7 @@ struct IdentifyTimeline: Timeline {
   func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
     frame.brightness = 1
     frame.pixels.clear()
-    let index = Int((max(0, t) / step).rounded(.down)) % units.count
+    let index = Int(saturating: (max(0, t) / step).rounded(.down)) % units.count
     let unit = units[index]
     let marker = unit.firstLED ?? (unit.x, unit.y)
     frame.pixels[marker.x, marker.y] = true

@@ -10,7 +10,7 @@ enum Recording {
   /// Records `timeline` into a GIF file: every frame for `--frames` or `--seconds` (10 by
   /// default) at `--fps`, rendered at once.
   static func recordGIF(_ timeline: any Timeline, options: RunOptions, path: String, caption: String? = nil) throws {
-    let frames = options.frames ?? Int(((options.seconds ?? 10) * options.fps).rounded())
+    let frames = options.frames ?? Int(saturating: ((options.seconds ?? 10) * options.fps).rounded())
     let captionPixels = caption.map { TextRenderer().render($0) }
     var recorder: GIFRecorder
     do {
@@ -56,7 +56,7 @@ enum Recording {
       let transition = Transition(entry: [effect], duration: 0.8)
       let settings = CycleSettings(dwell: 0.6, transition: transition, alignment: .center)
       let timeline = try CycleTimeline(messages: ["HELLO", "WORLD"], renderer: TextRenderer(), width: 32, height: 8, settings: settings)
-      options.frames = Int((timeline.period * options.fps).rounded())
+      options.frames = Int(saturating: (timeline.period * options.fps).rounded())
       try recordGIF(timeline, options: options, path: "\(folder)/\(effect.name).gif", caption: effect.name)
       count += 1
     }
@@ -74,7 +74,7 @@ enum Recording {
     ]
     for (name, timeline) in modes {
       // A whole loop, three seconds at least.
-      options.frames = max(75, Int(((timeline.loopDuration ?? 0) * options.fps).rounded()))
+      options.frames = max(75, Int(saturating: ((timeline.loopDuration ?? 0) * options.fps).rounded()))
       try recordGIF(timeline, options: options, path: "\(folder)/\(name).gif", caption: name)
       count += 1
     }

@@ -47,7 +47,11 @@ public final class FontCache: Sendable {
   package static func icons(folder: String?) throws -> IconSet {
     guard let folder else { return .builtIn }
     do {
-      return IconSet.builtIn.adding(try IconSet(folder: folder))
+      let folderIcons = try IconSet(folder: folder)
+      // A picture nobody may use must not keep the sign dark: it is left out, said here,
+      // and a message naming it is refused with the reason.
+      for problem in folderIcons.problems { printError("Warning: \(problem); that icon is left out") }
+      return IconSet.builtIn.adding(folderIcons)
     } catch {
       throw RuntimeError("\(error)")
     }

@@ -49,7 +49,12 @@ public enum SignPlan {
     if let loops = options.loops {
       // Nothing moves: one frame shows it all.
       let loop = controller.sign.loopDuration ?? 0
-      options.frames = max(1, Int((Double(loops) * loop * options.fps - 1e-9).rounded(.up)))
+      let frames = (Double(loops) * loop * options.fps - 1e-9).rounded(.up)
+      // As many frames as --frames takes at most: a speed near 0 makes a loop last for ever.
+      guard frames <= Double(Int32.max) else {
+        throw UsageError("\(loops == 1 ? "'--once'" : "'--loops \(loops)'") at this speed lasts \(secondsText(Double(loops) * loop)): more than \(Int32.max) frames; raise '--speed'.")
+      }
+      options.frames = max(1, Int(saturating: frames))
     }
     let access: FontCache.Access
     if case .offered = fontAccess { access = FontCache.offered(startingWith: zones.flatMap(\.options.fonts)) } else { access = .any }

@@ -50,6 +50,22 @@ import Testing
     #expect(refused == nil)
   }
 
+  /// Passes that would last past a day (a speed near 0) are refused with the field, not
+  /// queued for a time no clock holds.
+  @Test func passesLongerThanADayAreRefused() throws {
+    var sign = try Sign(width: 32, height: 8, content: ZoneContent(messages: ["Open"]))
+    let slow = ZoneContent(messages: ["A long enough message to scroll"], motion: .scroll(.init(speed: 1e-6)))
+    #expect(throws: Sign.NotificationError.self) { try sign.notify(Notification(content: slow, length: .passes(100)), at: 0) }
+    do {
+      _ = try sign.notify(Notification(content: slow, length: .passes(1)), at: 0)
+    } catch {
+      #expect("\(error)".hasPrefix("passes: 1 passes of this content last"), "\(error)")
+    }
+    #expect(sign.notifications.isEmpty)
+    let fine = ZoneContent(messages: ["A long enough message to scroll"], motion: .scroll(.init(speed: 20)))
+    #expect(try sign.notify(Notification(content: fine, length: .passes(100)), at: 0) == 1)
+  }
+
   /// A scrolling ticker interrupted for two seconds takes up exactly where it stopped.
   @Test func theZoneGoesOnFromWhereItWas() throws {
     let ticker = ZoneContent(messages: ["A ticker that scrolls on and on"], motion: .scroll(.init(speed: 20)))

@@ -108,6 +108,21 @@ final class SlowClock: PlayerClock, @unchecked Sendable {
     #expect(stats.rendered < 30)
   }
 
+  /// A speed near zero puts the next change some 10^300 s away: the player neither traps
+  /// converting that to nanoseconds nor spins, it sleeps to the end (issue 34).
+  @Test func aChangeFarBeyondAnyClockNeitherTrapsNorSpins() throws {
+    for speed in [1e-300, Double.leastNonzeroMagnitude, 1e-6] {
+      let timeline = try RibbonTimeline(
+        messages: ["A long enough message to scroll along"], renderer: TextRenderer(), width: 32, height: 8,
+        settings: MarqueeSettings(speed: speed))
+      var display = RecordingDisplay(width: 32, height: 8, wantsEveryFrame: false)
+      let clock = ManualClock()
+      let stats = try Player(fps: 40, frameLimit: 400).run(timeline, on: &display, clock: clock, stop: StopFlag())
+      #expect(stats.rendered == 1, "speed \(speed)")
+      #expect(clock.sleeps == [10_000_000_000], "speed \(speed)")
+    }
+  }
+
   @Test func stopFlagEndsTheRun() throws {
     let timeline = try scrolling()
     var display = RecordingDisplay(width: 32, height: 8, wantsEveryFrame: true)

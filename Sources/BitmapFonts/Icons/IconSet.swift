@@ -5,6 +5,12 @@ import MatrixCore
 public struct IconSet: Sendable, Equatable {
   /// The icons, by name.
   public private(set) var icons: [String: Icon]
+  /// Icons of a folder whose files could not be read, by name, with why: left out of the
+  /// set, so that a message naming one is refused saying so while the others show.
+  public internal(set) var broken: [String: PictureError] = [:]
+  /// What was wrong with the folder's files (broken pictures, names that cannot be an
+  /// icon's), in the order found: for the sign to warn about at its start.
+  public internal(set) var problems: [PictureError] = []
 
   /// A set of these icons.
   public init(_ icons: [Icon] = []) {
@@ -24,7 +30,14 @@ public struct IconSet: Sendable, Equatable {
   public func adding(_ other: IconSet) -> IconSet {
     var merged = self
     merged.icons.merge(other.icons) { _, theirs in theirs }
+    merged.broken.merge(other.broken) { _, theirs in theirs }
+    merged.problems += other.problems
     return merged
+  }
+
+  /// Why a message cannot show icon `name`: its file is broken, or no icon has the name.
+  public func unknown(_ name: String) -> UnknownIcon {
+    UnknownIcon(name: name, suggestions: suggestions(for: name), broken: broken[name])
   }
 
   /// Up to three names near `name` (for "did you mean"), nearest first.
@@ -41,13 +54,17 @@ public struct UnknownIcon: Error, Sendable, Equatable, CustomStringConvertible {
   public var name: String
   /// Names near it.
   public var suggestions: [String]
+  /// Why the icon folder's file of this name could not be read, if that is why.
+  public var broken: PictureError?
 
-  public init(name: String, suggestions: [String]) {
+  public init(name: String, suggestions: [String], broken: PictureError? = nil) {
     self.name = name
     self.suggestions = suggestions
+    self.broken = broken
   }
 
   public var description: String {
+    if let broken { return "the icon '\(name)' cannot be shown: \(broken.path): \(broken.reason)" }
     let near = suggestions.isEmpty ? "" : " (did you mean " + suggestions.map { "'\($0)'" }.joined(separator: ", ") + "?)"
     return "no icon named '\(name)'\(near); 'marquee icons' lists them"
   }

@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 
 /// A display that records frames into an animated GIF that looks like the sign: round-ish
@@ -56,7 +57,7 @@ public struct GIFRecorder: Display {
   }
 
   public mutating func show(_ frame: Frame, changed: Bool) throws {
-    let level = frame.brightness <= 0 ? 0 : max(1, Int((frame.brightness * Double(GIFRecorder.levels)).rounded()))
+    let level = frame.brightness <= 0 ? 0 : max(1, Int(saturating: (frame.brightness * Double(GIFRecorder.levels)).rounded()))
     let lit = UInt8(2 + level)
     let dot = max(1, scale - (scale >= 3 ? 1 : 0))  // leave a dark gap between dots
     let imageWidth = writer.width
