@@ -45,7 +45,7 @@ let package = Package(
     // What runs a sign the way marquee does, for the command line, the server and embedders:
     // the option model, config and layout files, content documents and the update queue,
     // fonts shared by file, the frame tap, and the plan that builds a sign from options.
-    .target(name: "SignService", dependencies: ["CPlatform", "Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON"]),
+    .target(name: "SignService", dependencies: ["CPlatform", "Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "MQTT"]),
     .target(name: "MarqueeCLI", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "MQTT", "SignService"]),
     .executableTarget(
       name: "marquee", dependencies: ["Platform", "MarqueeCLI"],
@@ -85,9 +85,9 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON"]),
     .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.
-    .testTarget(name: "ServiceTests", dependencies: ["Platform", "SignService", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
+    .testTarget(name: "ServiceTests", dependencies: ["Platform", "MQTT", "SignService", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
     .testTarget(
-      name: "CLITests", dependencies: ["Platform", "MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
+      name: "CLITests", dependencies: ["Platform", "MQTT", "MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -13,11 +13,13 @@ public struct MQTTAddress: Sendable, Equatable {
   }
 
   public init(_ text: String) throws(Invalid) {
+    // What an error shows of the address: never the password.
+    let shown = MQTTAddress.redacted(text)
     let form = "expected mqtt://[user:password@]host[:port]"
     if text.hasPrefix("mqtts://") || text.hasPrefix("ssl://") || text.hasPrefix("wss://") {
-      throw Invalid(description: "'\(text)': TLS is not supported (the toolchain has no TLS library); run a local mosquitto bridged to the broker and give mqtt://127.0.0.1 (Docs/mqtt.md)")
+      throw Invalid(description: "'\(shown)': TLS is not supported (the toolchain has no TLS library); run a local mosquitto bridged to the broker and give mqtt://127.0.0.1 (Docs/mqtt.md)")
     }
-    guard text.hasPrefix("mqtt://") || text.hasPrefix("tcp://") else { throw Invalid(description: "'\(text)' is not an MQTT address: \(form)") }
+    guard text.hasPrefix("mqtt://") || text.hasPrefix("tcp://") else { throw Invalid(description: "'\(shown)' is not an MQTT address: \(form)") }
     var rest = Substring(text.drop { $0 != "/" }.dropFirst(2))
     if rest.hasSuffix("/") { rest = rest.dropLast() }
     if let at = rest.lastIndex(of: "@") {
@@ -25,32 +27,43 @@ public struct MQTTAddress: Sendable, Equatable {
       rest = rest[rest.index(after: at)...]
       let parts = credentials.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
       guard let user = MQTTAddress.decode(parts[0]), !user.isEmpty else {
-        throw Invalid(description: "'\(text)': the user name is empty or badly percent-encoded: \(form)")
+        throw Invalid(description: "'\(shown)': the user name is empty or badly percent-encoded: \(form)")
       }
       username = user
       if parts.count == 2 {
-        guard let secret = MQTTAddress.decode(parts[1]) else { throw Invalid(description: "'\(text)': the password is badly percent-encoded") }
+        guard let secret = MQTTAddress.decode(parts[1]) else { throw Invalid(description: "'\(shown)': the password is badly percent-encoded") }
         password = secret
       }
     }
     var hostPart = rest, portPart: Substring?
     if rest.hasPrefix("[") {
-      guard let close = rest.firstIndex(of: "]") else { throw Invalid(description: "'\(text)': an IPv6 host needs its closing ']'") }
+      guard let close = rest.firstIndex(of: "]") else { throw Invalid(description: "'\(shown)': an IPv6 host needs its closing ']'") }
       hostPart = rest[rest.index(after: rest.startIndex)..<close]
       let after = rest[rest.index(after: close)...]
-      if after.hasPrefix(":") { portPart = after.dropFirst() } else if !after.isEmpty { throw Invalid(description: "'\(text)': \(form)") }
+      if after.hasPrefix(":") { portPart = after.dropFirst() } else if !after.isEmpty { throw Invalid(description: "'\(shown)': \(form)") }
     } else if let colon = rest.lastIndex(of: ":") {
       hostPart = rest[..<colon]
       portPart = rest[rest.index(after: colon)...]
     }
-    guard !hostPart.isEmpty, !hostPart.contains("/") else { throw Invalid(description: "'\(text)' names no broker host: \(form)") }
+    guard !hostPart.isEmpty, !hostPart.contains("/") else { throw Invalid(description: "'\(shown)' names no broker host: \(form)") }
     host = String(hostPart)
     if let portPart {
-      guard let number = UInt16(portPart), number > 0 else { throw Invalid(description: "'\(text)': the port '\(portPart)' is not 1-65535") }
+      guard let number = UInt16(portPart), number > 0 else { throw Invalid(description: "'\(shown)': the port '\(portPart)' is not 1-65535") }
       port = number
     } else {
       port = 1883
     }
+  }
+
+  /// `text` with the password of its credentials (between the first ':' after `//` and the
+  /// last '@') replaced by `***`: what messages, logs and errors may show.
+  public static func redacted(_ text: String) -> String {
+    guard let slash = text.firstIndex(of: "/"), text[slash...].hasPrefix("//"), let at = text.lastIndex(of: "@") else { return text }
+    let start = text.index(slash, offsetBy: 2)
+    guard at > start else { return text }
+    let credentials = text[start..<at]
+    guard let colon = credentials.firstIndex(of: ":") else { return text }
+    return String(text[..<credentials.index(after: colon)]) + "***" + String(text[at...])
   }
 
   /// Percent-decoding, or nil for a bad escape.

@@ -3,8 +3,11 @@ import Synchronization
 
 /// An MQTT 3.1.1 client that keeps its connection up: it connects (user name and password,
 /// a last will), subscribes, pings within the keep-alive, and when the broker goes away or
-/// restarts it connects again with growing pauses (0.5 s doubling to 30 s) and subscribes
-/// again. Messages arrive on its own thread; QoS 1 messages it sends are kept until the
+/// restarts it connects again with growing pauses (0.5 s doubling to 30 s; the pause starts
+/// again from 0.5 s only after a connection that lasted ``steadyConnection`` seconds, so a
+/// broker that accepts and then drops the client is not hammered) and subscribes again. A
+/// message over the decoder's limit is skipped and reported (``Event/skipped(topic:bytes:)``),
+/// the connection kept. Messages arrive on its own thread; QoS 1 messages it sends are kept until the
 /// broker acknowledges them and sent again after a reconnect.
 ///
 /// Plain TCP only: the toolchain has no TLS library. For a broker that needs TLS, run a
@@ -40,7 +43,13 @@ public final class MQTTClient: Sendable {
     case connected
     /// The connection failed or was lost; the client tries again after `retryIn` seconds.
     case disconnected(reason: String, retryIn: Double)
+    /// A message larger than the client takes came on `topic` and was skipped (and
+    /// acknowledged, at QoS 1).
+    case skipped(topic: String, bytes: Int)
   }
+
+  /// How long a connection must last before the next pause starts again from 0.5 s.
+  public static let steadyConnection = 10.0
 
   struct State {
     var descriptor: Int32 = -1
@@ -120,16 +129,24 @@ public final class MQTTClient: Sendable {
     }
   }
 
-  /// Subscribes to `filters` (QoS 1) besides the configuration's, now if connected and at
-  /// every connect from now on; filters already subscribed to are skipped.
-  public func subscribe(_ filters: [String]) {
+  /// Subscribes to exactly `filters` (QoS 1) besides the configuration's, now if connected
+  /// and at every connect from now on: new ones are subscribed to, those no longer listed
+  /// unsubscribed from. A filter MQTT does not allow (``MQTTTopic/problem(_:filter:)``) is
+  /// left out: sent, it would make the broker drop the connection.
+  public func setSubscriptions(_ filters: [String]) {
     state.withLock { state in
-      let new = filters.filter { !configuration.subscriptions.contains($0) && !state.added.contains($0) }
-      guard !new.isEmpty else { return }
-      state.added += new
+      var wanted: [String] = []
+      for filter in filters where MQTTTopic.problem(filter, filter: true) == nil {
+        if !configuration.subscriptions.contains(filter) && !wanted.contains(filter) { wanted.append(filter) }
+      }
+      let new = wanted.filter { !state.added.contains($0) }
+      let gone = state.added.filter { !wanted.contains($0) }
+      guard !new.isEmpty || !gone.isEmpty else { return }
+      state.added = state.added.filter { wanted.contains($0) } + new
       guard state.connected, state.descriptor >= 0 else { return }
       state.lastSent = MQTTClient.monotonic()
-      _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.laterSubscribeID, topics: new.map { ($0, 1) }).bytes, to: state.descriptor)
+      if !gone.isEmpty { _ = MQTTClient.write(MQTTPacket.unsubscribe(packetID: MQTTClient.unsubscribeID, filters: gone).bytes, to: state.descriptor) }
+      if !new.isEmpty { _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.laterSubscribeID, topics: new.map { ($0, 1) }).bytes, to: state.descriptor) }
     }
   }
 
@@ -138,6 +155,7 @@ public final class MQTTClient: Sendable {
 
   static let firstSubscribeID: UInt16 = 0xFFFF
   static let laterSubscribeID: UInt16 = 0xFFFE
+  static let unsubscribeID: UInt16 = 0xFFFD
 
   // MARK: The connection's thread
 
@@ -145,12 +163,15 @@ public final class MQTTClient: Sendable {
     var pause = 0.5
     while !stopped.load(ordering: .acquiring) {
       var reason: String
+      var connectedAt: Double?
       do {
-        try session { pause = 0.5 }
+        try session { connectedAt = MQTTClient.monotonic() }
         reason = "the broker closed the connection"
       } catch {
         reason = error.description
       }
+      // Only a connection that lasted starts the pauses again from the shortest.
+      if let connectedAt, MQTTClient.monotonic() - connectedAt >= MQTTClient.steadyConnection { pause = 0.5 }
       let descriptor = state.withLock { state in
         defer {
           state.connected = false
@@ -186,7 +207,7 @@ public final class MQTTClient: Sendable {
       state.connected = true
       state.connects += 1
       state.lastSent = MQTTClient.monotonic()
-      let filters = configuration.subscriptions + state.added
+      let filters = (configuration.subscriptions + state.added).filter { MQTTTopic.problem($0, filter: true) == nil }
       if !filters.isEmpty {
         let topics = filters.map { (filter: $0, qos: UInt8(1)) }
         _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.firstSubscribeID, topics: topics).bytes, to: descriptor)
@@ -211,7 +232,7 @@ public final class MQTTClient: Sendable {
     while !stopped.load(ordering: .acquiring) {
       let now = MQTTClient.monotonic()
       if keepAlive > 0 && now - lastHeard > keepAlive * 1.5 {
-        throw MQTTConnectionError("the broker did not answer for \(Int(keepAlive * 1.5)) s")
+        throw MQTTConnectionError("the broker did not answer for \(Int(saturating: keepAlive * 1.5)) s")
       }
       if keepAlive > 0 && now - state.withLock({ $0.lastSent }) >= keepAlive / 2 {
         state.withLock { state in
@@ -227,6 +248,11 @@ public final class MQTTClient: Sendable {
           state.withLock { _ in _ = MQTTClient.write(MQTTPacket.publishAcknowledgement(packetID: id).bytes, to: descriptor) }
         }
         onMessage(message)
+      case .oversized(let topic, let qos, let id, let length):
+        if qos > 0, let id {
+          state.withLock { _ in _ = MQTTClient.write(MQTTPacket.publishAcknowledgement(packetID: id).bytes, to: descriptor) }
+        }
+        onEvent(.skipped(topic: topic, bytes: length))
       case .publishAcknowledgement(let id):
         state.withLock { $0.unacknowledged.removeAll { $0.id == id } }
       case .subscribeAcknowledgement(let id, let granted):
@@ -254,7 +280,7 @@ public final class MQTTClient: Sendable {
       let left = deadline - MQTTClient.monotonic()
       if left <= 0 { return nil }
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(max(1, left * 1000))) }
+      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(saturating: max(1, left * 1000))) }
       if ready == 0 { return nil }
       var chunk = [UInt8](repeating: 0, count: 16_384)
       let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }

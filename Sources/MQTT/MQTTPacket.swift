@@ -8,6 +8,11 @@ public enum MQTTPacket: Sendable, Equatable {
   case subscribe(packetID: UInt16, topics: [(filter: String, qos: UInt8)])
   /// Each topic's granted QoS, or 0x80 for a refusal.
   case subscribeAcknowledgement(packetID: UInt16, granted: [UInt8])
+  case unsubscribe(packetID: UInt16, filters: [String])
+  case unsubscribeAcknowledgement(packetID: UInt16)
+  /// A PUBLISH larger than the decoder's limit: its topic, QoS and packet ID were read (to
+  /// acknowledge it), the rest of its `length` bytes are skipped as they come.
+  case oversized(topic: String, qos: UInt8, packetID: UInt16?, length: Int)
   case pingRequest
   case pingResponse
   case disconnect
@@ -57,6 +62,9 @@ public enum MQTTPacket: Sendable, Equatable {
     case (.publish(let m, let i), .publish(let n, let j)): m == n && i == j
     case (.publishAcknowledgement(let i), .publishAcknowledgement(let j)): i == j
     case (.subscribeAcknowledgement(let i, let g), .subscribeAcknowledgement(let j, let h)): i == j && g == h
+    case (.unsubscribe(let i, let x), .unsubscribe(let j, let y)): i == j && x == y
+    case (.unsubscribeAcknowledgement(let i), .unsubscribeAcknowledgement(let j)): i == j
+    case (.oversized(let t, let q, let i, let l), .oversized(let u, let r, let j, let m)): t == u && q == r && i == j && l == m
     case (.pingRequest, .pingRequest), (.pingResponse, .pingResponse), (.disconnect, .disconnect): true
     default: false
     }
@@ -108,6 +116,17 @@ public enum MQTTPacket: Sendable, Equatable {
     case .subscribeAcknowledgement(let packetID, let granted):
       first = 0x90
       body = MQTTPacket.number(packetID) + granted
+    case .unsubscribe(let packetID, let filters):
+      first = 0xA2
+      body = MQTTPacket.number(packetID)
+      for filter in filters { body += MQTTPacket.string(filter) }
+    case .unsubscribeAcknowledgement(let packetID):
+      first = 0xB0
+      body = MQTTPacket.number(packetID)
+    case .oversized(let topic, let qos, let packetID, _):
+      // Written as the PUBLISH it began as, without its payload (tests make one this way).
+      first = 0x30 | (qos << 1)
+      body = MQTTPacket.string(topic) + (packetID.map(MQTTPacket.number) ?? [])
     case .pingRequest: first = 0xC0
     case .pingResponse: first = 0xD0
     case .disconnect: first = 0xE0
@@ -142,24 +161,42 @@ public struct MQTTProtocolError: Error, Sendable, Equatable, CustomStringConvert
   init(_ description: String) { self.description = description }
 }
 
-/// Turns the bytes a broker sends into packets, however they are split across reads. A
-/// packet larger than ``limit`` or malformed is an error (the connection is then closed).
+/// Turns the bytes a broker sends into packets, however they are split across reads.
+///
+/// A PUBLISH larger than ``limit`` does not end the connection: once its topic and packet
+/// ID are in, it comes out as ``MQTTPacket/oversized(topic:qos:packetID:length:)`` (so the
+/// client can acknowledge and count it), and the rest of its bytes are dropped as they
+/// arrive, never held. Any other packet over the limit, or a malformed one, is an error
+/// (the connection is then closed).
 public struct MQTTDecoder: Sendable {
   var buffer: [UInt8] = []
+  /// Bytes of an oversized packet still to come and be dropped.
+  var skipping = 0
   /// The largest packet accepted, in bytes.
   public let limit: Int
 
-  public init(limit: Int = 256 * 1024) { self.limit = limit }
+  public init(limit: Int = MQTTDecoder.defaultLimit) { self.limit = limit }
+
+  /// The largest packet a sign takes by default: 256 KiB.
+  public static let defaultLimit = 256 * 1024
 
   /// Bytes held, not yet a whole packet.
   public var buffered: Int { buffer.count }
 
   /// Adds bytes read from the connection.
-  public mutating func append(_ bytes: some Sequence<UInt8>) { buffer.append(contentsOf: bytes) }
+  public mutating func append(_ bytes: some Collection<UInt8>) {
+    var rest = bytes[...]
+    if skipping > 0 {
+      let dropped = min(skipping, rest.count)
+      skipping -= dropped
+      rest = rest.dropFirst(dropped)
+    }
+    buffer.append(contentsOf: rest)
+  }
 
   /// The next whole packet, or nil until more bytes come.
   public mutating func next() throws(MQTTProtocolError) -> MQTTPacket? {
-    guard buffer.count >= 2 else { return nil }
+    guard skipping == 0, buffer.count >= 2 else { return nil }
     var length = 0, multiplier = 1, index = 1
     while true {
       guard index < buffer.count else { return nil }
@@ -170,12 +207,36 @@ public struct MQTTDecoder: Sendable {
       multiplier *= 128
       guard index < 5 else { throw MQTTProtocolError("a remaining length longer than four bytes") }
     }
-    guard length <= limit else { throw MQTTProtocolError("a packet of \(length) bytes, over the limit of \(limit)") }
-    guard buffer.count >= index + length else { return nil }
     let first = buffer[0]
+    if length > limit {
+      guard first >> 4 == 3 else { throw MQTTProtocolError("a packet of \(length) bytes, over the limit of \(limit)") }
+      return try oversized(first, headerLength: index, length: length)
+    }
+    guard buffer.count >= index + length else { return nil }
     let body = Array(buffer[index..<(index + length)])
     buffer.removeFirst(index + length)
     return try MQTTDecoder.packet(first, body)
+  }
+
+  /// An oversized PUBLISH, once its topic and packet ID are in: the bytes held of it go,
+  /// and the rest are skipped as they come.
+  mutating func oversized(_ first: UInt8, headerLength: Int, length: Int) throws(MQTTProtocolError) -> MQTTPacket? {
+    let qos = (first >> 1) & 3
+    guard qos < 3 else { throw MQTTProtocolError("a PUBLISH with QoS 3") }
+    guard buffer.count >= headerLength + 2 else { return nil }
+    let topicLength = Int(buffer[headerLength]) << 8 | Int(buffer[headerLength + 1])
+    let needed = 2 + topicLength + (qos > 0 ? 2 : 0)
+    guard needed <= length else { throw MQTTProtocolError("a PUBLISH whose topic is cut short") }
+    guard buffer.count >= headerLength + needed else { return nil }
+    let start = headerLength + 2
+    guard let topic = String(validating: buffer[start..<(start + topicLength)], as: UTF8.self), MQTTTopic.problem(topic, filter: false) == nil else {
+      throw MQTTProtocolError("a PUBLISH whose topic is not a valid topic name")
+    }
+    let packetID = qos > 0 ? UInt16(buffer[start + topicLength]) << 8 | UInt16(buffer[start + topicLength + 1]) : nil
+    let held = min(buffer.count, headerLength + length)
+    skipping = headerLength + length - held
+    buffer.removeFirst(held)
+    return .oversized(topic: topic, qos: qos, packetID: packetID, length: length)
   }
 
   static func packet(_ first: UInt8, _ body: [UInt8]) throws(MQTTProtocolError) -> MQTTPacket {
@@ -193,8 +254,7 @@ public struct MQTTDecoder: Sendable {
       guard qos < 3 else { throw MQTTProtocolError("a PUBLISH with QoS 3") }
       let topicLength = Int(try number(0))
       guard 2 + topicLength <= body.count else { throw MQTTProtocolError("a PUBLISH whose topic is cut short") }
-      guard let topic = String(validating: body[2..<(2 + topicLength)], as: UTF8.self), !topic.isEmpty,
-        !topic.contains("+"), !topic.contains("#"), !topic.unicodeScalars.contains("\0")
+      guard let topic = String(validating: body[2..<(2 + topicLength)], as: UTF8.self), MQTTTopic.problem(topic, filter: false) == nil
       else { throw MQTTProtocolError("a PUBLISH whose topic is not a valid topic name") }
       var at = 2 + topicLength
       var packetID: UInt16?
@@ -213,6 +273,9 @@ public struct MQTTDecoder: Sendable {
       let granted = Array(body[2...])
       guard granted.allSatisfy({ $0 <= 2 || $0 == 0x80 }) else { throw MQTTProtocolError("a SUBACK with an unknown return code") }
       return .subscribeAcknowledgement(packetID: try number(0), granted: granted)
+    case 11:
+      guard body.count == 2, flags == 0 else { throw MQTTProtocolError("a malformed UNSUBACK") }
+      return .unsubscribeAcknowledgement(packetID: try number(0))
     case 13:
       guard body.isEmpty, flags == 0 else { throw MQTTProtocolError("a malformed PINGRESP") }
       return .pingResponse

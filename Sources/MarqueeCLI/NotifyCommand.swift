@@ -139,8 +139,13 @@ public struct NotifyCommand: Sendable, Equatable {
     return dismiss.map { "Notification \($0) dismissed\n" } ?? "Every notification dismissed\n"
   }
 
-  /// Sends `request` and reads the whole answer (the server closes), within 10 s.
+  /// The whole exchange's limit, connecting included, in seconds.
+  static let limit = 10.0
+
+  /// Sends `request` and reads the whole answer (the server closes), within ``limit``
+  /// seconds in all: a sign that sends a byte now and then cannot keep it waiting.
   static func exchange(_ host: String, _ port: UInt16, _ request: [UInt8]) throws -> [UInt8] {
+    let deadline = SystemClock.monotonicSeconds() + limit
     let descriptor: Int32
     do {
       descriptor = try TCPConnection.open(host, port, seconds: 10)
@@ -152,9 +157,15 @@ public struct NotifyCommand: Sendable, Equatable {
     guard TCPConnection.write(request, to: descriptor) else { throw RuntimeError("the sign at http://\(host):\(port) closed the connection") }
     var chunk = [UInt8](repeating: 0, count: 16_384)
     var answer: [UInt8] = []
+    let late = RuntimeError("the sign at http://\(host):\(port) did not answer within \(Int(limit)) s")
     while answer.count < 1 << 20 {
+      let left = deadline - SystemClock.monotonicSeconds()
+      guard left > 0 else { throw late }
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(saturating: (left * 1000).rounded(.up))) }
+      guard ready > 0 else { throw late }
       let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }
-      if count < 0 { throw RuntimeError("the sign at http://\(host):\(port) did not answer within 10 s") }
+      if count < 0 { throw late }
       if count == 0 { break }
       answer += chunk[0..<count]
     }

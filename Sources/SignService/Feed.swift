@@ -44,6 +44,10 @@ public final class Feed: Sendable {
     /// Each zone's options as the playing program set them (none: as the sign started):
     /// what a stale zone without a fallback shows.
     var base: [String: RunOptions] = [:]
+    /// Each zone's options as people, programs and the config left them, live data (MQTT
+    /// content, content with a lifetime, fallbacks, placeholder values) left out: what a
+    /// person's later change is merged into for the state file.
+    var kept: [String: RunOptions]
   }
 
   /// A notification a line asked for (and whether it wakes a sign in an off period), or a
@@ -104,7 +108,7 @@ public final class Feed: Sendable {
     self.fonts = fonts
     self.fontAccess = fontAccess
     let options = Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.options) })
-    var state = State(options: options, initial: options)
+    var state = State(options: options, initial: options, kept: options)
     for zone in zones {
       let identities = (try? zone.options.fonts.map { try fonts.resolve($0, access: .any).0 }) ?? []
       state.fontsInUse[zone.name] = identities
@@ -220,6 +224,11 @@ public final class Feed: Sendable {
     /// Content a program (or the sign's start) set: what a stale zone without a fallback
     /// goes back to.
     package var isBase = false
+    /// Live data (MQTT content, a fallback): shown, never kept.
+    package var isLive = false
+    /// What a person's change leaves the zone with for the state file
+    /// (``Feed/keptOptions(of:_:replacing:)``), set by the API before it commits.
+    package var keptOptions: RunOptions?
   }
 
   /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
@@ -240,6 +249,7 @@ public final class Feed: Sendable {
     var update = try prepare(
       zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
       pause: try fields.bool("pause"), replacing: replacing)
+    update.isLive = fields.value["lifetime"] != nil
     if let seconds = try fields.number("lifetime", in: 0.1...604_800) {
       let fallback = try fields.strings("fallback")
       if let fallback { try check(try prepare(zone: zone, messages: fallback, fields: nil, immediately: true, pause: nil).content!, fits: zone, fields: fields) }
@@ -259,23 +269,8 @@ public final class Feed: Sendable {
     from start: RunOptions? = nil
   ) throws -> Update {
     // Options are applied to a copy first, so a bad line changes nothing.
-    var options = start ?? state.withLock { replacing ? $0.initial[zone]! : $0.options[zone]! }
-    if let messages {
-      do {
-        try RunOptions.checkMessages(messages)
-      } catch {
-        throw RuntimeError(error.message)
-      }
-      options.messages = messages
-    }
-    if let fields {
-      // The colours of an RGB board's zones are set up with the display, before any line.
-      if fields.optional("color") != nil {
-        throw ContentError.colorInUpdate(field: fields.name("color"))
-      }
-      try LayoutFile.apply(fields, to: &options)
-      try LayoutFile.checkCycleOnly(fields, options)
-    }
+    let options = try applied(
+      messages, fields, to: start ?? state.withLock { replacing ? $0.initial[zone]! : $0.options[zone]! }, zone: zone)
     let changesContent = replacing || messages != nil
       || (fields.map { f in LayoutFile.contentKeys.contains { f.optional($0) != nil } } ?? false)
     var content: ZoneContent?
@@ -295,6 +290,68 @@ public final class Feed: Sendable {
       content = made
     }
     return Update(zone: zone, options: options, content: content, immediately: immediately, pause: pause, fonts: identities)
+  }
+
+  /// `messages` and the options of `fields` applied to `start`, checked.
+  func applied(_ messages: [String]?, _ fields: JSONFields?, to start: RunOptions, zone: String) throws -> RunOptions {
+    var options = start
+    if let messages {
+      do {
+        try RunOptions.checkMessages(messages)
+      } catch {
+        throw RuntimeError(error.message)
+      }
+      try checkTopics(messages, zone: zone, fields: fields)
+      options.messages = messages
+    }
+    if let fields {
+      // The colours of an RGB board's zones are set up with the display, before any line.
+      if fields.optional("color") != nil {
+        throw ContentError.colorInUpdate(field: fields.name("color"))
+      }
+      try LayoutFile.apply(fields, to: &options)
+      try LayoutFile.checkCycleOnly(fields, options)
+    }
+    return options
+  }
+
+  /// The options a person's update (checked by ``prepare(_:replacing:)``) leaves its zone
+  /// with, live data left out: the document applied over what people, programs and the
+  /// config last set, never over MQTT's messages. What the state file keeps.
+  package func keptOptions(of update: Update, _ fields: JSONFields, replacing: Bool) throws -> RunOptions {
+    var messages = try fields.strings("messages")
+    if let single = try fields.string("message") { messages = [single] }
+    let start = state.withLock { replacing ? $0.initial[update.zone]! : $0.kept[update.zone]! }
+    return try applied(messages, fields, to: start, zone: update.zone)
+  }
+
+  /// Refuses messages whose placeholders name a topic MQTT does not allow (subscribing to it
+  /// would make the broker drop the connection), or that would take the topics the sign's
+  /// content names past ``LiveValues/maximumTopics``; the error names the message.
+  func checkTopics(_ messages: [String], zone: String, fields: JSONFields?) throws(JSONFieldError) {
+    func place(_ index: Int) -> String {
+      if let fields, fields.value["messages"] != nil { return fields.name("messages") + "[\(index)]" }
+      return fields?.name("message") ?? "messages[\(index)]"
+    }
+    guard messages.contains(where: { $0.contains("{mqtt:") }) else { return }
+    var inUse = state.withLock { state in
+      Set(zoneNames.filter { $0 != zone }.flatMap { name in
+        ((state.options[name]?.messages ?? []) + (state.lifetimes[name]?.liveMessages ?? [])).flatMap(LiveValues.topics)
+      })
+    }
+    for (index, message) in messages.enumerated() where message.contains("{mqtt:") {
+      if let (topic, problem) = LiveValues.topicProblem(in: message) {
+        throw JSONFieldError(field: place(index), reason: "{mqtt:\(topic.count > 60 ? String(topic.prefix(60)) + "…" : topic)}: \(problem)")
+      }
+      for topic in LiveValues.topics(in: message) {
+        inUse.insert(topic)
+        if inUse.count > LiveValues.maximumTopics {
+          throw JSONFieldError(
+            field: place(index),
+            reason: "{mqtt:\(topic)} would be the sign's \(inUse.count)th placeholder topic; its content may name at most \(LiveValues.maximumTopics)")
+        }
+      }
+    }
   }
 
   /// Builds the zone's timeline once, so content that cannot be shown (a font taller than
@@ -373,6 +430,7 @@ public final class Feed: Sendable {
         }
         if update.revives { state.lifetimes[update.zone]?.stale = false }
         if update.isBase { state.base[update.zone] = update.options }
+        if let kept = update.keptOptions { state.kept[update.zone] = kept } else if update.isBase { state.kept[update.zone] = update.options }
         if state.pending[update.zone] == nil { state.order.append(update.zone) }
         state.pending[update.zone] = pending
         state.received += 1
@@ -381,6 +439,8 @@ public final class Feed: Sendable {
       // Fonts no zone shows any more, nor would show again after a PUT or reload, go.
       fonts.keep(only: Set(state.fontsInUse.values.joined()).union(state.initialFonts.values.joined()))
     }
+    // Values of topics no content names any more go (and the subscriptions with them).
+    values.keep(only: Set(placeholderTopics().topics))
     if updates.contains(where: { $0.lifetime != nil }) { watchLifetimes() }
     stop.wake()
   }
@@ -419,14 +479,15 @@ public final class Feed: Sendable {
     }
     for (zone, fallback) in due {
       do {
-        let update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? baseContent(zone)
+        var update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? baseContent(zone)
+        update.isLive = true
         let kept = state.withLock { $0.lifetimes[zone] }
         commit([update])
         state.withLock { state in
           state.lifetimes[zone] = kept
           state.lifetimes[zone]?.stale = true
         }
-        printError("Zone '\(zone)': no update for \(Int((kept?.seconds ?? 0).rounded())) s; showing its fallback until one comes")
+        printError("Zone '\(zone)': no update for \(Int(saturating: (kept?.seconds ?? 0).rounded())) s; showing its fallback until one comes")
       } catch {
         printError("Warning: zone '\(zone)': its fallback cannot be shown: \(error)")
       }

@@ -39,7 +39,7 @@ package final class FrameTap: Sendable {
     state = Mutex(State(
       pixels: Framebuffer(width: width, height: height),
       intervals: [Int64](repeating: 0, count: FrameTap.intervalCapacity)))
-    period = Int64(1e9 / fps)
+    period = Int64(saturating: 1e9 / fps)
   }
 
   /// Copies the latest frame into `pixels` (the sign's size); returns its generation and
@@ -66,7 +66,7 @@ package final class FrameTap: Sendable {
 
   /// Lights the sign for `seconds` even in an off period (a notification that wakes it).
   package func wake(forSeconds seconds: Double) {
-    let until = FrameTap.monotonic() + Int64(max(0, seconds) * 1e9)
+    let until = FrameTap.monotonic().addingSaturating(max(0, seconds).saturatingNanoseconds)
     state.withLock { $0.wokenUntil = max($0.wokenUntil, until) }
   }
 
@@ -94,6 +94,15 @@ package final class FrameTap: Sendable {
     state.withLock { state in
       state.poweredOff = !on
       state.wokenInOffPeriod = on && state.scheduledOff
+    }
+  }
+
+  /// Forgets what a person did to the power (a reload of the config): on unless the
+  /// schedule says off, and not woken from an off period.
+  package func forgetPower() {
+    state.withLock { state in
+      state.poweredOff = false
+      state.wokenInOffPeriod = false
     }
   }
 

@@ -1,4 +1,6 @@
 import Marquee
+import MQTT
+import SimpleJSON
 import Synchronization
 
 /// The latest value of each MQTT topic a message names with `{mqtt:TOPIC}`, and when it
@@ -18,7 +20,9 @@ public final class LiveValues: Sendable {
 
   /// The longest value shown, in characters; a longer payload is cut.
   public static let maximumLength = 256
-  /// The most topics kept; values of further topics are dropped.
+  /// The most topics the sign's content may name at once (every zone, live content kept
+  /// under a fallback included); content that would name more is refused where it names
+  /// one too many.
   public static let maximumTopics = 256
 
   let values = Mutex<[String: Value]>([:])
@@ -35,6 +39,46 @@ public final class LiveValues: Sendable {
       let changed = values[topic]?.text != text
       values[topic] = Value(text: text, received: received)
       return changed
+    }
+  }
+
+  /// Forgets the values of every topic but `topics` (those content names now).
+  package func keep(only topics: Set<String>) {
+    values.withLock { values in
+      guard values.keys.contains(where: { !topics.contains($0) }) else { return }
+      values = values.filter { topics.contains($0.key) }
+    }
+  }
+
+  /// Why the placeholders of `message` cannot be subscribed to (a topic MQTT does not
+  /// allow), or nil.
+  package static func topicProblem(in message: String) -> (topic: String, problem: String)? {
+    for topic in topics(in: message) {
+      if let problem = MQTTTopic.problem(topic, filter: false) { return (topic, problem) }
+    }
+    return nil
+  }
+
+  /// Refuses a document (from MQTT, or from the API without a token) any of whose strings
+  /// names a placeholder topic that no filter in `allowed` matches: the sign would read, for
+  /// whoever sent it, a topic they may not read themselves.
+  ///
+  /// - Throws: ``JSONFieldError`` at the string that names it (`zones[0].messages[1]`).
+  package static func checkTopics(in document: JSONValue, allowed: [String], path: String = "") throws(JSONFieldError) {
+    switch document {
+    case .string(let text):
+      guard text.contains("{mqtt:") else { return }
+      for topic in topics(in: text) where !allowed.contains(where: { MQTTTopic.matches(topic, filter: $0) }) {
+        throw JSONFieldError(
+          field: path.isEmpty ? "(top level)" : path,
+          reason: "{mqtt:\(topic)} names a topic this source may not read (it may read \(allowed.joined(separator: ", "))); the owner allows more with --mqtt-values")
+      }
+    case .array(let items):
+      for (index, item) in items.enumerated() { try checkTopics(in: item, allowed: allowed, path: "\(path)[\(index)]") }
+    case .object(let members):
+      for member in members { try checkTopics(in: member.value, allowed: allowed, path: path.isEmpty ? member.key : "\(path).\(member.key)") }
+    default:
+      return
     }
   }
 

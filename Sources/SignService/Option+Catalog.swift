@@ -109,6 +109,12 @@ extension Option {
     help: "With serve: more host names to answer to (besides IP addresses, localhost and this machine's name, also under .local); others get 421.")
   static let mqtt = optional("mqtt", \.mqttURL, .text("<mqtt://[user:password@]host[:port]>"), needs: .serve,
                              help: "With serve: connect to this MQTT broker and take content, messages, brightness, pause, power and program on topics under --mqtt-topic; the state is published back (Docs/mqtt.md).")
+  static let mqttPasswordFile = optional(
+    "mqtt-password-file", \.mqttPasswordFile, .text("<file>"), needs: .serve,
+    help: "With --mqtt: read the broker's password from this file (its first line), so it shows neither in the process list nor in the config; or set MARQUEE_MQTT_PASSWORD.")
+  static let mqttValues = value(
+    "mqtt-values", \.mqttValues, .topicFilters, places: [.commandLine], needs: .serve, default: "the sign's own topics (PREFIX/#)",
+    help: "With --mqtt: the topics {mqtt:TOPIC} may read in content that came over MQTT or from the API without a token (config, command line and token holders may name any).")
   static let mqttTopic = optional("mqtt-topic", \.mqttTopic, .text("<prefix>"), needs: .serve, default: "marquee/<hostname>",
                                   help: "With --mqtt: the prefix of the sign's topics.")
   static let haDiscovery = flag("ha-discovery", \.haDiscovery, needs: .serve,
@@ -147,7 +153,7 @@ extension Option {
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, textDirection, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, fit, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
-    board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttTopic, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttPasswordFile, mqttTopic, mqttValues, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

@@ -1,3 +1,4 @@
+import MQTT
 import Marquee
 import SimpleJSON
 
@@ -158,6 +159,32 @@ extension OptionKind where Value == [String] {
       },
       show: { $0.joined(separator: ",") }, encode: { .string($0.joined(separator: ",")) })
   }
+}
+
+extension OptionKind where Value == [String] {
+  /// MQTT topic filters (`station/#`), separated by commas on the command line, a list (or
+  /// one string) in a config file; each checked as MQTT 3.1.1 allows a filter.
+  static let topicFilters = OptionKind(
+    placeholder: "<filter[,filter...]>",
+    text: { text, option throws(UsageError) in
+      let filters = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
+      guard !filters.isEmpty else { throw UsageError("'--\(option.name)' needs at least one topic filter.") }
+      for filter in filters {
+        if let problem = MQTTTopic.problem(filter, filter: true) { throw option.invalid(filter, "\(problem).") }
+      }
+      return filters
+    },
+    json: { fields, key throws(JSONFieldError) in
+      guard let value = fields.optional(key) else { return nil }
+      let filters: [String]
+      if case .string = value { filters = (try fields.string(key) ?? "").split(separator: ",").map(String.init) } else { filters = try fields.strings(key) ?? [] }
+      guard !filters.isEmpty else { throw JSONFieldError(field: fields.name(key), reason: "needs at least one topic filter") }
+      for (index, filter) in filters.enumerated() {
+        if let problem = MQTTTopic.problem(filter, filter: true) { throw JSONFieldError(field: fields.name(key) + "[\(index)]", reason: problem) }
+      }
+      return filters
+    },
+    show: { $0.joined(separator: ",") }, encode: { .array($0.map { .string($0) }) })
 }
 
 extension OptionKind where Value == UInt64 {

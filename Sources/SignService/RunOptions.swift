@@ -113,6 +113,11 @@ public struct RunOptions: Sendable, Equatable {
   public var allowHosts: [String] = []
   /// The MQTT broker `serve` connects to (`mqtt://[user:password@]host[:port]`).
   public var mqttURL: String?
+  /// A file whose first line is the MQTT broker's password (instead of the URL's).
+  public var mqttPasswordFile: String?
+  /// The topic filters placeholders may read in content from MQTT or from the API without
+  /// a token (none given: the sign's own prefix, `PREFIX/#`).
+  public var mqttValues: [String] = []
   /// The topic prefix of this sign's MQTT topics (default `marquee/<hostname>`).
   public var mqttTopic: String?
   /// Whether `serve` announces the sign to Home Assistant (MQTT discovery).

@@ -82,38 +82,91 @@ public struct SignState: Sendable, Equatable {
 
 /// Reads and writes the state file.
 public enum StateFile {
-  /// The state in `path`: nil when there is none yet. A file that cannot be read or is
-  /// broken is moved aside (`FILE.broken-UNIXTIME`, never deleted) with a warning naming
+  /// The largest state file, in bytes: a change that would make it larger is refused, and
+  /// a larger file found at the start is set aside. One limit, on both sides.
+  public static let limit = 1 << 20
+
+  /// Why a change cannot be kept: the state would be larger than ``limit``.
+  public struct TooLarge: Error, Sendable, CustomStringConvertible {
+    public var bytes: Int
+    public var description: String {
+      "the sign's saved state would be \(bytes) bytes, over its limit of \(StateFile.limit) (1 MiB): shorten messages or remove programs"
+    }
+  }
+
+  /// The state in `path`: nil when there is none yet. A file that is broken or larger than
+  /// ``limit`` is moved aside (`FILE.broken-UNIXTIME`, never deleted) with a warning naming
   /// the file and the place, and the sign starts from its config.
-  public static func load(_ path: String) -> SignState? {
+  ///
+  /// - Throws: ``RuntimeError`` when the file exists but cannot be read (no permission, an
+  ///   I/O error, not a regular file): the sign does not start rather than overwrite what a
+  ///   person changed with its next write.
+  public static func load(_ path: String) throws -> SignState? {
     if access(path, F_OK) != 0 && errno == ENOENT { return nil }
     let bytes: [UInt8]
     do {
-      bytes = try FileBytes.read(path, limit: 1 << 20, regularOnly: true)
+      bytes = try FileBytes.read(path, limit: limit, regularOnly: true)
     } catch {
-      printError("Warning: \(path): \(error.reason); starting from the config")
-      return nil
+      guard error.reason.hasPrefix("larger than") else {
+        throw RuntimeError("\(path): the state file cannot be read (\(error.reason)); the sign does not start, so that what was changed is not overwritten. Let marquee read it, or move it away to start from the config.")
+      }
+      return setAside(path, because: error.reason)
     }
     do {
       return try SignState(json: String(decoding: bytes, as: UTF8.self))
     } catch {
-      let aside = "\(path).broken-\(Int(LocalTime.now()))"
-      let moved = rename(path, aside) == 0
-      printError("Warning: \(path): \(error); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config")
-      return nil
+      return setAside(path, because: "\(error)")
     }
   }
 
-  /// Writes `state` to `path` atomically and durably: only when this returns is the change
-  /// on the disk.
+  /// Moves a state file the sign cannot use aside, saying so; nil (start from the config).
+  static func setAside(_ path: String, because reason: String) -> SignState? {
+    let aside = "\(path).broken-\(Int(LocalTime.now()))"
+    let moved = rename(path, aside) == 0
+    printError("Warning: \(path): \(reason); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config")
+    return nil
+  }
+
+  /// Refuses a state file in a folder others may write to: they could put a link or a file
+  /// of their own where the sign writes.
   ///
-  /// - Throws: ``RuntimeError`` naming the file and what failed.
+  /// - Throws: ``RuntimeError`` naming the folder and its mode.
+  public static func checkFolder(of path: String) throws {
+    let folder = StateFile.folder(of: path)
+    var info = stat()
+    // A folder that is not there yet: each write then says why it cannot be made.
+    guard stat(folder, &info) == 0 else { return }
+    if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
+      let mode = String(info.st_mode & 0o7777, radix: 8)
+      throw RuntimeError("\(folder): the state file's folder may be written by others (mode \(mode)); give '--state' a file in a folder only the sign's user may write (chmod go-w, or /var/lib/marquee)")
+    }
+  }
+
+  static func folder(of path: String) -> String {
+    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    return folder.isEmpty ? "/" : folder
+  }
+
+  /// Writes `state` to `path` atomically and durably: only when this returns is the change
+  /// on the disk. The new file is made beside the old one under a name of its own, never
+  /// through a link (`O_EXCL | O_NOFOLLOW`).
+  ///
+  /// - Throws: ``TooLarge`` for a state over ``limit`` (nothing written); ``RuntimeError``
+  ///   naming the file and what failed.
   public static func save(_ state: SignState, to path: String) throws {
-    let temporary = path + ".new"
-    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw RuntimeError("\(temporary): cannot write the state: \(String(cString: strerror(errno)))") }
+    let bytes = Array((state.json.text + "\n").utf8)
+    guard bytes.count <= limit else { throw TooLarge(bytes: bytes.count) }
+    var temporary = ""
+    var descriptor: Int32 = -1
+    for attempt in 0..<16 where descriptor < 0 {
+      temporary = "\(path).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if descriptor < 0 && (errno != EEXIST || attempt == 15) {
+        throw RuntimeError("\(temporary): cannot write the state: \(String(cString: strerror(errno)))")
+      }
+    }
     do {
-      try writeAll(Array((state.json.text + "\n").utf8), to: descriptor, what: temporary)
+      try writeAll(bytes, to: descriptor, what: temporary)
     } catch {
       close(descriptor)
       unlink(temporary)
@@ -132,8 +185,7 @@ public enum StateFile {
       throw RuntimeError("\(path): cannot replace the state: \(String(cString: strerror(code)))")
     }
     // The rename is on the disk once the folder is.
-    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-    let directory = open(folder.isEmpty ? "/" : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let directory = open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
     if directory >= 0 {
       _ = fsync(directory)
       close(directory)

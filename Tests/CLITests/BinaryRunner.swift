@@ -7,8 +7,10 @@ typealias BinaryResult = ChildResult
 
 /// Runs the `marquee` executable built beside the test bundle.
 enum BinaryRunner {
-  /// The path of the built binary: next to the running test executable.
+  /// The path of the built binary: next to the running test executable, or
+  /// `MARQUEE_TEST_BINARY` (to show a regression test failing against an older build).
   static var path: String {
+    if let given = ProcessInfo.processInfo.environment["MARQUEE_TEST_BINARY"], !given.isEmpty { return given }
     let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
     return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("marquee").path
   }

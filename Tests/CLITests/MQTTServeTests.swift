@@ -73,7 +73,8 @@ struct MQTTServeTests {
   @Test func placeholdersShowTheTopicsValues() throws {
     let broker = try MosquittoBroker()
     #expect(broker.publish("home/outside/temp", "7.5", retain: true))
-    let sign = try serve(broker, ["--width", "96", "Out {mqtt:home/outside/temp|--}°C"])
+    // The API without a token may name the topics the owner allows (--mqtt-values).
+    let sign = try serve(broker, ["--width", "96", "--mqtt-values", "station/#", "Out {mqtt:home/outside/temp|--}°C"])
     func showing() -> JSONValue? { state(sign)?["zones"]?.arrayValue?.first?["showing"] }
     #expect(eventually { showing() == .array([.string("Out 7.5°C")]) }, "\(String(describing: state(sign)))")
     #expect(state(sign)?["zones"]?.arrayValue?.first?["messages"] == .array([.string("Out {mqtt:home/outside/temp|--}°C")]))

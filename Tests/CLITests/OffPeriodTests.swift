@@ -25,8 +25,11 @@ import Testing
   @Test func theMAX7219SleepsThroughAnOffPeriodAndWakesOnRequest() throws {
     let path = try config(OffPeriodTests.offAllDay)
     let dump = NSTemporaryDirectory() + "marquee-off-\(getpid()).bin"
-    let state = NSTemporaryDirectory() + "marquee-off-\(getpid()).state"
-    defer { for file in [path, dump, state] { try? FileManager.default.removeItem(atPath: file) } }
+    // The state file in a folder of its own: the sign refuses one others may write (/tmp).
+    let folder = NSTemporaryDirectory() + "marquee-off-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let state = folder + "/sign.state"
+    defer { for file in [path, dump, folder] { try? FileManager.default.removeItem(atPath: file) } }
     var sign = try ServedSign(["--config", path, "--board", "max7219-fc16-32x8", "--spi-dump", dump, "--fps", "20", "--state", state])
     // Shutdown (register 0x0C, 0) once, after the start-up sequence; then nothing at all.
     #expect(eventually { writes(dump).last.map { $0 == (0x0C, 0) } ?? false })

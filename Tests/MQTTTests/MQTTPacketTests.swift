@@ -66,8 +66,53 @@ import Testing
 
   @Test func aPacketOverTheLimitIsRefusedBeforeItArrives() {
     var decoder = MQTTDecoder(limit: 1000)
-    decoder.append([0x30] + MQTTPacket.remainingLength(1001))
+    // Any packet but a PUBLISH over the limit ends the connection.
+    decoder.append([0x90] + MQTTPacket.remainingLength(1001))
     #expect(throws: MQTTProtocolError("a packet of 1001 bytes, over the limit of 1000")) { try decoder.next() }
+  }
+
+  /// An oversized PUBLISH (a 256 KiB retained message) is reported once its topic and
+  /// packet ID are in, its bytes are dropped as they come (never held), and the packet
+  /// after it decodes: the connection is kept. Fed in pieces, as reads split it.
+  @Test func anOversizedPublishIsSkippedAndTheNextPacketDecodes() throws {
+    var decoder = MQTTDecoder(limit: 1000)
+    let big = MQTTPacket.publish(.init(topic: "s/content", payload: [UInt8](repeating: 7, count: 5000), qos: 1), packetID: 9).bytes
+    let next = MQTTPacket.publish(.init(topic: "s/v", payload: Array("42".utf8)), packetID: nil).bytes
+    var seen: [MQTTPacket] = []
+    let bytes = big + next
+    for start in stride(from: 0, to: bytes.count, by: 700) {
+      decoder.append(bytes[start..<min(bytes.count, start + 700)])
+      while let packet = try decoder.next() { seen.append(packet) }
+      #expect(decoder.buffered <= 1400)
+    }
+    #expect(seen == [.oversized(topic: "s/content", qos: 1, packetID: 9, length: big.count - 3), .publish(.init(topic: "s/v", payload: Array("42".utf8)), packetID: nil)])
+  }
+
+  @Test func unsubscribeAsTheStandardWritesIt() throws {
+    #expect(MQTTPacket.unsubscribe(packetID: 3, filters: ["a/b"]).bytes == [0xA2, 7, 0, 3, 0, 3, 0x61, 0x2F, 0x62])
+    var decoder = MQTTDecoder()
+    decoder.append([0xB0, 2, 0, 3])
+    #expect(try decoder.next() == .unsubscribeAcknowledgement(packetID: 3))
+  }
+}
+
+/// Topic names and filters as section 4.7 allows them, checked before the sign subscribes.
+@Suite struct MQTTTopicTests {
+  @Test(arguments: [
+    ("", "an empty topic"), ("a\u{1}b", "U+0001"), ("a\u{7F}", "U+007F"), ("a\u{85}b", "U+0085"), ("a\u{0}", "U+0000"),
+    ("a/+", "wildcards"), (String(repeating: "é", count: 40_001), "a topic of 80002 bytes; MQTT allows 65535"),
+  ])
+  func topicNamesMQTTDoesNotAllow(topic: String, reason: String) {
+    #expect(MQTTTopic.problem(topic, filter: false)?.contains(reason) == true, "\(String(describing: MQTTTopic.problem(topic, filter: false)))")
+  }
+
+  @Test func filtersAndMatching() {
+    #expect(MQTTTopic.problem("station/#", filter: true) == nil && MQTTTopic.problem("a/+/c", filter: true) == nil)
+    #expect(MQTTTopic.problem("a/#/c", filter: true) != nil && MQTTTopic.problem("a/b+", filter: true) != nil)
+    #expect(MQTTTopic.problem(String(repeating: "x", count: 65_535), filter: false) == nil)
+    #expect(MQTTTopic.matches("station/next", filter: "station/#") && MQTTTopic.matches("station", filter: "station/#"))
+    #expect(MQTTTopic.matches("a/b/c", filter: "a/+/c") && !MQTTTopic.matches("a/b/d", filter: "a/+/c"))
+    #expect(!MQTTTopic.matches("home/alarm/code", filter: "station/#") && !MQTTTopic.matches("$SYS/x", filter: "#"))
   }
 }
 
@@ -78,6 +123,15 @@ import Testing
     let full = try MQTTAddress("mqtt://sign:p%40ss:w0rd@10.0.0.2:1884")
     #expect(full.host == "10.0.0.2" && full.port == 1884 && full.username == "sign" && full.password == "p@ss:w0rd")
     #expect(try MQTTAddress("mqtt://[::1]:1885").host == "::1")
+    // What an error, a log or the process list may show of an address: never the password.
+    #expect(MQTTAddress.redacted("mqtt://sign:s3cret@host:1883") == "mqtt://sign:***@host:1883")
+    #expect(MQTTAddress.redacted("mqtt://sign@host") == "mqtt://sign@host" && MQTTAddress.redacted("mqtt://host") == "mqtt://host")
+    #expect(throws: MQTTAddress.Invalid.self) { try MQTTAddress("mqtt://sign:s3cret@host:99999") }
+    do {
+      _ = try MQTTAddress("mqtt://sign:s3cret@host:99999")
+    } catch {
+      #expect(!error.description.contains("s3cret") && error.description.contains("sign:***@host"))
+    }
     #expect(try MQTTAddress("mqtt://user@host").password == nil)
   }
 

@@ -9,6 +9,23 @@ import Testing
 /// Live data that goes stale: content with a lifetime shows its fallback when no update
 /// comes in that time, says so, and the live text comes back with the next update.
 @Suite struct LiveDataTests {
+  /// A document from an untrusted source names only allowed topics; the refusal names the
+  /// string that broke the rule, wherever it is in the document.
+  @Test func placeholderTopicsOutsideTheAllowedFiltersAreRefusedAtTheirField() throws {
+    let allowed = ["station/#", "shop/sign/#"]
+    let fine = try JSONParser.parse(#"{"messages": ["Next {mqtt:station/next|-}", "plain"], "fallback": ["{mqtt:shop/sign/x}"]}"#)
+    try LiveValues.checkTopics(in: fine, allowed: allowed)
+    let deputy = try JSONParser.parse(#"{"zones": [{"messages": ["ok"]}, {"messages": ["x", "{mqtt:home/alarm/code}"]}]}"#)
+    #expect(throws: JSONFieldError.self) { try LiveValues.checkTopics(in: deputy, allowed: allowed) }
+    do {
+      try LiveValues.checkTopics(in: deputy, allowed: allowed)
+    } catch {
+      #expect(error.field == "zones[1].messages[1]" && error.reason.contains("{mqtt:home/alarm/code} names a topic this source may not read"))
+    }
+    // A wildcard in a placeholder is not a placeholder: nothing to read.
+    try LiveValues.checkTopics(in: .string("{mqtt:home/#}"), allowed: allowed)
+  }
+
   func waitUntil(_ condition: () -> Bool) -> Bool {
     for _ in 0..<250 where !condition() { usleep(20_000) }
     return condition()

@@ -15,8 +15,15 @@ import SignService
 /// empty for all), `PREFIX/brightness` (0-15, or
 /// `{"brightness": n}`), `PREFIX/pause` (`ON`/`OFF`, `true`/`false`), `PREFIX/power`
 /// (`ON`/`OFF`), `PREFIX/program` (a program's name; empty: the schedule's). Each goes
-/// through the same checks as the API, one at a time with its writes; a payload that fails
-/// is refused with its reason on standard error and changes nothing. Content from MQTT is
+/// through the same checks as the API, on the API's writes queue; a payload that fails
+/// is refused with its reason on standard error and changes nothing. Commands wait in a
+/// bounded inbox, never on the queue itself: only the newest of each topic waits (a flood of
+/// brightness is one brightness), notifications and dismissals up to
+/// ``waitingNotificationLimit``, and one job at a time drains it, so the API's own writes
+/// are answered in their normal time during a flood. What was replaced or dropped is
+/// counted in `/api/stats`. Placeholders in content from MQTT may read only the topics
+/// `--mqtt-values` allows (the sign's own prefix by default): a client that may write the
+/// sign's content cannot read another topic through it. Content from MQTT is
 /// live data and is not written to the state file (SD cards wear); the rest is, as a person's
 /// change. The sign publishes `PREFIX/state` (retained: the body of `GET /api/state`)
 /// after each change, and `PREFIX/status` (`online`; the broker's last will says `offline`).
@@ -28,15 +35,20 @@ final class MQTTBridge: Sendable {
   let client: MQTTClient
   let discovery: HomeAssistantDiscovery?
   let stopped = Atomic<Bool>(false)
-  /// Messages taken, refused, and state documents published.
-  let counts = Mutex((taken: 0, refused: 0, published: 0))
+  /// Commands waiting for the writes queue, and whether a job to drain them is queued.
+  let inbox = Mutex<(waiting: [(command: String, text: String, topic: String)], scheduled: Bool)>(([], false))
+  /// The most notifications and dismissals waiting at once; more are dropped and counted.
+  static let waitingNotificationLimit = 16
+  /// The topic filters placeholders in MQTT's content may read.
+  let valueFilters: [String]
 
   /// The topics the sign takes, after the prefix.
   static let commands = ["content", "message", "notify", "dismiss", "brightness", "pause", "power", "program"]
 
-  init(api: SignAPI, address: MQTTAddress, prefix: String, discovery: Bool, clientID: String) {
+  init(api: SignAPI, address: MQTTAddress, prefix: String, discovery: Bool, clientID: String, valueFilters: [String]) {
     self.api = api
     self.prefix = prefix
+    self.valueFilters = valueFilters
     var configuration = MQTTClient.Configuration(host: address.host, port: address.port, clientID: clientID)
     configuration.username = address.username
     configuration.password = address.password
@@ -44,11 +56,20 @@ final class MQTTBridge: Sendable {
     configuration.greeting = .init(topic: prefix + "/status", payload: Array("online".utf8), qos: 1, retain: true)
     configuration.subscriptions = MQTTBridge.commands.map { prefix + "/" + $0 }
     let inbox = Inbox()
+    let counting = api
     client = MQTTClient(configuration, onMessage: { inbox.deliver($0) }, onEvent: { event in
       switch event {
       case .connected: printError("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
       case .disconnected(let reason, let retry):
+        counting.mqttCounts.withLock { $0.lastError = reason }
         printError("MQTT: \(reason)" + (retry > 0 ? "; trying again in \(retry) s" : ""))
+      case .skipped(let topic, let bytes):
+        let say = counting.mqttCounts.withLock { counts in
+          counts.oversized += 1
+          return counts.oversized == 1 || counts.oversized % 100 == 0
+        }
+        // Said the first time, then every hundredth: a flood of them must not flood the log.
+        if say { printError("MQTT \(topic): a message of \(bytes) bytes, over the limit of \(MQTTDecoder.defaultLimit / 1024) KiB; skipped") }
       }
       inbox.connected(event == .connected)
     })
@@ -77,7 +98,7 @@ final class MQTTBridge: Sendable {
         if api.feed.updateCount != updates {
           let (count, topics) = api.feed.placeholderTopics()
           updates = count
-          client.subscribe(topics)
+          client.setSubscriptions(topics)
           showsTime = api.feed.currentOptions.values.contains { $0.messages.contains { TextTemplate($0).isDynamic } }
         }
         guard client.isConnected else {
@@ -93,7 +114,7 @@ final class MQTTBridge: Sendable {
         let text = api.state().text
         if text != published, client.publish(.init(topic: prefix + "/state", payload: Array(text.utf8), qos: 0, retain: true)) {
           published = text
-          counts.withLock { $0.published += 1 }
+          api.mqttCounts.withLock { $0.published += 1 }
           discovery?.refresh(client)
         }
       }
@@ -128,7 +149,9 @@ final class MQTTBridge: Sendable {
     discovery?.announce(client)
   }
 
-  /// One message from the broker: checked and applied on the API's writes queue.
+  /// One message from the broker: a placeholder's value goes to the feed at once; a
+  /// command waits in the inbox (the newest of its topic replacing the one before) for the
+  /// job that applies them on the API's writes queue.
   func take(_ message: MQTTPacket.Message) {
     let command = message.topic.hasPrefix(prefix + "/") ? String(message.topic.dropFirst(prefix.count + 1)) : ""
     let text = MQTTBridge.trimmed(String(decoding: message.payload, as: UTF8.self))
@@ -137,20 +160,48 @@ final class MQTTBridge: Sendable {
       api.feed.take(topic: message.topic, payload: text)
       return
     }
-    api.writes.async { [self] in
+    let schedule = inbox.withLock { inbox -> Bool in
+      if command == "notify" || command == "dismiss" {
+        guard inbox.waiting.count(where: { $0.command == "notify" || $0.command == "dismiss" }) < MQTTBridge.waitingNotificationLimit else {
+          api.mqttCounts.withLock { $0.dropped += 1 }
+          return false
+        }
+      } else if let index = inbox.waiting.firstIndex(where: { $0.command == command }) {
+        inbox.waiting.remove(at: index)
+        api.mqttCounts.withLock { $0.replaced += 1 }
+      }
+      inbox.waiting.append((command, text, message.topic))
+      defer { inbox.scheduled = true }
+      return !inbox.scheduled
+    }
+    if schedule { api.writes.async { [self] in drain() } }
+  }
+
+  /// Applies what waits in the inbox, in the order it came, on the writes queue.
+  func drain() {
+    let taken = inbox.withLock { inbox in
+      defer { inbox = ([], false) }
+      return inbox.waiting
+    }
+    for (command, text, topic) in taken {
       let response: HTTPResponse
       do {
         response = try apply(command, text)
+      } catch let error as JSONFieldError {
+        response = .error(400, "\(error.field): \(error.reason)")
       } catch {
         response = .error(400, "\(error)")
       }
       if response.status == 200 {
-        counts.withLock { $0.taken += 1 }
+        api.mqttCounts.withLock { $0.taken += 1 }
       } else {
-        counts.withLock { $0.refused += 1 }
         var reason = "status \(response.status)"
         if case .string(let text)? = (try? JSONParser.parse(String(decoding: response.body, as: UTF8.self)))?["error"] { reason = text }
-        printError("MQTT \(message.topic): \(reason); nothing changed")
+        api.mqttCounts.withLock { counts in
+          counts.refused += 1
+          counts.lastRefusal = "\(topic): \(reason)"
+        }
+        printError("MQTT \(topic): \(reason); nothing changed")
       }
     }
   }
@@ -160,16 +211,25 @@ final class MQTTBridge: Sendable {
     func request(_ json: JSONValue) -> HTTPRequest { MQTTBridge.request(json.text) }
     switch command {
     case "content":
+      let document: JSONValue
       do {
-        _ = try JSONParser.parse(text)
+        document = try JSONParser.parse(text)
       } catch {
         throw MQTTBridge.Refusal("expected a content document (JSON, as PATCH /api/content takes): \(error)")
       }
+      try LiveValues.checkTopics(in: document, allowed: valueFilters)
       return api.content(MQTTBridge.request(text), replacing: false, persist: false)
     case "message":
-      return api.content(request(.object([("messages", .array([.string(text)])), ("immediately", .bool(true))])), replacing: false, persist: false)
+      let document = JSONValue.object([("messages", .array([.string(text)])), ("immediately", .bool(true))])
+      try LiveValues.checkTopics(in: document, allowed: valueFilters)
+      return api.content(request(document), replacing: false, persist: false)
     case "notify":
-      if !text.hasPrefix("{") { return api.notify(request(.object([("messages", .array([.string(text)]))]))) }
+      if !text.hasPrefix("{") {
+        let document = JSONValue.object([("messages", .array([.string(text)]))])
+        try LiveValues.checkTopics(in: document, allowed: valueFilters)
+        return api.notify(request(document))
+      }
+      if let document = try? JSONParser.parse(text) { try LiveValues.checkTopics(in: document, allowed: valueFilters) }
       return api.notify(MQTTBridge.request(text))
     case "dismiss":
       var path = "/api/notify"

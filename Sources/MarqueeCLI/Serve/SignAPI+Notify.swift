@@ -13,7 +13,9 @@ extension SignAPI {
   func notify(_ request: HTTPRequest) -> HTTPResponse {
     answering {
       guard let controller else { throw HTTPRequestError(status: 404, message: "this sign takes no notifications") }
-      let (notification, wakes) = try feed.notification(try body(request))
+      let fields = try body(request)
+      if let valueFilters { try LiveValues.checkTopics(in: fields.value, allowed: valueFilters) }
+      let (notification, wakes) = try feed.notification(fields)
       let id: Int
       do {
         id = try controller.notify(notification)

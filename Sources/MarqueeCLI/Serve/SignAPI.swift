@@ -33,6 +33,20 @@ final class SignAPI: Sendable {
     var saved = SignState()
   }
 
+  /// What the MQTT bridge took, refused, replaced with a newer command, dropped and
+  /// skipped as oversized, and its last error: `/api/stats` shows them.
+  struct MQTTCounts: Sendable {
+    var taken = 0, refused = 0, published = 0, replaced = 0, dropped = 0, oversized = 0
+    var lastError: String?
+    var lastRefusal: String?
+  }
+
+  let mqttCounts = Mutex(MQTTCounts())
+  /// The topic filters placeholders may read in a request's content, when requests come
+  /// without a token and the sign is on MQTT; nil: any topic (a token holder, or no broker).
+  let valueFilters: [String]?
+  /// The brightness step the sign started with (what a reload goes back to).
+  let startLevel: Int
   let feed: Feed
   let frames: FrameTap
   let zones: [ZonePlace]
@@ -51,8 +65,11 @@ final class SignAPI: Sendable {
 
   init(
     feed: Feed, frames: FrameTap, zones: [ZonePlace], width: Int, height: Int, fps: Double, stop: StopFlag,
-    reload: (@Sendable () -> String?)?, statePath: String? = nil, pump: SchedulePump? = nil, controller: SignController? = nil
+    reload: (@Sendable () -> String?)?, statePath: String? = nil, pump: SchedulePump? = nil, controller: SignController? = nil,
+    valueFilters: [String]? = nil
   ) {
+    self.valueFilters = valueFilters
+    startLevel = frames.level
     self.controller = controller
     self.statePath = statePath
     self.pump = pump
@@ -231,8 +248,10 @@ final class SignAPI: Sendable {
     guard let pump else { throw HTTPRequestError(status: 404, message: "this sign plays no schedule") }
     let programs = try ScheduleFile.programs(list, zones: zones.map(\.name))
     // Built once now, as they will be when they play: a font not offered or too tall is
-    // refused here, not at nine in the morning.
-    for (index, program) in programs.enumerated() {
+    // refused here, not at nine in the morning. One already playing as written was built
+    // when it was set.
+    let checked = programSources()
+    for (index, program) in programs.enumerated() where !checked.contains(program.source) {
       for (zone, document) in program.zones {
         guard case .object(let members) = document else { continue }
         let target = zone.isEmpty ? feed.firstZone : zone
@@ -303,10 +322,17 @@ final class SignAPI: Sendable {
   func stats() -> HTTPResponse {
     let late = frames.lateness()
     let requests = counters.withLock { $0.requests }
+    let mqtt = mqttCounts.withLock { $0 }
     return .json(.object([
       ("frames", .number(Double(late.frames))), ("lateP50Microseconds", .number(late.p50)),
       ("lateP99Microseconds", .number(late.p99)), ("lateMaxMicroseconds", .number(late.max)),
       ("requests", .number(Double(requests))), ("staleZones", .array(feed.staleZones.map { .string($0) })),
+      ("mqtt", .object([
+        ("taken", .number(Double(mqtt.taken))), ("refused", .number(Double(mqtt.refused))),
+        ("replaced", .number(Double(mqtt.replaced))), ("dropped", .number(Double(mqtt.dropped))),
+        ("oversized", .number(Double(mqtt.oversized))), ("published", .number(Double(mqtt.published))),
+        ("lastError", mqtt.lastError.map { .string($0) } ?? .null), ("lastRefusal", mqtt.lastRefusal.map { .string($0) } ?? .null),
+      ])),
     ]))
   }
 
@@ -362,12 +388,20 @@ final class SignAPI: Sendable {
       } else {
         documents = [fields]
       }
-      let updates = try documents.map { try feed.prepare($0, replacing: replacing) }
+      if let valueFilters {
+        for document in documents { try LiveValues.checkTopics(in: document.value, allowed: valueFilters, path: document.path) }
+      }
+      var updates = try documents.map { try feed.prepare($0, replacing: replacing) }
+      // Live data with a lifetime is never kept: after a restart it would be stale.
+      let kept = persist && statePath != nil && !updates.contains { $0.lifetime != nil }
       if persist {
+        for index in updates.indices where updates[index].content != nil && updates[index].lifetime == nil {
+          updates[index].keptOptions = try feed.keptOptions(of: updates[index], documents[index], replacing: replacing)
+        }
         try save { saved in
           for update in updates {
-            // Live data with a lifetime is never kept: after a restart it would be stale.
-            if update.content != nil && update.lifetime == nil { saved.set(zone: update.zone, SignAPI.document(update.options)) }
+            // The person's change over what people set before, never over live data.
+            if let options = update.keptOptions { saved.set(zone: update.zone, SignAPI.document(options)) }
             if let pause = update.pause { saved.paused[update.zone] = pause }
           }
         }
@@ -376,7 +410,9 @@ final class SignAPI: Sendable {
       changed { counters in
         for update in updates { if let pause = update.pause { counters.paused[update.zone] = pause } }
       }
-      return .json(state())
+      guard case .object(let members) = state() else { return .json(state()) }
+      // Whether the change is in the state file: a restart or a power cut shows it again.
+      return .json(.object(members + [("kept", .bool(kept))]))
     }
   }
 
@@ -389,6 +425,8 @@ final class SignAPI: Sendable {
     if let statePath {
       do {
         try StateFile.save(next, to: statePath)
+      } catch let error as StateFile.TooLarge {
+        throw HTTPRequestError(status: 413, message: "the change was not made: \(error)")
       } catch {
         throw HTTPRequestError(status: 500, message: "the change was not made: \(error)")
       }
@@ -543,13 +581,22 @@ final class SignAPI: Sendable {
         printError("Warning: SIGHUP: the config was not reloaded: \(problem); the sign keeps the old one")
       } else {
         printError("SIGHUP: the config was reloaded")
-        // The config is what the owner wants now: what was changed over the API goes.
+        // The config is what the owner wants now: what was changed over the API goes, and
+        // what runs is what a restart would run: no zone paused, the starting brightness,
+        // the power as the schedule has it.
         do {
           try save { $0 = SignState() }
         } catch {
           printError("Warning: SIGHUP: \(error)")
         }
-        changed()
+        let resumes = zones.compactMap { zone in
+          (try? JSONFields(.object([("zone", .string(zone.name)), ("pause", .bool(false))]))).flatMap { try? feed.prepare($0) }
+        }
+        feed.commit(resumes)
+        frames.level = startLevel
+        frames.forgetPower()
+        changed { counters in for zone in zones { counters.paused[zone.name] = false } }
+        stop.wake()
       }
     }
   }

@@ -161,7 +161,7 @@ public final class SchedulePump: Sendable {
         // be in an off period, using next to no CPU), or until the kernel says the clock
         // was set.
         let (due, wall, monotonic) = state.withLock { ($0.current?.nextChange ?? .infinity, $0.wall, $0.monotonic) }
-        let milliseconds = Int32(max(1, min(1000, ((due - wallClock()) * 1000).rounded(.up))))
+        let milliseconds = Int32(saturating: max(1, min(1000, ((due - wallClock()) * 1000).rounded(.up))))
         var noticed = false
         if let notice { noticed = notice.wait(milliseconds: milliseconds) } else { usleep(UInt32(milliseconds) * 1000) }
         if stop.isSet { return }
@@ -169,7 +169,7 @@ public final class SchedulePump: Sendable {
         let now = wallClock()
         let expected = wall + (SchedulePump.monotonic() - monotonic)
         if abs(now - expected) > SchedulePump.jump || (noticed && abs(now - expected) > 0.001) {
-          printError("The wall clock moved by \(Int((now - expected).rounded())) s; the schedule is looked at again")
+          printError("The wall clock moved by \(Int(saturating: (now - expected).rounded())) s; the schedule is looked at again")
           // Texts that show the time follow the clock; scrolling does not jump with it.
           feed.shiftClock(by: now - expected)
           apply(at: now)
