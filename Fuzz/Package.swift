@@ -5,7 +5,7 @@ import PackageDescription
 let targets = [
   ("FuzzBDF", ["BitmapFonts"]), ("FuzzHex", ["BitmapFonts"]), ("FuzzPSF", ["BitmapFonts"]),
   ("FuzzPCF", ["BitmapFonts"]), ("FuzzGzip", ["BitmapFonts"]), ("FuzzBoard", ["Drivers", "MatrixCore"]),
-  ("FuzzFeedLine", ["SignService", "Marquee", "MatrixCore"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["HTTP"]),
+  ("FuzzFeedLine", ["SignService", "Marquee", "MatrixCore"]), ("FuzzDocuments", ["SignService", "Marquee", "MatrixCore"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["HTTP"]),
   ("FuzzMQTTPacket", ["MQTT"]), ("FuzzPicture", ["BitmapFonts"]),
 ]
 

@@ -12,7 +12,7 @@ seconds="${1:-60}"
 timeout_seconds="${TIMEOUT:-10}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzBDF FuzzHex FuzzPSF FuzzPCF FuzzGzip FuzzBoard FuzzFeedLine FuzzLayout FuzzHTTPRequest FuzzMQTTPacket FuzzPicture)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBDF FuzzHex FuzzPSF FuzzPCF FuzzGzip FuzzBoard FuzzFeedLine FuzzDocuments FuzzLayout FuzzHTTPRequest FuzzMQTTPacket FuzzPicture)
 
 swift build -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E "error|warning: " || true
 build=$(swift build --show-bin-path)

@@ -5,7 +5,8 @@ import MQTT
 ///
 /// Checks what the client relies on: decoding ends in packets or an error, never a crash or
 /// a hang; the buffer never holds more than one packet over the limit's bound; and every
-/// packet decoded encodes to bytes that decode to the same packet.
+/// packet decoded encodes to bytes that decode to the same packet (an oversized PUBLISH,
+/// skipped, is only reported).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -19,6 +20,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     offset = end
     do {
       while let packet = try decoder.next() {
+        // An oversized PUBLISH is reported without its payload: nothing to round-trip.
+        if case .oversized(_, _, _, let length) = packet {
+          precondition(length > decoder.limit, "a packet of \(length) bytes reported as oversized")
+          continue
+        }
         var again = MQTTDecoder(limit: 1 << 20)
         again.append(packet.bytes)
         precondition((try? again.next()) == packet, "a decoded packet does not round-trip: \(packet)")

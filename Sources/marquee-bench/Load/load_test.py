@@ -15,7 +15,9 @@ With --attack, an adversarial mix runs beside the normal clients, as an outsider
 same machine could send it: 3 connections pipelining `GET /` without reading the answers
 (4 KiB receive buffers), 30 connections that say nothing, re-opened as soon as the server
 drops them, 20 event streams that never read, and a request with an oversized body every
-50 ms. The run then fails unless every normal request was answered, the server's resident
+50 ms, and every 100 ms a document with numbers at the ends of their ranges or one that
+expands (an icon named 4,000 times), which must be answered. The run then fails unless every
+normal request was answered, the server's resident
 memory stayed under --rss-limit-kb (default 32768) and the frame loop kept 95 % of its
 frames.
 
@@ -171,6 +173,42 @@ def oversized(port, stop, counters):
         time.sleep(0.05)
 
 
+EXPANDING = [
+    # Numbers at the ends of their ranges: each once ended the server (SIGILL).
+    ("POST", "/api/notify", {"messages": ["A long enough message to scroll"], "passes": 100, "speed": 1e-6, "wake": True}),
+    ("POST", "/api/notify", {"messages": ["A long enough message to scroll"], "passes": 1, "speed": 1e-300}),
+    # One small input that expands: an icon named 4,000 times (44 KB), shown for 0.1 s.
+    ("POST", "/api/notify", {"messages": ["{icon:train}" * 4000], "duration": 0.1}),
+    # Placeholder topics MQTT does not allow.
+    ("POST", "/api/notify", {"messages": ["{mqtt:a\u0001b|-}"], "duration": 0.1}),
+]
+
+
+def expanding(port, stop, counters):
+    """Every 100 ms, a document with numbers at the ends of their ranges or one that expands:
+    each must be answered (a refusal or 200), never end the server."""
+    index = 0
+    while not stop.is_set():
+        method, path, body = EXPANDING[index % len(EXPANDING)]
+        index += 1
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            connection.request(method, path, body=json.dumps(body), headers={"Content-Type": "application/json"})
+            answer = connection.getresponse()
+            answer.read()
+            if answer.status not in (200, 400, 503):
+                with counters.lock:
+                    counters.errors += 1
+        except OSError:
+            with counters.lock:
+                counters.errors += 1
+        finally:
+            connection.close()
+        with counters.lock:
+            counters.attacks += 1
+        time.sleep(0.1)
+
+
 def worker(port, stop, counters, interval, start, offset):
     """Sends one request every `interval` seconds on a keep-alive connection."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
@@ -276,6 +314,7 @@ def main():
         attackers += [threading.Thread(target=silent, args=(port, stop, counters), daemon=True) for _ in range(30)]
         attackers += [threading.Thread(target=idle_stream, args=(port, stop, counters), daemon=True) for _ in range(20)]
         attackers += [threading.Thread(target=oversized, args=(port, stop, counters), daemon=True)]
+        attackers += [threading.Thread(target=expanding, args=(port, stop, counters), daemon=True)]
     for thread in threads + attackers:
         thread.start()
 
