@@ -2,6 +2,7 @@ import Foundation
 import MQTT
 import Platform
 import Synchronization
+import TestSupport
 
 /// A hostile or broken MQTT broker on loopback, written with the MQTT module's own packets:
 /// it accepts the sign, records what it sends (CONNECTs, SUBSCRIBEs, UNSUBSCRIBEs), and
@@ -25,19 +26,9 @@ final class FakeBroker: @unchecked Sendable {
 
   init(dropsAfterConnect: Bool = false) throws {
     self.dropsAfterConnect = dropsAfterConnect
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard let (listener, port) = LoopbackListener.open() else { throw CLIError("the fake broker cannot listen") }
     self.listener = listener
-    var one: Int32 = 1
-    setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-    }
-    guard bound, listen(listener, 8) == 0 else { throw CLIError("the fake broker cannot listen") }
-    port = UInt16(bigEndian: address.sin_port)
+    self.port = port
     Thread.detachNewThread { [self] in acceptLoop() }
   }
 

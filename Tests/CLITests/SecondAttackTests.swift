@@ -356,17 +356,8 @@ import Testing
 
   /// A server that sends one byte every 2 s: `marquee notify` gives up after its 10 s.
   @Test(.timeLimit(.minutes(1))) func marqueeNotifyHasATotalDeadline() throws {
-    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let (listener, port) = try #require(LoopbackListener.open(backlog: 1))
     defer { close(listener) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) == 0 && getsockname(listener, $0, &length) == 0 }
-    }
-    listen(listener, 1)
-    let port = UInt16(bigEndian: address.sin_port)
     Thread.detachNewThread {
       let fd = accept(listener, nil, nil)
       guard fd >= 0 else { return }

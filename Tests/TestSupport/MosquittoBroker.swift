@@ -21,16 +21,9 @@ public final class MosquittoBroker {
 
   /// A loopback TCP port nothing listens on now.
   public static func freePort() -> Int {
-    let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(probe) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) == 0 && getsockname(probe, $0, &length) == 0 }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
+    guard let (descriptor, port) = LoopbackListener.open() else { return 0 }
+    close(descriptor)
+    return Int(port)
   }
 
   /// A broker on `port`; `users` (name to password) turns anonymous access off.
