@@ -5,6 +5,8 @@ import MatrixCore
 extension Sign {
   /// One stretch a notification shows.
   struct Overlay: Sendable {
+    /// The notification's ID.
+    var id: Int
     /// The zone's index; nil: the whole sign.
     var target: Int?
     var start: Double
@@ -37,11 +39,33 @@ extension Sign {
   /// A pass of still content that never moves, for `.passes`: this many seconds.
   public static let stillPass = 3.0
 
+  /// A notification laid out for this sign, ready to queue: the layout (the costly part)
+  /// done without touching the sign, so a controller can make it outside its lock.
+  public struct PreparedNotification: Sendable {
+    var notification: Notification
+    var zone: Zone
+    var seconds: Double
+  }
+
   /// Queues `notification` at sign time `t`; returns its ID.
   ///
-  /// - Throws: ``NotificationError`` for a zone the sign does not have or a full queue;
-  ///   ``MarqueeError`` for content that does not fit.
+  /// - Throws: ``NotificationError`` for a zone the sign does not have, a full queue or
+  ///   passes that last longer than a day; ``MarqueeError`` for content that does not fit.
   public mutating func notify(_ notification: Notification, at t: Double) throws -> Int {
+    try notify(try prepare(notification), at: t)
+  }
+
+  /// Queues a notification ``prepare(_:)`` laid out, at sign time `t`; returns its ID.
+  public mutating func notify(_ prepared: PreparedNotification, at t: Double) throws -> Int {
+    guard let id = notifications.add(prepared.notification, seconds: prepared.seconds, at: t) else { throw NotificationError.full }
+    try replan(at: t, built: [id: prepared.zone])
+    return id
+  }
+
+  /// Lays `notification` out for this sign and works out how long it shows.
+  ///
+  /// - Throws: as ``notify(_:at:)``, but never for a full queue.
+  public func prepare(_ notification: Notification) throws -> PreparedNotification {
     let (x, y, width, height) = try place(of: notification.zone)
     let zone = try Zone(name: "notification", x: x, y: y, width: width, height: height, content: notification.content)
     var seconds: Double
@@ -53,9 +77,7 @@ extension Sign {
       seconds += (notification.entering?.duration ?? 0) + (notification.leaving?.duration ?? 0)
       guard seconds <= Notification.longest else { throw NotificationError.tooLong(passes: count, seconds: seconds) }
     }
-    guard let id = notifications.add(notification, seconds: seconds, at: t) else { throw NotificationError.full }
-    try replan(at: t)
-    return id
+    return PreparedNotification(notification: notification, zone: zone, seconds: seconds)
   }
 
   /// Dismisses notification `id` (nil: all) at sign time `t`; whether one was.
@@ -73,8 +95,9 @@ extension Sign {
   }
 
   /// Makes the zones' covers and the overlays again from the queue's plan, at sign time `t`
-  /// (stretches before `t` stay as they were).
-  mutating func replan(at t: Double) throws {
+  /// (stretches before `t` stay as they were). A notification's zone is laid out once: taken
+  /// from `built`, or from the overlay it already has.
+  mutating func replan(at t: Double, built: [Int: Zone] = [:]) throws {
     for index in zones.indices { zones[index].compact(now: t) }
     let plan = notifications.plan
     for index in zones.indices {
@@ -89,9 +112,11 @@ extension Sign {
     for stretch in plan where stretch.end > t {
       guard let notification = notifications.notification(stretch.id) else { continue }
       let (x, y, width, height) = try place(of: notification.zone)
+      let zone = try built[stretch.id] ?? overlays.first { $0.id == stretch.id }?.zone
+        ?? Zone(name: "notification", x: x, y: y, width: width, height: height, content: notification.content)
       made.append(Overlay(
-        target: notification.zone.flatMap { zoneIndex(named: $0) }, start: stretch.start, end: stretch.end,
-        zone: try Zone(name: "notification", x: x, y: y, width: width, height: height, content: notification.content),
+        id: stretch.id, target: notification.zone.flatMap { zoneIndex(named: $0) }, start: stretch.start, end: stretch.end,
+        zone: zone,
         entering: notification.entering, leaving: notification.leaving,
         context: EffectContext(width: width, height: height, seed: notification.content.seed, sprite: notification.content.sprite)))
     }

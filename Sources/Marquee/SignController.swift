@@ -85,7 +85,9 @@ public final class SignController: Timeline, Sendable {
   /// - Throws: ``Sign/NotificationError`` or ``MarqueeError``.
   @discardableResult
   public func notify(_ notification: Notification, at t: Double? = nil) throws -> Int {
-    let id = try state.withLock { state in try state.sign.notify(notification, at: Self.changeTime(t, state)) }
+    // Laid out outside the lock: the frame loop never waits on a large notification's layout.
+    let prepared = try state.withLock { $0.sign }.prepare(notification)
+    let id = try state.withLock { state in try state.sign.notify(prepared, at: Self.changeTime(t, state)) }
     wake?.wake()
     return id
   }
