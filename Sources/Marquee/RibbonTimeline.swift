@@ -67,8 +67,7 @@ public struct RibbonTimeline: Timeline {
     if let problem = Framebuffer.validateSize(width: ribbonWidth + (scrolls ? width : 0), height: lineHeight) {
       throw .contentTooLarge(problem)
     }
-    let (pixels, overflow) = ribbonWidth.multipliedReportingOverflow(by: lineHeight)
-    try MarqueeError.checkContent(pixels: overflow ? .max : pixels, "the messages")
+    try MarqueeError.checkContent(pixels: ribbonWidth * lineHeight, "the messages")
     var ribbon = Framebuffer(width: ribbonWidth, height: lineHeight)
     var segments: [Range<Int>] = []
     var animations: [TextRenderer.PlacedAnimation] = []

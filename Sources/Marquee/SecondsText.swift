@@ -3,7 +3,7 @@
 public func secondsText(_ seconds: Double) -> String {
   guard seconds.isFinite else { return "for ever" }
   func number(_ value: Double) -> String {
-    if value >= 1e6 { return String(format: value) }
+    if value >= 1e6 { return scientific(value) }
     let tenths = (value * 10).rounded() / 10
     return tenths == tenths.rounded() ? String(Int(tenths)) : String(tenths)
   }
@@ -16,13 +16,14 @@ public func secondsText(_ seconds: Double) -> String {
   }
 }
 
-extension String {
-  /// A large number in scientific notation, three significant digits ("3.17e+09").
-  fileprivate init(format value: Double) {
-    var exponent = 0
-    var mantissa = value
-    while abs(mantissa) >= 10 { mantissa /= 10; exponent += 1 }
-    let rounded = (mantissa * 100).rounded() / 100
-    self = "\(rounded)e+\(exponent < 10 ? "0" : "")\(exponent)"
+/// A large finite number in scientific notation, three significant digits ("3.17e+09").
+private func scientific(_ value: Double) -> String {
+  var exponent = 0
+  var mantissa = value
+  while abs(mantissa) >= 10 {
+    mantissa /= 10
+    exponent += 1
   }
+  let rounded = (mantissa * 100).rounded() / 100
+  return "\(rounded)e+\(exponent < 10 ? "0" : "")\(exponent)"
 }

@@ -6,6 +6,8 @@ public enum FileBytes {
   public struct ReadError: Error, Sendable, Equatable, CustomStringConvertible {
     public var path: String
     public var reason: String
+    /// Whether the file was readable but larger than the limit.
+    public var tooLarge = false
     public var description: String { "\(path): \(reason)" }
   }
 
@@ -54,7 +56,7 @@ public enum FileBytes {
       }
       if count == 0 { break }
       bytes += chunk[0..<count]
-      if bytes.count > limit { throw ReadError(path: path, reason: "larger than \(limit >> 20) MiB") }
+      if bytes.count > limit { throw ReadError(path: path, reason: "larger than \(limit >> 20) MiB", tooLarge: true) }
     }
     return bytes
   }

@@ -224,17 +224,19 @@ public final class Feed: Sendable {
     /// Content a program (or the sign's start) set: what a stale zone without a fallback
     /// goes back to.
     package var isBase = false
-    /// Live data (MQTT content, a fallback): shown, never kept.
-    package var isLive = false
-    /// What a person's change leaves the zone with for the state file
-    /// (``Feed/keptOptions(of:_:replacing:)``), set by the API before it commits.
+    /// What a person's change leaves the zone with, live data left out: what the state file
+    /// keeps (``Feed/prepare(_:replacing:keeping:)`` with `keeping`).
     package var keptOptions: RunOptions?
   }
 
   /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
   /// update without applying it. With `replacing`, the zone's options start from those it
   /// had when the sign started, and messages are required.
-  package func prepare(_ fields: JSONFields, replacing: Bool = false) throws -> Update {
+  /// With `keeping` (a person's change, to be saved), the update also carries the options
+  /// it leaves the zone with apart from live data (``Update/keptOptions``): the document
+  /// applied over what people, programs and the config last set, never over MQTT's messages.
+  /// Content with a lifetime is live data, and is never kept.
+  package func prepare(_ fields: JSONFields, replacing: Bool = false, keeping: Bool = false) throws -> Update {
     for key in LayoutFile.placementKeys where fields.value[key] != nil {
       throw ContentError.placementInUpdate(field: fields.name(key), key: key)
     }
@@ -249,13 +251,16 @@ public final class Feed: Sendable {
     var update = try prepare(
       zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
       pause: try fields.bool("pause"), replacing: replacing)
-    update.isLive = fields.value["lifetime"] != nil
     if let seconds = try fields.number("lifetime", in: 0.1...604_800) {
       let fallback = try fields.strings("fallback")
       if let fallback { try check(try prepare(zone: zone, messages: fallback, fields: nil, immediately: true, pause: nil).content!, fits: zone, fields: fields) }
       update.lifetime = Lifetime(seconds: seconds, fallback: fallback, updated: 0)
     } else if fields.value["fallback"] != nil {
       throw JSONFieldError(field: fields.name("fallback"), reason: "a fallback needs a \"lifetime\" (seconds)")
+    }
+    if keeping && update.content != nil && update.lifetime == nil {
+      let start = state.withLock { replacing ? $0.initial[zone]! : $0.kept[zone]! }
+      update.keptOptions = try applied(messages, fields, to: start, zone: zone)
     }
     return update
   }
@@ -313,16 +318,6 @@ public final class Feed: Sendable {
       try LayoutFile.checkCycleOnly(fields, options)
     }
     return options
-  }
-
-  /// The options a person's update (checked by ``prepare(_:replacing:)``) leaves its zone
-  /// with, live data left out: the document applied over what people, programs and the
-  /// config last set, never over MQTT's messages. What the state file keeps.
-  package func keptOptions(of update: Update, _ fields: JSONFields, replacing: Bool) throws -> RunOptions {
-    var messages = try fields.strings("messages")
-    if let single = try fields.string("message") { messages = [single] }
-    let start = state.withLock { replacing ? $0.initial[update.zone]! : $0.kept[update.zone]! }
-    return try applied(messages, fields, to: start, zone: update.zone)
   }
 
   /// Refuses messages whose placeholders name a topic MQTT does not allow (subscribing to it
@@ -479,8 +474,7 @@ public final class Feed: Sendable {
     }
     for (zone, fallback) in due {
       do {
-        var update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? baseContent(zone)
-        update.isLive = true
+        let update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? baseContent(zone)
         let kept = state.withLock { $0.lifetimes[zone] }
         commit([update])
         state.withLock { state in

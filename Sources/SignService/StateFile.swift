@@ -107,7 +107,7 @@ public enum StateFile {
     do {
       bytes = try FileBytes.read(path, limit: limit, regularOnly: true)
     } catch {
-      guard error.reason.hasPrefix("larger than") else {
+      guard error.tooLarge else {
         throw RuntimeError("\(path): the state file cannot be read (\(error.reason)); the sign does not start, so that what was changed is not overwritten. Let marquee read it, or move it away to start from the config.")
       }
       return setAside(path, because: error.reason)

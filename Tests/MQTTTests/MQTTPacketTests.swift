@@ -126,12 +126,8 @@ import Testing
     // What an error, a log or the process list may show of an address: never the password.
     #expect(MQTTAddress.redacted("mqtt://sign:s3cret@host:1883") == "mqtt://sign:***@host:1883")
     #expect(MQTTAddress.redacted("mqtt://sign@host") == "mqtt://sign@host" && MQTTAddress.redacted("mqtt://host") == "mqtt://host")
-    #expect(throws: MQTTAddress.Invalid.self) { try MQTTAddress("mqtt://sign:s3cret@host:99999") }
-    do {
-      _ = try MQTTAddress("mqtt://sign:s3cret@host:99999")
-    } catch {
-      #expect(!error.description.contains("s3cret") && error.description.contains("sign:***@host"))
-    }
+    let refused = #expect(throws: MQTTAddress.Invalid.self) { try MQTTAddress("mqtt://sign:s3cret@host:99999") }
+    #expect(refused.map { !$0.description.contains("s3cret") && $0.description.contains("sign:***@host") } == true)
     #expect(try MQTTAddress("mqtt://user@host").password == nil)
   }
 

@@ -31,7 +31,7 @@ import MatrixCore
   @Test func theLimitAndMissingFilesAreErrors() throws {
     let path = try temporaryFile([UInt8](repeating: 7, count: 5000))
     defer { try? FileManager.default.removeItem(atPath: path) }
-    #expect(throws: FileBytes.ReadError(path: path, reason: "larger than 0 MiB")) {
+    #expect(throws: FileBytes.ReadError(path: path, reason: "larger than 0 MiB", tooLarge: true)) {
       try FileBytes.read(path, limit: 4096)
     }
     #expect(try FileBytes.read(path, limit: 5000).count == 5000)

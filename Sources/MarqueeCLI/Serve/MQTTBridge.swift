@@ -209,6 +209,11 @@ final class MQTTBridge: Sendable {
   /// A command as the API call it is.
   func apply(_ command: String, _ text: String) throws -> HTTPResponse {
     func request(_ json: JSONValue) -> HTTPRequest { MQTTBridge.request(json.text) }
+    // Content from MQTT reads only the topics the owner allows (--mqtt-values).
+    func checked(_ document: JSONValue) throws -> HTTPRequest {
+      try LiveValues.checkTopics(in: document, allowed: valueFilters)
+      return request(document)
+    }
     switch command {
     case "content":
       let document: JSONValue
@@ -217,20 +222,14 @@ final class MQTTBridge: Sendable {
       } catch {
         throw MQTTBridge.Refusal("expected a content document (JSON, as PATCH /api/content takes): \(error)")
       }
-      try LiveValues.checkTopics(in: document, allowed: valueFilters)
-      return api.content(MQTTBridge.request(text), replacing: false, persist: false)
+      return api.content(try checked(document), replacing: false, persist: false)
     case "message":
-      let document = JSONValue.object([("messages", .array([.string(text)])), ("immediately", .bool(true))])
-      try LiveValues.checkTopics(in: document, allowed: valueFilters)
-      return api.content(request(document), replacing: false, persist: false)
+      return api.content(try checked(.object([("messages", .array([.string(text)])), ("immediately", .bool(true))])), replacing: false, persist: false)
     case "notify":
-      if !text.hasPrefix("{") {
-        let document = JSONValue.object([("messages", .array([.string(text)]))])
-        try LiveValues.checkTopics(in: document, allowed: valueFilters)
-        return api.notify(request(document))
-      }
-      if let document = try? JSONParser.parse(text) { try LiveValues.checkTopics(in: document, allowed: valueFilters) }
-      return api.notify(MQTTBridge.request(text))
+      // Plain text is one message; JSON that does not parse gets the API's own refusal.
+      guard text.hasPrefix("{") else { return api.notify(try checked(.object([("messages", .array([.string(text)]))]))) }
+      guard let document = try? JSONParser.parse(text) else { return api.notify(MQTTBridge.request(text)) }
+      return api.notify(try checked(document))
     case "dismiss":
       var path = "/api/notify"
       if !text.isEmpty {

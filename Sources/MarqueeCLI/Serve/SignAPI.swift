@@ -391,13 +391,10 @@ final class SignAPI: Sendable {
       if let valueFilters {
         for document in documents { try LiveValues.checkTopics(in: document.value, allowed: valueFilters, path: document.path) }
       }
-      var updates = try documents.map { try feed.prepare($0, replacing: replacing) }
+      let updates = try documents.map { try feed.prepare($0, replacing: replacing, keeping: persist) }
       // Live data with a lifetime is never kept: after a restart it would be stale.
       let kept = persist && statePath != nil && !updates.contains { $0.lifetime != nil }
       if persist {
-        for index in updates.indices where updates[index].content != nil && updates[index].lifetime == nil {
-          updates[index].keptOptions = try feed.keptOptions(of: updates[index], documents[index], replacing: replacing)
-        }
         try save { saved in
           for update in updates {
             // The person's change over what people set before, never over live data.
@@ -410,8 +407,9 @@ final class SignAPI: Sendable {
       changed { counters in
         for update in updates { if let pause = update.pause { counters.paused[update.zone] = pause } }
       }
-      guard case .object(let members) = state() else { return .json(state()) }
       // Whether the change is in the state file: a restart or a power cut shows it again.
+      let answer = state()
+      guard case .object(let members) = answer else { return .json(answer) }
       return .json(.object(members + [("kept", .bool(kept))]))
     }
   }
