@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "MQTT", targets: ["MQTT"]),
     .library(name: "SignService", targets: ["SignService"]),
+    .library(name: "MarqueeServe", targets: ["MarqueeServe"]),
     .library(name: "MarqueeCLI", targets: ["MarqueeCLI"]),
     .executable(name: "marquee", targets: ["marquee"]),
     .executable(name: "marquee-bench", targets: ["marquee-bench"]),
@@ -45,8 +46,11 @@ let package = Package(
     // What runs a sign the way marquee does, for the command line, the server and embedders:
     // the option model, config and layout files, content documents and the update queue,
     // fonts shared by file, the frame tap, and the plan that builds a sign from options.
-    .target(name: "SignService", dependencies: ["CPlatform", "Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "MQTT"]),
-    .target(name: "MarqueeCLI", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "HTTP", "MQTT", "SignService"]),
+    .target(name: "SignService", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "MQTT"]),
+    // A served sign: the HTTP routes, the event stream and the page, the MQTT bridge and
+    // Home Assistant's discovery, each an adapter over the sign session.
+    .target(name: "MarqueeServe", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "HTTP", "MQTT", "SignService"]),
+    .target(name: "MarqueeCLI", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "HTTP", "MQTT", "SignService", "MarqueeServe"]),
     .executableTarget(
       name: "marquee", dependencies: ["Platform", "MarqueeCLI"],
       // A release build carries the Swift runtime inside: one file to copy to a Pi, nothing
@@ -85,7 +89,7 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON"]),
     .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.
-    .testTarget(name: "ServiceTests", dependencies: ["Platform", "MQTT", "SignService", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
+    .testTarget(name: "ServiceTests", dependencies: ["Platform", "MQTT", "SignService", "MarqueeServe", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
     .testTarget(
       name: "CLITests", dependencies: ["Platform", "MQTT", "MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],

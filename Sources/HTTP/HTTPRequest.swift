@@ -17,6 +17,9 @@ public struct HTTPRequest: Sendable, Equatable {
   /// (`GET http://sign.local/api/state`, which takes precedence, RFC 9112 3.2.2), else the
   /// `Host` header; `nil` when neither was given.
   public var authority: String?
+  /// The values of the route's `{name}` segments (`/api/programs/{name}`), set by
+  /// ``HTTPRouter`` before the handler sees the request.
+  public var parameters: [String: String] = [:]
 
   /// Creates a request (the server makes them with ``HTTPRequestParser``; tests by hand).
   public init(

@@ -31,32 +31,58 @@ public enum HTTPReply: Sendable {
 public struct HTTPRouter: HTTPResponder {
   public typealias Handler = @Sendable (HTTPRequest) -> HTTPReply
   var routes: [String: [(method: String, handler: Handler)]] = [:]
-  var prefixes: [(prefix: String, method: String, handler: Handler)] = []
+  /// Paths with `{name}` segments, split into segments, in the order they were added.
+  var patterns: [(segments: [Substring], method: String, handler: Handler)] = []
 
   public init() {}
 
-  /// Adds `handler` for `method` on `path` (exact paths; the query is not part of it).
+  /// Adds `handler` for `method` on `path` (the query is not part of it). A segment
+  /// written `{name}` takes any one non-empty segment, handed to the handler as
+  /// `request.parameters["name"]` (`/api/programs/{name}` takes `/api/programs/offers`);
+  /// exact paths come first.
   public mutating func add(_ method: String, _ path: String, _ handler: @escaping Handler) {
-    routes[path, default: []].append((method, handler))
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    if segments.contains(where: HTTPRouter.isParameter) {
+      patterns.append((segments, method, handler))
+    } else {
+      routes[path, default: []].append((method, handler))
+    }
   }
 
-  /// Adds `handler` for `method` on every path under `prefix` (`/api/programs/` takes
-  /// `/api/programs/offers`); exact paths come first.
-  public mutating func add(_ method: String, under prefix: String, _ handler: @escaping Handler) {
-    prefixes.append((prefix, method, handler))
+  static func isParameter(_ segment: Substring) -> Bool { segment.count > 2 && segment.first == "{" && segment.last == "}" }
+
+  /// The methods of the routes `path` matches, each with the parameters it binds.
+  func matches(_ path: String) -> [(method: String, handler: Handler, parameters: [String: String])] {
+    if let exact = routes[path] { return exact.map { ($0.method, $0.handler, [:]) } }
+    let segments = path.split(separator: "/", omittingEmptySubsequences: false)
+    return patterns.compactMap { pattern in
+      guard pattern.segments.count == segments.count else { return nil }
+      var parameters: [String: String] = [:]
+      for (expected, given) in zip(pattern.segments, segments) {
+        if HTTPRouter.isParameter(expected) {
+          guard !given.isEmpty else { return nil }
+          parameters[String(expected.dropFirst().dropLast())] = String(given)
+        } else if expected != given {
+          return nil
+        }
+      }
+      return (pattern.method, pattern.handler, parameters)
+    }
   }
 
   public func respond(to request: HTTPRequest) -> HTTPReply {
-    let methods = routes[request.path]
-      ?? prefixes.filter { request.path.hasPrefix($0.prefix) && request.path.count > $0.prefix.count }.map { ($0.method, $0.handler) }
+    let methods = matches(request.path)
     guard !methods.isEmpty else { return .now(.error(404, "no such path: \(request.path)")) }
     guard let route = methods.first(where: { $0.method == request.method }) else {
-      let allowed = methods.map(\.method).joined(separator: ", ")
-      var response = HTTPResponse.error(405, "\(request.path) takes \(allowed)")
-      response.headers.append(("Allow", allowed))
+      var allowed: [String] = []
+      for method in methods.map(\.method) where !allowed.contains(method) { allowed.append(method) }
+      var response = HTTPResponse.error(405, "\(request.path) takes \(allowed.joined(separator: ", "))")
+      response.headers.append(("Allow", allowed.joined(separator: ", ")))
       return .now(response)
     }
-    return route.handler(request)
+    var routed = request
+    routed.parameters = route.parameters
+    return route.handler(routed)
   }
 }
 

@@ -29,7 +29,7 @@ enum Recording {
 
   /// Writes the first frame as PBM.
   static func writePBM(_ timeline: any Timeline, path: String) throws {
-    try writeFile(Array(pbmText(timeline.frame(at: 0).pixels).utf8), to: path)
+    try writeFile(Array(timeline.frame(at: 0).pixels.pbmPlain.utf8), to: path)
   }
 
   static func writeFile(_ bytes: [UInt8], to path: String) throws {

@@ -94,12 +94,19 @@ public final class Feed: Sendable {
   package let values = LiveValues()
   /// The frames' tap of a sign with a schedule: what a waking notification lights.
   package let tap = Mutex<FrameTap?>(nil)
+  /// The clock lifetimes are measured on.
+  package let clock: SignClock
+  /// Where warnings go (a stale zone, a line skipped).
+  package let reports: SignReports
 
   /// A feed for `zones` of the given sizes; `fonts` is the cache the sign was built with.
   package init(
     zones: [(name: String, options: RunOptions)], sizes: [String: Size], stop: StopFlag,
-    onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any
+    onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any,
+    clock: SignClock = .system, reports: SignReports = .standardError()
   ) {
+    self.clock = clock
+    self.reports = reports
     firstZone = zones[0].name
     zoneNames = zones.map(\.name)
     self.sizes = sizes
@@ -126,12 +133,12 @@ public final class Feed: Sendable {
         number += 1
         switch line {
         case .tooLong:
-          printError("Warning: stdin:\(number): line longer than \(Feed.maximumLineLength >> 20) MiB, skipped")
+          reports.warning("stdin:\(number): line longer than \(Feed.maximumLineLength >> 20) MiB, skipped")
         case .text(let text):
           do {
             try handle(text)
           } catch {
-            printError("Warning: stdin:\(number): \(error), line skipped")
+            reports.warning("stdin:\(number): \(error), line skipped")
           }
         }
       }
@@ -149,7 +156,7 @@ public final class Feed: Sendable {
         do {
           try enqueue(zone: zone, messages: [], fields: nil, immediately: true, pause: nil)
         } catch {
-          printError("Warning: stdin: end of input: \(error)")
+          reports.warning("stdin: end of input: \(error)")
         }
       }
     case .exit:
@@ -418,7 +425,7 @@ public final class Feed: Sendable {
           // New content: live for its lifetime, or for good.
           state.lifetimes[update.zone] = update.lifetime.map { lifetime in
             var live = lifetime
-            live.updated = SchedulePump.monotonic()
+            live.updated = clock.monotonic()
             live.liveMessages = update.options.messages
             return live
           }
@@ -457,7 +464,7 @@ public final class Feed: Sendable {
     DetachedThread.start { [self] in
       while !stop.isSet {
         usleep(250_000)
-        expire(at: SchedulePump.monotonic())
+        expire(at: clock.monotonic())
       }
     }
   }
@@ -481,9 +488,9 @@ public final class Feed: Sendable {
           state.lifetimes[zone] = kept
           state.lifetimes[zone]?.stale = true
         }
-        printError("Zone '\(zone)': no update for \(Int(saturating: (kept?.seconds ?? 0).rounded())) s; showing its fallback until one comes")
+        reports.notice("Zone '\(zone)': no update for \(Int(saturating: (kept?.seconds ?? 0).rounded())) s; showing its fallback until one comes")
       } catch {
-        printError("Warning: zone '\(zone)': its fallback cannot be shown: \(error)")
+        reports.warning("zone '\(zone)': its fallback cannot be shown: \(error)")
       }
     }
   }
@@ -501,7 +508,7 @@ public final class Feed: Sendable {
   /// with it, at their next message boundary; a stale zone whose topics are all fresh again
   /// shows its live messages at once.
   package func take(topic: String, payload: String) {
-    let now = SchedulePump.monotonic()
+    let now = clock.monotonic()
     let changed = values.set(topic, payload: payload, received: now)
     let work = state.withLock { state in
       zoneNames.compactMap { zone -> (zone: String, messages: [String], revive: Bool)? in
@@ -522,9 +529,9 @@ public final class Feed: Sendable {
         update.refreshes = true
         update.revives = revive
         updates.append(update)
-        if revive { printError("Zone '\(zone)': \(topic) is live again") }
+        if revive { reports.notice("Zone '\(zone)': \(topic) is live again") }
       } catch {
-        printError("Warning: zone '\(zone)': the value of \(topic) cannot be shown: \(error)")
+        reports.warning("zone '\(zone)': the value of \(topic) cannot be shown: \(error)")
       }
     }
     if !updates.isEmpty { commit(updates) }
@@ -626,7 +633,7 @@ public struct FedSign: Timeline {
           if pause { try controller.pause(zone: zone, at: t) } else { try controller.resume(zone: zone, at: t) }
         }
       } catch {
-        printError("Warning: zone '\(zone)': \(error), update skipped")
+        feed.reports.warning("zone '\(zone)': \(error), update skipped")
       }
     }
     for notice in feed.drainNotices() {
@@ -640,7 +647,7 @@ public struct FedSign: Timeline {
           controller.dismiss(notification: notice.dismiss, at: t)
         }
       } catch {
-        printError("Warning: notification: \(error), not shown")
+        feed.reports.warning("notification: \(error), not shown")
       }
     }
     controller.render(at: t, into: &frame, workspace: &workspace)

@@ -35,7 +35,11 @@ package final class FrameTap: Sendable {
   /// The frame period the player aims for, in nanoseconds.
   let period: Int64
 
-  package init(width: Int, height: Int, fps: Double) {
+  /// The clock wakes and frame gaps are measured on.
+  let clock: SignClock
+
+  package init(width: Int, height: Int, fps: Double, clock: SignClock = .system) {
+    self.clock = clock
     state = Mutex(State(
       pixels: Framebuffer(width: width, height: height),
       intervals: [Int64](repeating: 0, count: FrameTap.intervalCapacity)))
@@ -43,12 +47,34 @@ package final class FrameTap: Sendable {
   }
 
   /// Copies the latest frame into `pixels` (the sign's size); returns its generation and
-  /// brightness.
-  package func read(into pixels: inout Framebuffer) -> (generation: UInt64, brightness: Double) {
-    state.withLock { state in
-      pixels.assign(state.pixels)
-      return (state.generation, state.brightness)
+  /// brightness. `shown` (the default) is what the LEDs show: dark while the sign is off;
+  /// else the frame the sign composed, lit or not.
+  package func read(into pixels: inout Framebuffer, shown: Bool = true) -> (generation: UInt64, brightness: Double, off: Bool) {
+    let now = monotonic()
+    return state.withLock { state in
+      let off = state.off(at: now)
+      if shown && off {
+        pixels.clear()
+      } else {
+        pixels.assign(state.pixels)
+      }
+      return (state.generation, state.brightness, off)
     }
+  }
+
+  /// Why the sign is dark now, if it is: turned off by a person, or an off period of the
+  /// schedule.
+  package var darkness: Darkness? {
+    let now = monotonic()
+    return state.withLock { state in
+      guard state.off(at: now) else { return nil }
+      return state.poweredOff ? .turnedOff : .offPeriod
+    }
+  }
+
+  /// Why a sign is dark.
+  package enum Darkness: Sendable, Equatable {
+    case turnedOff, offPeriod
   }
 
   /// The brightness step asked over HTTP or by the schedule.
@@ -60,18 +86,18 @@ package final class FrameTap: Sendable {
   /// Whether the sign is dark: an off period of the schedule (unless a person woke it), or
   /// turned off by a person.
   package var off: Bool {
-    let now = FrameTap.monotonic()
+    let now = monotonic()
     return state.withLock { $0.off(at: now) }
   }
 
   /// Lights the sign for `seconds` even in an off period (a notification that wakes it).
   package func wake(forSeconds seconds: Double) {
-    let until = FrameTap.monotonic().addingSaturating(max(0, seconds).saturatingNanoseconds)
+    let until = monotonic().addingSaturating(max(0, seconds).saturatingNanoseconds)
     state.withLock { $0.wokenUntil = max($0.wokenUntil, until) }
   }
 
-  static func monotonic() -> Int64 {
-    SystemClock.monotonicNanoseconds()
+  func monotonic() -> Int64 {
+    clock.monotonicNanoseconds
   }
 
   /// Whether the schedule says the sign is off now; a new period ends a person's waking.
@@ -119,7 +145,7 @@ package final class FrameTap: Sendable {
   /// Called by the frame loop for every frame shown; the level and off state to show it
   /// with, and the monotonic time in nanoseconds.
   func record(_ frame: Frame, changed: Bool) -> (level: Int, off: Bool, time: Int64) {
-    let time = FrameTap.monotonic()
+    let time = monotonic()
     return state.withLock { state in
       if state.lastShow > 0 {
         state.intervals[state.intervalCount % FrameTap.intervalCapacity] = time - state.lastShow

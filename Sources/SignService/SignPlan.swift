@@ -33,14 +33,15 @@ public enum SignPlan {
   /// `saved` holds zones' content documents to start with instead of the options' (what a
   /// state file kept); one that no longer checks is skipped with a warning.
   public static func build(
-    _ options: RunOptions, stop: StopFlag, now: Double = LocalTime.now(), fontAccess: FontCache.Access = .any,
-    saved: [(zone: String, document: JSONValue)] = []
+    _ options: RunOptions, stop: StopFlag, now: Double? = nil, fontAccess: FontCache.Access = .any,
+    saved: [(zone: String, document: JSONValue)] = [], clock: SignClock = .system, reports: SignReports = .standardError()
   ) throws -> BuiltSign {
+    let now = now ?? clock.wall()
     var options = options
     // The sign's t = 0 in Unix time, fixed once: every zone and every update share it.
     options.clockStart = options.clockStart ?? now
     let fonts = FontCache(icons: try FontCache.icons(folder: options.iconsPath))
-    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved)
+    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved, reports: reports)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.ledColor ? nil
@@ -59,7 +60,8 @@ public enum SignPlan {
     let access: FontCache.Access
     if case .offered = fontAccess { access = FontCache.offered(startingWith: zones.flatMap(\.options.fonts)) } else { access = .any }
     let feed = Feed(
-      zones: zones, sizes: zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access)
+      zones: zones, sizes: zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access,
+      clock: clock, reports: reports)
     return BuiltSign(options: options, controller: controller, zones: zones, feed: feed)
   }
 
@@ -76,7 +78,8 @@ public enum SignPlan {
 
   /// Builds the sign the options describe: one zone, or the zones of a layout file.
   package static func makeSign(
-    _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache(), saved: [(zone: String, document: JSONValue)] = []
+    _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache(), saved: [(zone: String, document: JSONValue)] = [],
+    reports: SignReports = .standardError()
   ) throws -> (SignController, [(name: String, options: RunOptions)]) {
     func content(_ options: RunOptions) throws -> ZoneContent {
       try makeContent(options, fonts: fonts.chain(options.fonts).chain)
@@ -93,14 +96,14 @@ public enum SignPlan {
           _ = try content(restored).makeTimeline(width: specs[index].width, height: specs[index].height)
           specs[index].options = restored
         } catch {
-          printError("Warning: the saved state of zone '\(zone)': \(error); it starts from the config")
+          reports.warning("the saved state of zone '\(zone)': \(error); it starts from the config")
         }
       }
       let zones = try specs.map { spec in
         try Zone(name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height, content: content(spec.options))
       }
       for spec in specs {
-        warnUnjoined(spec.options, fonts: try fonts.chain(spec.options.fonts).chain, zone: options.hasZones ? spec.name : nil)
+        warnUnjoined(spec.options, fonts: try fonts.chain(spec.options.fonts).chain, zone: options.hasZones ? spec.name : nil, reports: reports)
       }
       let sign = try Sign(width: options.width, height: options.height, zones: zones)
       return (SignController(sign: sign, wake: stop), specs.map { ($0.name, $0.options) })
@@ -121,7 +124,7 @@ public enum SignPlan {
 
   /// Says, once at the start, which Arabic letters of a zone's messages are drawn unjoined:
   /// those no font of its chain has the joined forms of, and those Unicode has none for.
-  static func warnUnjoined(_ options: RunOptions, fonts: FontChain, zone: String?) {
+  static func warnUnjoined(_ options: RunOptions, fonts: FontChain, zone: String?, reports: SignReports) {
     let renderer = TextRenderer(fonts: fonts, direction: options.textDirection)
     var letters: [Unicode.Scalar] = []
     for message in options.messages {
@@ -140,13 +143,13 @@ public enum SignPlan {
     }
     let missing = letters.filter { !hasNoForms($0) }
     if !missing.isEmpty {
-      printError(
-        "Warning: \(where_)no font has the joined forms of \(list(missing)): they are drawn unjoined; "
+      reports.warning(
+        "\(where_)no font has the joined forms of \(list(missing)): they are drawn unjoined; "
           + "a font with Arabic presentation forms can follow yours: --font \(options.fonts.joined(separator: ",")),unifont")
     }
     let formless = letters.filter(hasNoForms)
     if !formless.isEmpty {
-      printError("Warning: \(where_)Unicode has no joined forms of \(list(formless)) for a bitmap font to draw: they are drawn unjoined")
+      reports.warning("\(where_)Unicode has no joined forms of \(list(formless)) for a bitmap font to draw: they are drawn unjoined")
     }
   }
 

@@ -24,8 +24,29 @@ public struct SignState: Sendable, Equatable {
   /// The brightness schedule and off periods as last set over the API
   /// (`{"brightness": […], "off": […]}`, replacing the config's), if they were.
   public var schedule: JSONValue?
+  /// Until when (Unix time) each zone's kept content holds: a change made while a program
+  /// plays holds until that program's stretch ends. A zone not named holds until changed.
+  public var zonesUntil: [String: Double] = [:]
+  /// A program a person chose, and until when (Unix time) it plays.
+  public var chosen: ChosenProgram?
+
+  /// A program chosen over the API or MQTT, and the end of its stretch.
+  public struct ChosenProgram: Sendable, Equatable {
+    public var name: String
+    public var until: Double
+
+    public init(name: String, until: Double) {
+      self.name = name
+      self.until = until
+    }
+  }
 
   public init() {}
+
+  /// The zones' kept content that still holds at Unix time `now`.
+  public func zones(holdingAt now: Double) -> [(name: String, document: JSONValue)] {
+    zones.filter { zone in zonesUntil[zone.name].map { now < $0 } ?? true }
+  }
 
   /// Sets a zone's content document, keeping the zones' order.
   public mutating func set(zone: String, _ document: JSONValue) {
@@ -36,8 +57,14 @@ public struct SignState: Sendable, Equatable {
     }
   }
 
+  /// Sets a zone's content document and until when it holds (nil: until changed).
+  public mutating func set(zone: String, _ document: JSONValue, until: Double?) {
+    set(zone: zone, document)
+    zonesUntil[zone] = until
+  }
+
   public static func == (a: SignState, b: SignState) -> Bool {
-    a.paused == b.paused && a.brightness == b.brightness && a.poweredOff == b.poweredOff && a.programs == b.programs && a.schedule == b.schedule && a.zones.count == b.zones.count
+    a.paused == b.paused && a.brightness == b.brightness && a.poweredOff == b.poweredOff && a.programs == b.programs && a.schedule == b.schedule && a.zonesUntil == b.zonesUntil && a.chosen == b.chosen && a.zones.count == b.zones.count
       && zip(a.zones, b.zones).allSatisfy { $0.name == $1.name && $0.document == $1.document }
   }
 
@@ -50,13 +77,15 @@ public struct SignState: Sendable, Equatable {
     if poweredOff { members.append(("on", .bool(false))) }
     if let programs { members.append(("programs", programs)) }
     if let schedule { members.append(("schedule", schedule)) }
+    if !zonesUntil.isEmpty { members.append(("until", .object(zonesUntil.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) }))) }
+    if let chosen { members.append(("program", .object([("name", .string(chosen.name)), ("until", .number(chosen.until))]))) }
     return .object(members)
   }
 
   /// Reads a state document.
   public init(json text: String) throws {
     let fields = try JSONFields(try JSONParser.parse(text))
-    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "on", "programs", "schedule"])
+    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "on", "programs", "schedule", "until", "program"])
     guard try fields.integer("version", in: 1...1) != nil else { throw fields.missing("version") }
     if let zones = try fields.object("zones"), case .object(let members) = zones.value {
       for member in members {
@@ -76,6 +105,18 @@ public struct SignState: Sendable, Equatable {
     if let written = try fields.object("schedule") {
       try written.rejectUnknownKeys(["brightness", "off"])
       schedule = written.value
+    }
+    if let until = try fields.object("until"), case .object(let members) = until.value {
+      for member in members {
+        guard let time = try until.number(member.key, in: 0...1e12) else { continue }
+        zonesUntil[member.key] = time
+      }
+    }
+    if let program = try fields.object("program") {
+      try program.rejectUnknownKeys(["name", "until"])
+      guard let name = try program.string("name") else { throw program.missing("name") }
+      guard let until = try program.number("until", in: 0...1e12) else { throw program.missing("until") }
+      chosen = ChosenProgram(name: name, until: until)
     }
   }
 }
@@ -101,7 +142,7 @@ public enum StateFile {
   /// - Throws: ``RuntimeError`` when the file exists but cannot be read (no permission, an
   ///   I/O error, not a regular file): the sign does not start rather than overwrite what a
   ///   person changed with its next write.
-  public static func load(_ path: String) throws -> SignState? {
+  public static func load(_ path: String, reports: SignReports = .standardError(), now: Double = LocalTime.now()) throws -> SignState? {
     if access(path, F_OK) != 0 && errno == ENOENT { return nil }
     let bytes: [UInt8]
     do {
@@ -110,20 +151,20 @@ public enum StateFile {
       guard error.tooLarge else {
         throw RuntimeError("\(path): the state file cannot be read (\(error.reason)); the sign does not start, so that what was changed is not overwritten. Let marquee read it, or move it away to start from the config.")
       }
-      return setAside(path, because: error.reason)
+      return setAside(path, because: error.reason, reports: reports, now: now)
     }
     do {
       return try SignState(json: String(decoding: bytes, as: UTF8.self))
     } catch {
-      return setAside(path, because: "\(error)")
+      return setAside(path, because: "\(error)", reports: reports, now: now)
     }
   }
 
   /// Moves a state file the sign cannot use aside, saying so; nil (start from the config).
-  static func setAside(_ path: String, because reason: String) -> SignState? {
-    let aside = "\(path).broken-\(Int(LocalTime.now()))"
+  static func setAside(_ path: String, because reason: String, reports: SignReports, now: Double) -> SignState? {
+    let aside = "\(path).broken-\(Int(saturating: now))"
     let moved = rename(path, aside) == 0
-    printError("Warning: \(path): \(reason); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config")
+    reports.warning("\(path): \(reason); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config")
     return nil
   }
 

@@ -80,6 +80,61 @@ import Testing
     }
   }
 
+  /// The same power cuts with programs in the config: a change made while a program plays
+  /// holds until that program's stretch ends, so after each restart within it the sign
+  /// shows the change again, not the program's content; a program chosen is kept as well.
+  @Test(.timeLimit(.minutes(3))) func sigkillDuringAProgramLeavesTheChangeShowing() throws {
+    let folder = try Folder()
+    let state = folder.path + "/sign.state", config = folder.path + "/sign.json"
+    try #"""
+      {"width": 32, "messages": ["Own"],
+       "programs": [{"name": "always", "times": ["00:00-24:00"], "messages": ["Program"]},
+                    {"name": "other", "default": true, "messages": ["Other"]}]}
+      """#.write(toFile: config, atomically: true, encoding: .utf8)
+    let arguments = ["--config", config, "--state", state, "--output", "ascii"]
+    var random = SplitMix64(seed: 35)
+    var acknowledged = -1
+    for round in 0..<25 {
+      let sign = try ServedSign(arguments)
+      if acknowledged >= 0 {
+        let shown = try StateFileTests.zone(sign)?["messages"]
+        #expect(shown == .array([.string("n\(acknowledged)")]) || shown == .array([.string("n\(acknowledged + 1)")]),
+                "round \(round): \(String(describing: shown)) after n\(acknowledged) was acknowledged")
+        if shown == .array([.string("n\(acknowledged + 1)")]) { acknowledged += 1 }
+        // The LEDs show it too, not the program's text (waited for: the first frame).
+        let expected = try #require(asciiFrames(try BinaryRunner.run(["--output", "ascii", "--width", "32", "--frames", "1", "n\(acknowledged)"]).stdout).first)
+        var seen = ""
+        for _ in 0..<250 where asciiFrames(seen).first != expected {
+          seen = sign.client.request("GET", "/api/frame")?.text ?? ""
+          if asciiFrames(seen).first != expected { usleep(20_000) }
+        }
+        #expect(asciiFrames(seen).first == expected, "round \(round): \(seen)")
+      } else {
+        #expect(try StateFileTests.zone(sign)?["messages"] == .array([.string("Program")]))
+      }
+      for _ in 0..<Int.random(in: 1...6, using: &random) {
+        let answer = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["n\#(acknowledged + 1)"]}"#)
+        #expect(answer?.status == 200 && (try? ServeTests.json(answer))?["kept"] == .bool(true))
+        acknowledged += 1
+      }
+      let fd = sign.client.connect()
+      let body = #"{"messages": ["n\#(acknowledged + 1)"]}"#
+      HTTPTestClient.send(fd, Array("PATCH /api/content HTTP/1.1\r\nHost: \(sign.client.host)\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8))
+      usleep(useconds_t(Int.random(in: 0...3000, using: &random)))
+      sign.child.send(SIGKILL)
+      _ = sign.child.wait(timeout: 10)
+      close(fd)
+    }
+    // A program chosen survives a power cut as well.
+    let sign = try ServedSign(arguments)
+    #expect(sign.client.request("POST", "/api/program", body: #"{"name": "other"}"#)?.status == 200)
+    sign.child.send(SIGKILL)
+    _ = sign.child.wait(timeout: 10)
+    let again = try ServedSign(arguments)
+    #expect(try ServeTests.json(again.client.request("GET", "/api/state"))["program"] == .string("other"))
+    _ = again.stop()
+  }
+
   @Test func aBrokenStateFileIsKeptAsideAndTheSignStartsFromItsConfig() throws {
     let folder = try Folder()
     let state = folder.path + "/sign.state"

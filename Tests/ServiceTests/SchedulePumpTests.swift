@@ -10,13 +10,6 @@ import Testing
 /// The pump that plays a schedule on a running sign, with a wall clock the test sets: a
 /// Pi booting with its clock in 1970 until NTP moves it to the day.
 @Suite struct SchedulePumpTests {
-  /// A wall clock that runs with the monotonic one from where the test sets it.
-  final class WallClock: Sendable {
-    let offset: Mutex<Double>
-    init(_ start: Double) { offset = Mutex(start - SchedulePump.monotonic()) }
-    func read() -> Double { SchedulePump.monotonic() + offset.withLock { $0 } }
-    func set(_ value: Double) { offset.withLock { $0 = value - SchedulePump.monotonic() } }
-  }
 
   @Test func aJumpOfTheWallClockIsSeenWithinSecondsAndTheProgramFollows() throws {
     let monday = LocalDate(year: 2026, month: 12, day: 7)
@@ -33,18 +26,17 @@ import Testing
     let built = try SignPlan.build(options, stop: stop, now: 0)
     let frames = FrameTap(width: 64, height: 8, fps: 10)
     // The clock of a Pi without a real-time clock: the first of January 1970.
-    let clock = WallClock(3600)
-    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop, wallClock: { clock.read() })
-    defer { stop.set() }
-    pump.start()
+    let clock = ManualSignClock(wall: 3600)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop, clock: clock.clock)
+    pump.apply(at: clock.wall)
     #expect(pump.current?.program == "idle" && pump.current?.off == true && frames.off && frames.level == 5)
-    // NTP sets the clock: Monday 10:00.
-    clock.set(LocalTime.instant(of: monday, minute: 600))
-    var seen: ScheduleState?
-    for _ in 0..<100 where seen?.program != "open" {
-      usleep(50_000)
-      seen = pump.current
-    }
+    // NTP sets the clock: Monday 10:00; the pump's next look (within a second) sees it.
+    clock.advance(by: 0.5)
+    pump.look()
+    #expect(pump.current?.program == "idle", "no jump yet")
+    clock.setWall(LocalTime.instant(of: monday, minute: 600))
+    pump.look()
+    let seen = pump.current
     #expect(seen?.program == "open" && seen?.off == false, "\(String(describing: seen))")
     #expect(!frames.off)
     // The frame loop applies the program at the next frame.
@@ -64,25 +56,22 @@ import Testing
     options.messages = ["{time:%H:%M}"]
     options.marquee.alignment = .left
     let stop = StopFlag()
-    let clock = WallClock(3600)
-    let built = try SignPlan.build(options, stop: stop, now: clock.read())
-    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop, wallClock: { clock.read() })
-    defer { stop.set() }
-    pump.start()
-    let started = SchedulePump.monotonic()
+    let clock = ManualSignClock(wall: 3600)
+    let built = try SignPlan.build(options, stop: stop, now: clock.wall, clock: clock.clock)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10, clock: clock.clock), stop: stop)
+    pump.apply(at: clock.wall)
+    let started = clock.monotonic
     let ten = LocalTime.instant(of: monday, minute: 600)
-    clock.set(ten)
-    var shifted = false
-    for _ in 0..<100 where !shifted {
-      usleep(50_000)
-      shifted = (built.feed.currentOptions["main"]?.clockStart ?? 0) > 1_000_000
-    }
-    #expect(shifted, "the sign's start did not follow the clock")
+    clock.advance(by: 0.25)
+    clock.setWall(ten)
+    pump.look()
+    #expect((built.feed.currentOptions["main"]?.clockStart ?? 0) > 1_000_000, "the sign's start did not follow the clock")
     var frame = Frame(width: 64, height: 8)
     var workspace = FrameWorkspace()
-    let t = SchedulePump.monotonic() - started
+    let t = clock.monotonic - started
     built.timeline.render(at: t, into: &frame, workspace: &workspace)
-    built.timeline.render(at: t + 0.1, into: &frame, workspace: &workspace)
+    // Half a minute on: 10:00:30 (10:00 exactly is a rounding away from 09:59).
+    built.timeline.render(at: t + 30, into: &frame, workspace: &workspace)
     let expected = try Sign(width: 64, height: 8, content: ZoneContent(messages: ["10:00"])).frame(at: 0).pixels
     #expect(frame.pixels == expected, "\(frame.pixels.text)")
   }
@@ -102,21 +91,18 @@ import Testing
     let stop = StopFlag()
     let built = try SignPlan.build(options, stop: stop, now: 0)
     let frames = FrameTap(width: 64, height: 8, fps: 10)
-    let synchronized = Mutex(false)
-    let clock = WallClock(3600)
-    let pump = SchedulePump(
-      schedule: schedule, feed: built.feed, frames: frames, stop: stop, wallClock: { clock.read() },
-      clockIsSet: { synchronized.withLock { $0 } })
-    defer { stop.set() }
-    pump.start()
+    let clock = ManualSignClock(wall: 3600, wallIsSet: false)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop, clock: clock.clock)
+    pump.apply(at: clock.wall)
     #expect(pump.current?.program == "booting" && pump.current?.holding == true && pump.current?.off == false && !frames.off)
-    // NTP sets the clock and the kernel says so: the schedule plays (within 5 s).
-    synchronized.withLock { $0 = true }
-    var seen: ScheduleState?
-    for _ in 0..<100 where seen?.program != "open" {
-      usleep(50_000)
-      seen = pump.current
-    }
+    // Held, it is looked at again every second.
+    clock.advance(by: 1)
+    pump.look()
+    #expect(pump.current?.program == "booting" && pump.current?.holding == true)
+    // NTP sets the clock and the kernel says so: the schedule plays at the next look.
+    clock.setWall(clock.wall + 1, isSet: true)
+    pump.look()
+    let seen = pump.current
     #expect(seen?.program == "open" && seen?.holding == false, "\(String(describing: seen))")
     // A held program must exist.
     let wrong = try JSONFields(try JSONParser.parse(#"{"programs": [{"name": "a", "messages": ["A"]}], "untilClockSet": "boot"}"#))

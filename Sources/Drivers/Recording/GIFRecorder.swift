@@ -88,12 +88,3 @@ public struct GIFRecorder: Display {
   /// The number of frames recorded.
   public var frameCount: Int { writer.frameCount }
 }
-
-/// One frame as a plain PBM (`P1`) image: 1 for lit, 0 for dark.
-public func pbmText(_ pixels: Framebuffer) -> String {
-  var text = "P1\n\(pixels.width) \(pixels.height)\n"
-  for y in 0..<pixels.height {
-    text += (0..<pixels.width).map { pixels[$0, y] ? "1" : "0" }.joined(separator: " ") + "\n"
-  }
-  return text
-}

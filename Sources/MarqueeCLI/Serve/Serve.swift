@@ -6,79 +6,56 @@ import MQTT
 import MatrixCore
 import SignService
 import SimpleJSON
+import MarqueeServe
 
-/// `marquee serve`: the sign, on any display, with the HTTP server beside it in the same
-/// process. Updates over HTTP go through the same feed as `--stdin` lines; the frame loop
-/// shares each frame through a ``FrameTap`` and never waits on the network.
+/// `marquee serve`: the sign, on any display, served over HTTP (and MQTT) in the same
+/// process. The command line reads its arguments and the board; the sign session (the
+/// service layer) runs the sign and ``ServedSign`` (MarqueeServe) serves it; the frame loop
+/// shares each frame through the session's frame tap and never waits on the network.
 enum Serve {
   static func run(_ options: RunOptions, arguments: [String], stop: StopFlag) throws {
     var options = options
     let board = try MarqueeCommand.resolveBoard(&options)
     guard let address = ListenAddress(options.listen) else { throw UsageError("'--listen \(options.listen)' is not an address") }
-    let token = try options.tokenFile.map(TokenFile.load)
+    let reports = SignReports.standardError()
+    let token = try options.tokenFile.map { try TokenFile.load($0, reports: reports) }
     let broker = try mqttBroker(options)
     if broker != nil { hidePasswordsInArguments() }
-    if let statePath = options.statePath { try StateFile.checkFolder(of: statePath) }
     // Over HTTP, fonts are the names the sign offers, never paths of a request's choosing.
-    // What was changed over the API before a restart or a power cut, over the config.
-    let saved = try options.statePath.flatMap(StateFile.load)
-    let built = try SignPlan.build(options, stop: stop, fontAccess: .offered(folders: [], started: []), saved: saved?.zones.map { (zone: $0.name, document: $0.document) } ?? [])
-    options = built.options
-    let (controller, feed) = (built.controller, built.feed)
-    let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
-    // Programs set over the API before a restart replace the config's.
-    var schedule = options.schedule ?? SignSchedule()
-    if case .array(let list)? = saved?.programs {
-      do {
-        schedule.programs = try ScheduleFile.programs(list, zones: controller.sign.zones.map(\.name))
-      } catch {
-        printError("Warning: \(options.statePath ?? "state"): \(error); the config's programs play")
-      }
+    var reload: (@Sendable () throws -> RunOptions)?
+    if let path = options.configPath { reload = { try reloadedOptions(path: path, arguments: arguments) } }
+    let session = try SignSession(options, stop: stop, reports: reports, fontAccess: .offered(folders: [], started: []), reload: reload)
+    let statePath = options.statePath
+    let mqtt = broker.map { address, prefix in
+      ServedSign.MQTTSettings(
+        address: address, prefix: prefix, discovery: options.haDiscovery, valueFilters: valueFilters(options, prefix: prefix),
+        clientID: { listening in clientID(prefix: prefix, listen: listening, state: statePath) })
     }
-    if let written = saved?.schedule {
-      do {
-        let fields = try JSONFields(written, path: "schedule")
-        var restored = schedule
-        if fields.optional("brightness") != nil { try ScheduleFile.readBrightness(try fields.objects("brightness") ?? [], into: &restored) }
-        if fields.optional("off") != nil { try ScheduleFile.readOff(try fields.objects("off") ?? [], into: &restored) }
-        schedule = restored
-      } catch {
-        printError("Warning: \(options.statePath ?? "state"): \(error); the config's brightness schedule and off periods play")
-      }
-    }
-    // Always a pump in serve, so programs can be set over the API even without a schedule.
-    let pump = SchedulePump(schedule: schedule, feed: feed, frames: frames, stop: stop)
-    pump.start()
-    let places = controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-    let api = SignAPI(
-      feed: feed, frames: frames, zones: places, width: options.width, height: options.height, fps: options.fps,
-      stop: stop, reload: options.configPath.map { path in reloader(path: path, arguments: arguments, feed: feed, pump: pump) },
-      statePath: options.statePath, pump: pump, controller: controller,
-      valueFilters: broker != nil && token == nil ? valueFilters(options, prefix: broker!.1) : nil)
-    if let saved { api.restore(saved) }
-    let server: HTTPServer
+    let served: ServedSign
     do {
-      server = try HTTPServer(
-        address: address, responder: api.responder(hosts: HostNames(extra: options.allowHosts), token: token),
-        shouldStop: { stop.isSet }, onTick: { api.tick() })
+      served = try ServedSign(
+        session: session, listen: address, hosts: HostNames(extra: options.allowHosts), token: token, mqtt: mqtt,
+        version: HelpText.version, stop: stop)
     } catch {
-      throw RuntimeError(error.description)
+      throw RuntimeError("\(error)")
     }
-    server.start()
-    printError("Serving the sign at http://\(server.address)/ (the API under /api/; Ctrl-C stops)")
-    let bridge = broker.map { address, prefix in
-      MQTTBridge(
-        api: api, address: address, prefix: prefix, discovery: options.haDiscovery,
-        clientID: clientID(prefix: prefix, listen: "\(server.address)", state: options.statePath),
-        valueFilters: valueFilters(options, prefix: prefix))
-    }
-    bridge?.start()
+    served.start()
+    printError("Serving the sign at http://\(served.address)/ (the API under /api/; Ctrl-C stops)")
     defer {
-      bridge?.stop()
       stop.set()
-      server.join()
+      served.finish()
     }
-    try MarqueeCommand.present(built.timeline, board: board, options: options, stop: stop, tap: frames)
+    try MarqueeCommand.present(session.timeline, board: board, options: session.options, stop: stop, tap: session.frames)
+  }
+
+  /// SIGHUP: the config file and the command line read again: the options a restart would
+  /// run with.
+  static func reloadedOptions(path: String, arguments: [String]) throws -> RunOptions {
+    let base = try ConfigFile.load(path)
+    guard case .run(let options) = try CommandLineParser.parse(arguments, base: base.options, baseGiven: base.given) else {
+      throw RuntimeError("the command line no longer runs the sign")
+    }
+    return options
   }
 
   /// Overwrites, in this process's own argument memory, the password of an `mqtt://` URL
@@ -133,28 +110,6 @@ enum Serve {
       throw UsageError("'--mqtt-topic \(prefix)' is not a topic prefix: use names joined by '/', like marquee/shop, without '+', '#' or a '/' at either end.")
     }
     return (address, prefix)
-  }
-
-  /// SIGHUP: the config file and the command line read again, each zone's content and
-  /// options replaced, and the programs, brightness schedule and off periods with them; a
-  /// config that fails to load (or changes the zones) changes nothing.
-  static func reloader(path: String, arguments: [String], feed: Feed, pump: SchedulePump) -> @Sendable () -> String? {
-    { () -> String? in
-      do {
-        let base = try ConfigFile.load(path)
-        guard case .run(let options) = try CommandLineParser.parse(arguments, base: base.options, baseGiven: base.given) else {
-          return "the command line no longer runs the sign"
-        }
-        let zones = try SignPlan.zoneOptions(options).map { ($0.name, $0.options) }
-        try feed.reset(to: zones)
-        pump.replace(schedule: options.schedule ?? SignSchedule())
-        return nil
-      } catch let error as UsageError {
-        return error.message
-      } catch {
-        return "\(error)"
-      }
-    }
   }
 }
 

@@ -33,24 +33,24 @@ public final class SchedulePump: Sendable {
   let feed: Feed
   let frames: FrameTap
   let stop: StopFlag
-  /// The wall clock (Unix time): the C library's, or a test's.
-  let wallClock: @Sendable () -> Double
-  /// Whether the wall clock looks set: the kernel's NTP state, or a test's.
-  let clockIsSet: @Sendable () -> Bool
+  /// The wall and monotonic clocks, and whether the wall clock looks set: the system's,
+  /// or a test's.
+  let clock: SignClock
+  /// Where it says that the wall clock moved, or that a program cannot play.
+  let reports: SignReports
   let state = Mutex(State())
   /// A jump of the wall clock against the monotonic one larger than this is a clock set.
   static let jump = 2.0
 
   package init(
-    schedule: SignSchedule, feed: Feed, frames: FrameTap, stop: StopFlag, wallClock: @escaping @Sendable () -> Double = LocalTime.now,
-    clockIsSet: @escaping @Sendable () -> Bool = KernelClock.isSynchronized
+    schedule: SignSchedule, feed: Feed, frames: FrameTap, stop: StopFlag, clock: SignClock? = nil, reports: SignReports? = nil
   ) {
-    self.clockIsSet = clockIsSet
+    self.clock = clock ?? feed.clock
+    self.reports = reports ?? feed.reports
     plan = Mutex(schedule)
     self.feed = feed
     self.frames = frames
     self.stop = stop
-    self.wallClock = wallClock
     // Notifications from feed lines that ask to wake the sign light it through this tap.
     feed.tap.withLock { $0 = frames }
   }
@@ -63,27 +63,67 @@ public final class SchedulePump: Sendable {
     plan.withLock { $0.programs = programs }
     state.withLock { $0.passSeconds = [:] }
     // The program playing may keep its name and change its content: play it again.
-    apply(at: wallClock(), replaying: true)
+    apply(at: clock.wall(), replaying: true)
   }
 
   /// Plays `program` now, until the schedule's next change (a person's choice: the page, a
-  /// Home Assistant select); nil goes back to what the schedule says.
+  /// Home Assistant select), or until `until` (Unix time: a choice kept in the state file,
+  /// taken up again after a restart); nil goes back to what the schedule says.
   ///
   /// - Throws: ``JSONFieldError`` for a name the schedule has no program of.
-  public func choose(program name: String?) throws(JSONFieldError) {
+  public func choose(program name: String?, until: Double? = nil) throws(JSONFieldError) {
     if let name {
       guard schedule.programs.contains(where: { $0.name == name }) else {
         let names = schedule.programs.map(\.name)
         throw JSONFieldError(field: "name", reason: "no program named '\(name)'" + (names.isEmpty ? "" : " (programs: \(names.joined(separator: ", ")))"))
       }
-      let wall = wallClock()
-      let until = schedule.state(at: wall) { self.seconds(of: $0) }.nextChange ?? .infinity
+      let wall = clock.wall()
+      let until = until ?? schedule.state(at: wall) { self.seconds(of: $0) }.nextChange ?? .infinity
       state.withLock { $0.chosen = (name, until) }
       apply(at: wall)
     } else {
       state.withLock { $0.chosen = nil }
-      apply(at: wallClock())
+      apply(at: clock.wall())
     }
+  }
+
+  /// The program a person chose and until when it plays, if one still plays.
+  public var choice: (name: String, until: Double)? {
+    let wall = clock.wall()
+    return state.withLock { state in state.chosen.flatMap { wall < $0.until ? $0 : nil } }
+  }
+
+  /// When what plays at wall time `wall` stops playing: the end of a chosen program's
+  /// stretch, or the first later change at which the schedule plays another program (or
+  /// none). Nil on a sign without programs: nothing takes a zone's content away.
+  public func stretchEnd(at wall: Double) -> Double? {
+    guard !schedule.programs.isEmpty else { return nil }
+    if let current, current.holding { return current.nextChange }
+    if let chosen = state.withLock({ $0.chosen }), wall < chosen.until { return chosen.until }
+    return firstChange(after: wall) { $0.program != $1.program }
+  }
+
+  /// When an off period in force at wall time `wall` ends (nil when none is).
+  public func offEnd(at wall: Double) -> Double? {
+    guard schedule.state(at: wall, length: { self.seconds(of: $0) }).off else { return nil }
+    return firstChange(after: wall) { $0.off != $1.off }
+  }
+
+  /// The first of the schedule's changes after `wall` at which `differs` says the state is
+  /// another than at `wall` (looked at over a few hundred changes at most: weeks ahead).
+  func firstChange(after wall: Double, _ differs: (ScheduleState, ScheduleState) -> Bool) -> Double? {
+    let plan = schedule
+    let length: (Program) -> Double = { self.seconds(of: $0) }
+    let start = plan.state(at: wall, length: length)
+    var at = start.nextChange
+    for _ in 0..<512 {
+      guard let time = at, time > wall, time.isFinite else { return at }
+      let next = plan.state(at: time, length: length)
+      if differs(start, next) { return time }
+      guard let later = next.nextChange, later > time else { return time }
+      at = later
+    }
+    return at
   }
 
   /// How many times the kernel said the wall clock was set (`TFD_TIMER_CANCEL_ON_SET`).
@@ -93,7 +133,7 @@ public final class SchedulePump: Sendable {
   public func replace(schedule: SignSchedule) {
     plan.withLock { $0 = schedule }
     state.withLock { $0.passSeconds = [:] }
-    apply(at: wallClock(), replaying: true)
+    apply(at: clock.wall(), replaying: true)
   }
 
   /// Plays the brightness schedule and the off periods of `other` from now on (a change
@@ -105,7 +145,7 @@ public final class SchedulePump: Sendable {
       $0.off = other.off
       $0.offSource = other.offSource
     }
-    apply(at: wallClock())
+    apply(at: clock.wall())
   }
 
   /// What the schedule says now (nil before the first look).
@@ -117,7 +157,7 @@ public final class SchedulePump: Sendable {
     let plan = schedule
     var next = plan.state(at: wall) { self.seconds(of: $0) }
     if let held = plan.holdUntilClockSet, plan.programs.contains(where: { $0.name == held }), !state.withLock({ $0.clockSeenSet }) {
-      if clockIsSet() {
+      if clock.wallIsSet() {
         state.withLock { $0.clockSeenSet = true }
       } else {
         // Until the clock looks set, the held program plays on, lit; looked at every second.
@@ -143,7 +183,7 @@ public final class SchedulePump: Sendable {
     state.withLock { state in
       state.current = next
       state.wall = wall
-      state.monotonic = SchedulePump.monotonic()
+      state.monotonic = clock.monotonic()
     }
     stop.wake()
     return next
@@ -151,7 +191,7 @@ public final class SchedulePump: Sendable {
 
   /// Starts looking on a thread of its own, after a first look now (before the first frame).
   public func start() {
-    apply(at: wallClock())
+    apply(at: clock.wall())
     DetachedThread.start { [self] in
       // The kernel's notice of a clock set, where it has one; the comparison below sees a
       // jump without it.
@@ -160,27 +200,36 @@ public final class SchedulePump: Sendable {
         // Sleep until the next change, a second at most (one wake-up a second: the sign may
         // be in an off period, using next to no CPU), or until the kernel says the clock
         // was set.
-        let (due, wall, monotonic) = state.withLock { ($0.current?.nextChange ?? .infinity, $0.wall, $0.monotonic) }
-        let milliseconds = Int32(saturating: max(1, min(1000, ((due - wallClock()) * 1000).rounded(.up))))
+        let due = state.withLock { $0.current?.nextChange ?? .infinity }
+        let milliseconds = Int32(saturating: max(1, min(1000, ((due - clock.wall()) * 1000).rounded(.up))))
         var noticed = false
         if let notice { noticed = notice.wait(milliseconds: milliseconds) } else { usleep(UInt32(milliseconds) * 1000) }
         if stop.isSet { return }
-        if noticed { state.withLock { $0.kernelNotices += 1 } }
-        let now = wallClock()
-        let expected = wall + (SchedulePump.monotonic() - monotonic)
-        if abs(now - expected) > SchedulePump.jump || (noticed && abs(now - expected) > 0.001) {
-          printError("The wall clock moved by \(Int(saturating: (now - expected).rounded())) s; the schedule is looked at again")
-          // Texts that show the time follow the clock; scrolling does not jump with it.
-          feed.shiftClock(by: now - expected)
-          apply(at: now)
-        } else if now >= due {
-          apply(at: now)
-        } else {
-          state.withLock { state in
-            state.wall = now
-            state.monotonic = SchedulePump.monotonic()
-          }
-        }
+        look(noticed: noticed)
+      }
+    }
+  }
+
+  /// One look at the clocks (the pump's thread looks at least every second): a jump of the
+  /// wall clock against the monotonic one (or the kernel's notice of one, `noticed`) moves
+  /// the texts that show the time and plays what the schedule says at the new time; a
+  /// change that is due is applied.
+  public func look(noticed: Bool = false) {
+    if noticed { state.withLock { $0.kernelNotices += 1 } }
+    let (due, wall, monotonic) = state.withLock { ($0.current?.nextChange ?? .infinity, $0.wall, $0.monotonic) }
+    let now = clock.wall()
+    let expected = wall + (clock.monotonic() - monotonic)
+    if abs(now - expected) > SchedulePump.jump || (noticed && abs(now - expected) > 0.001) {
+      reports.notice("The wall clock moved by \(Int(saturating: (now - expected).rounded())) s; the schedule is looked at again")
+      // Texts that show the time follow the clock; scrolling does not jump with it.
+      feed.shiftClock(by: now - expected)
+      apply(at: now)
+    } else if now >= due {
+      apply(at: now)
+    } else {
+      state.withLock { state in
+        state.wall = now
+        state.monotonic = clock.monotonic()
       }
     }
   }
@@ -203,7 +252,7 @@ public final class SchedulePump: Sendable {
           updates.append(try feed.restart(zone))
         }
       } catch {
-        printError("Warning: program '\(name ?? "")', zone '\(zone)': \(error); the zone keeps what it shows")
+        reports.warning("program '\(name ?? "")', zone '\(zone)': \(error); the zone keeps what it shows")
       }
     }
     feed.commit(updates)
@@ -228,9 +277,5 @@ public final class SchedulePump: Sendable {
       state.withLock { $0.passSeconds[program.name] = pass }
       return Double(passes) * pass
     }
-  }
-
-  package static func monotonic() -> Double {
-    SystemClock.monotonicSeconds()
   }
 }

@@ -1,4 +1,3 @@
-import SignService
 /// The page `marquee serve` gives at `/`: one HTML file with its style and script, nothing
 /// fetched from elsewhere, so it works offline and on a phone.
 ///

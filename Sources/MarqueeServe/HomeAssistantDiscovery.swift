@@ -1,4 +1,5 @@
 import MQTT
+import SignService
 import SimpleJSON
 import Synchronization
 
@@ -9,15 +10,18 @@ import Synchronization
 /// what is shown, all available while `PREFIX/status` says `online`.
 final class HomeAssistantDiscovery: Sendable {
   let prefix: String
-  let api: SignAPI
+  let session: SignSession
+  /// The version the device shows.
+  let version: String
   /// The node ID: the prefix, topic-safe (`marquee/shop` is `marquee_shop`).
   let node: String
   /// The program names last announced (the select's options).
   let announced = Mutex<[String]?>(nil)
 
-  init(prefix: String, api: SignAPI) {
+  init(prefix: String, session: SignSession, version: String) {
     self.prefix = prefix
-    self.api = api
+    self.session = session
+    self.version = version
     node = String(prefix.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
   }
 
@@ -25,8 +29,8 @@ final class HomeAssistantDiscovery: Sendable {
   func documents(programs: [String]) -> [(topic: String, payload: JSONValue?)] {
     let device = JSONValue.object([
       ("identifiers", .array([.string(node)])), ("name", .string("marquee " + (prefix.split(separator: "/").last.map(String.init) ?? prefix))),
-      ("manufacturer", .string("marquee")), ("model", .string("LED sign \(api.width)x\(api.height)")),
-      ("sw_version", .string(HelpText.version)),
+      ("manufacturer", .string("marquee")), ("model", .string("LED sign \(session.width)x\(session.height)")),
+      ("sw_version", .string(version)),
     ])
     let state = prefix + "/state"
     func entity(_ name: String, _ object: String, _ members: [(key: String, value: JSONValue)]) -> JSONValue {
@@ -63,7 +67,7 @@ final class HomeAssistantDiscovery: Sendable {
     return documents
   }
 
-  var programNames: [String] { api.pump?.schedule.programs.map(\.name) ?? [] }
+  var programNames: [String] { session.pump.schedule.programs.map(\.name) }
 
   /// Publishes every document (after each connect).
   func announce(_ client: MQTTClient) {

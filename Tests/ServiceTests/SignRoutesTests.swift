@@ -4,31 +4,31 @@ import SimpleJSON
 import Testing
 
 @testable import Marquee
-@testable import MarqueeCLI
+@testable import MarqueeServe
 @testable import SignService
 
 /// The sign's HTTP API in-process, through the responder seam: requests in, responses out,
 /// no sockets and no process (the socket tests in CLITests cover limits and slow clients).
-@Suite struct SignAPITests {
-  /// A sign of two zones built as `marquee serve` builds it, and its API behind every check.
+@Suite struct SignRoutesTests {
+  /// A sign of two zones in a session as `marquee serve` makes it, and its routes behind
+  /// every check.
   final class Served {
-    let built: BuiltSign
-    let api: SignAPI
+    let session: SignSession
     let responder: any HTTPResponder
-    let frames: FrameTap
+    var frames: FrameTap { session.frames }
+    var built: (timeline: FedSign, controller: SignController) { (session.timeline, session.controller) }
 
-    init(token: String? = nil) throws {
+    init(token: String? = nil, clock: SignClock = .system) throws {
       var options = RunOptions()
       options.width = 64
       options.configZones = try JSONParser.parse(#"""
         [{"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
          {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["R"], "font": "3x5"}]
         """#)
-      built = try SignPlan.build(options, stop: StopFlag(), now: 0, fontAccess: .offered(folders: [], started: []))
-      frames = FrameTap(width: 64, height: 8, fps: 40)
-      let places = built.controller.sign.zones.map { SignAPI.ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-      api = SignAPI(feed: built.feed, frames: frames, zones: places, width: 64, height: 8, fps: 40, stop: StopFlag(), reload: nil)
-      responder = api.responder(hosts: HostNames(machineName: "signpi"), token: token)
+      options.clockStart = 0
+      options.fps = 40
+      session = try SignSession(options, stop: StopFlag(), clock: clock, reports: .inMemory())
+      responder = SignRoutes(session: session).responder(hosts: HostNames(machineName: "signpi"), token: token)
     }
 
     func send(_ method: String, _ path: String, _ body: String? = nil, headers: [String: String] = [:]) -> HTTPResponse {

@@ -1,14 +1,13 @@
 import Platform
 import Drivers
-import MatrixCore
 import SignService
 
 /// The bearer token a non-loopback server asks for, kept in a file only its owner reads.
-enum TokenFile {
+public enum TokenFile {
   /// Reads the token in `path`, or creates the file (mode 0600) with a new random one.
   ///
   /// - Throws: ``RuntimeError`` naming the file.
-  static func load(_ path: String) throws -> String {
+  public static func load(_ path: String, reports: SignReports = .standardError()) throws -> String {
     if let bytes = try? FileBytes.read(path, limit: 4096) {
       let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
       guard token.count >= 16 else {
@@ -16,7 +15,7 @@ enum TokenFile {
       }
       var status = stat()
       if stat(path, &status) == 0 && status.st_mode & 0o077 != 0 {
-        printError("Warning: \(path) can be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
+        reports.warning("\(path) can be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
       }
       return token
     }
@@ -33,7 +32,7 @@ enum TokenFile {
     }
     defer { close(file) }
     try writeAll(Array((token + "\n").utf8), to: file, what: path)
-    printError("Made a new token in \(path) (mode 600): give it to the clients as 'Authorization: Bearer <token>'.")
+    reports.notice("Made a new token in \(path) (mode 600): give it to the clients as 'Authorization: Bearer <token>'.")
     return token
   }
 }

@@ -1,0 +1,284 @@
+import Platform
+import MatrixCore
+import Marquee
+import MQTT
+import SimpleJSON
+import Synchronization
+import SignService
+
+/// `marquee serve --mqtt`: the sign on an MQTT broker, under one topic prefix.
+///
+/// It takes what the API takes, each on its topic: `PREFIX/content` (a `PATCH /api/content`
+/// document), `PREFIX/message` (plain text, shown at once), `PREFIX/notify` (a `POST
+/// /api/notify` document, or plain text), `PREFIX/dismiss` (a notification's number, or
+/// empty for all), `PREFIX/brightness` (0-15, or
+/// `{"brightness": n}`), `PREFIX/pause` (`ON`/`OFF`, `true`/`false`), `PREFIX/power`
+/// (`ON`/`OFF`), `PREFIX/program` (a program's name; empty: the schedule's). Each becomes
+/// the session's own ``SignCommand``, checked as the API's are, on the session's queue; a
+/// payload that fails is refused with its reason in the sign's reports and changes nothing. Commands wait in a
+/// bounded inbox, never on the queue itself: only the newest of each topic waits (a flood of
+/// brightness is one brightness), notifications and dismissals up to
+/// ``waitingNotificationLimit``, and one job at a time drains it, so the API's own writes
+/// are answered in their normal time during a flood. What was replaced or dropped is
+/// counted in `/api/stats`. Placeholders in content from MQTT may read only the topics
+/// `--mqtt-values` allows (the sign's own prefix by default): a client that may write the
+/// sign's content cannot read another topic through it. Content from MQTT is
+/// live data and is not written to the state file (SD cards wear); the rest is, as a person's
+/// change (a program chosen from Home Assistant is kept until its stretch ends). The sign publishes `PREFIX/state` (retained: the body of `GET /api/state`)
+/// after each change, and `PREFIX/status` (`online`; the broker's last will says `offline`).
+/// It subscribes to each topic a message names in a placeholder (`{mqtt:TOPIC}`) as the
+/// message comes, and hands the topic's values to the feed (``Feed/take(topic:payload:)``).
+public final class MQTTBridge: Sendable {
+  let session: SignSession
+  let stats: ServeStats
+  let prefix: String
+  let client: MQTTClient
+  let discovery: HomeAssistantDiscovery?
+  let stopped = Atomic<Bool>(false)
+  /// Commands waiting for the session's queue (with the topic they came on), and whether
+  /// a job to drain them is queued.
+  let inbox = Mutex<(waiting: [(command: SignCommand, topic: String)], scheduled: Bool)>(([], false))
+  /// The most notifications and dismissals waiting at once; more are dropped and counted.
+  static let waitingNotificationLimit = 16
+  /// The topic filters placeholders in MQTT's content may read.
+  let valueFilters: [String]
+
+  /// The topics the sign takes, after the prefix.
+  static let commands = ["content", "message", "notify", "dismiss", "brightness", "pause", "power", "program"]
+
+  public init(
+    session: SignSession, stats: ServeStats, address: MQTTAddress, prefix: String, discovery: Bool, clientID: String,
+    valueFilters: [String], version: String
+  ) {
+    self.session = session
+    self.stats = stats
+    self.prefix = prefix
+    self.valueFilters = valueFilters
+    var configuration = MQTTClient.Configuration(host: address.host, port: address.port, clientID: clientID)
+    configuration.username = address.username
+    configuration.password = address.password
+    configuration.will = .init(topic: prefix + "/status", payload: Array("offline".utf8), qos: 1, retain: true)
+    configuration.greeting = .init(topic: prefix + "/status", payload: Array("online".utf8), qos: 1, retain: true)
+    configuration.subscriptions = MQTTBridge.commands.map { prefix + "/" + $0 }
+    let inbox = Inbox()
+    let reports = session.reports
+    client = MQTTClient(configuration, onMessage: { inbox.deliver($0) }, onEvent: { event in
+      switch event {
+      case .connected: reports.notice("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
+      case .disconnected(let reason, let retry):
+        stats.counts.withLock { $0.lastError = reason }
+        reports.notice("MQTT: \(reason)" + (retry > 0 ? "; trying again in \(retry) s" : ""))
+      case .skipped(let topic, let bytes):
+        let say = stats.counts.withLock { counts in
+          counts.oversized += 1
+          return counts.oversized == 1 || counts.oversized % 100 == 0
+        }
+        // Said the first time, then every hundredth: a flood of them must not flood the log.
+        if say { reports.notice("MQTT \(topic): a message of \(bytes) bytes, over the limit of \(MQTTDecoder.defaultLimit / 1024) KiB; skipped") }
+      }
+      inbox.connected(event == .connected)
+    })
+    self.discovery = discovery ? HomeAssistantDiscovery(prefix: prefix, session: session, version: version) : nil
+    inbox.bridge.withLock { $0 = self }
+  }
+
+  /// Hands the client's messages and connects to the bridge once it exists.
+  final class Inbox: Sendable {
+    let bridge = Mutex<MQTTBridge?>(nil)
+    func deliver(_ message: MQTTPacket.Message) { bridge.withLock { $0 }?.take(message) }
+    func connected(_ yes: Bool) { if yes { bridge.withLock { $0 }?.announce() } }
+  }
+
+  /// Connects, and publishes the state whenever it changes, on threads of their own.
+  public func start() {
+    client.start()
+    DetachedThread.start { [self] in
+      var published = ""
+      var looked: StateMarks?
+      var updates = -1
+      var showsTime = false
+      while !stopped.load(ordering: .acquiring) {
+        usleep(50_000)
+        // Topics new messages name: subscribed to at once (or at the next connect).
+        if session.feed.updateCount != updates {
+          let (count, topics) = session.feed.placeholderTopics()
+          updates = count
+          client.setSubscriptions(topics)
+          showsTime = session.feed.currentOptions.values.contains { $0.messages.contains { TextTemplate($0).isDynamic } }
+        }
+        guard client.isConnected else {
+          published = ""
+          looked = nil
+          continue
+        }
+        // After each change at once: nothing is made (nor allocated) until one of the
+        // marks moves.
+        let marks = StateMarks(session, showsTime: showsTime)
+        guard marks != looked else { continue }
+        looked = marks
+        let text = session.state().text
+        if text != published, client.publish(.init(topic: prefix + "/state", payload: Array(text.utf8), qos: 0, retain: true)) {
+          published = text
+          stats.counts.withLock { $0.published += 1 }
+          discovery?.refresh(client)
+        }
+      }
+    }
+  }
+
+  /// What the state's changes move, read without making anything: the session's changes,
+  /// the feed's updates, the brightness, the power, the schedule's program, and the minute
+  /// when messages show the time.
+  struct StateMarks: Equatable {
+    var version: Int, updates: Int, level: Int, off: Bool, program: String?, minute: Int
+
+    init(_ session: SignSession, showsTime: Bool) {
+      version = session.version
+      updates = session.feed.updateCount
+      level = session.frames.level
+      off = session.frames.off
+      program = session.pump.current?.program
+      minute = showsTime ? Int(session.clock.wall() / 60) : 0
+    }
+  }
+
+  /// Disconnects (the status is set to `offline` first: a clean disconnect has no will).
+  public func stop() {
+    stopped.store(true, ordering: .releasing)
+    client.publish(.init(topic: prefix + "/status", payload: Array("offline".utf8), qos: 0, retain: true))
+    client.stop()
+  }
+
+  /// After each connect: Home Assistant's discovery documents.
+  func announce() {
+    discovery?.announce(client)
+  }
+
+  /// One message from the broker: a placeholder's value goes to the feed at once; a
+  /// command is read into the session's command and waits in the inbox (the newest of its
+  /// kind replacing the one before) for the job that performs them on the session's queue.
+  func take(_ message: MQTTPacket.Message) {
+    let topic = message.topic.hasPrefix(prefix + "/") ? String(message.topic.dropFirst(prefix.count + 1)) : ""
+    let text = MQTTBridge.trimmed(String(decoding: message.payload, as: UTF8.self))
+    guard MQTTBridge.commands.contains(topic) else {
+      // A placeholder's topic: its value, shown by the zones that name it.
+      session.feed.take(topic: message.topic, payload: text)
+      return
+    }
+    let command: SignCommand
+    do {
+      command = try MQTTBridge.command(topic, text)
+    } catch {
+      refused(message.topic, SignRefusal(from: error))
+      return
+    }
+    let schedule = inbox.withLock { inbox -> Bool in
+      if !command.coalesces {
+        guard inbox.waiting.count(where: { !$0.command.coalesces }) < MQTTBridge.waitingNotificationLimit else {
+          stats.counts.withLock { $0.dropped += 1 }
+          return false
+        }
+      } else if let index = inbox.waiting.firstIndex(where: { $0.command.kind == command.kind }) {
+        inbox.waiting.remove(at: index)
+        stats.counts.withLock { $0.replaced += 1 }
+      }
+      inbox.waiting.append((command, message.topic))
+      defer { inbox.scheduled = true }
+      return !inbox.scheduled
+    }
+    if schedule { session.onQueue { [self] in drain() } }
+  }
+
+  /// Performs what waits in the inbox, in the order it came, on the session's queue.
+  func drain() {
+    let taken = inbox.withLock { inbox in
+      defer { inbox = ([], false) }
+      return inbox.waiting
+    }
+    for (command, topic) in taken {
+      // Content is live data (not kept); the rest is a person's change. Placeholders in
+      // what MQTT sends read only the allowed topics.
+      let live = { if case .content = command { true } else { false } }()
+      switch session.performOnQueue(command, from: CommandSource(keeps: !live, valueFilters: valueFilters)) {
+      case .success: stats.counts.withLock { $0.taken += 1 }
+      case .failure(let refusal): refused(topic, refusal)
+      }
+    }
+  }
+
+  /// Counts and reports a refused payload.
+  func refused(_ topic: String, _ refusal: SignRefusal) {
+    stats.counts.withLock { counts in
+      counts.refused += 1
+      counts.lastRefusal = "\(topic): \(refusal)"
+    }
+    session.reports.warning("MQTT \(topic): \(refusal); nothing changed")
+  }
+
+  /// A command topic's payload as the session's command.
+  static func command(_ topic: String, _ text: String) throws -> SignCommand {
+    func json(_ what: String) throws -> JSONValue {
+      do {
+        return try JSONParser.parse(text)
+      } catch {
+        throw SignRefusal("expected \(what): \(error)")
+      }
+    }
+    switch topic {
+    case "content":
+      return .content(try json("a content document (JSON, as PATCH /api/content takes)"), replacing: false)
+    case "message":
+      return .content(.object([("messages", .array([.string(text)])), ("immediately", .bool(true))]), replacing: false)
+    case "notify":
+      // Plain text is one message; JSON that does not parse is refused as the API refuses it.
+      guard text.hasPrefix("{") else { return .notify(.object([("messages", .array([.string(text)]))])) }
+      return .notify(try json("a notification document (JSON, as POST /api/notify takes)"))
+    case "dismiss":
+      guard !text.isEmpty else { return .dismiss(id: nil) }
+      guard let id = Int(text), id > 0 else { throw SignRefusal("expected a notification's number, or nothing for all, got '\(text.prefix(40))'") }
+      return .dismiss(id: id)
+    case "brightness":
+      let fields = try JSONFields(Double(text).map { .object([("brightness", .number($0))]) } ?? json("a brightness from 0 to 15"))
+      try fields.rejectUnknownKeys(["brightness"])
+      return .brightness(try fields.requiredInteger("brightness", in: 0...15))
+    case "pause":
+      guard let on = MQTTBridge.switchValue(text) else { throw SignRefusal("expected ON or OFF (or true or false), got '\(text.prefix(40))'") }
+      return .pause(zone: nil, on)
+    case "power":
+      if text.hasPrefix("{") {
+        let fields = try JSONFields(try json("ON, OFF or {\"on\": true}"))
+        try fields.rejectUnknownKeys(["on"])
+        guard let on = try fields.bool("on") else { throw fields.missing("on") }
+        return .power(on: on)
+      }
+      guard let on = MQTTBridge.switchValue(text) else { throw SignRefusal("expected ON or OFF (or true or false), got '\(text.prefix(40))'") }
+      return .power(on: on)
+    case "program":
+      if text.hasPrefix("\""), case .string(let quoted)? = try? JSONParser.parse(text) { return .chooseProgram(quoted) }
+      return .chooseProgram(text.isEmpty ? nil : text)
+    default:
+      throw SignRefusal("no such command topic")
+    }
+  }
+
+  static func trimmed(_ text: String) -> String {
+    String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+  }
+
+  static func switchValue(_ text: String) -> Bool? {
+    switch text.lowercased() {
+    case "on", "true", "1": true
+    case "off", "false", "0": false
+    default: nil
+    }
+  }
+
+  /// `marquee/<hostname>`: this machine's name, lower case, made topic-safe.
+  public static func defaultPrefix() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    gethostname(&buffer, buffer.count - 1)
+    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
+    let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+    return "marquee/" + (safe.isEmpty ? "sign" : safe)
+  }
+}

@@ -1,0 +1,270 @@
+import BitmapFonts
+import HTTP
+import Marquee
+import MatrixCore
+import SignService
+import SimpleJSON
+import Synchronization
+
+/// The requests `marquee serve` answers, the JSON API, the event stream and the page, as
+/// an adapter over a ``SignSession``: each write becomes a ``SignCommand`` performed on the
+/// session's queue (the server thread never waits on a file), each answer or refusal a
+/// status and a JSON body. Errors are JSON, `{"error": "zones[1].speed: expected a number …"}`.
+public final class SignRoutes: Sendable {
+  public let session: SignSession
+  /// Requests and MQTT's counts, for `/api/stats`.
+  public let stats: ServeStats
+  /// The topic filters placeholders may read in a request's content, when requests come
+  /// without a token and the sign is on MQTT; nil: any topic.
+  let valueFilters: [String]?
+
+  public init(session: SignSession, stats: ServeStats = ServeStats(), valueFilters: [String]? = nil) {
+    self.session = session
+    self.stats = stats
+    self.valueFilters = valueFilters
+  }
+
+  /// Who sends the API's writes: a person (their changes are kept); without a token on a
+  /// sign on MQTT, placeholders may read only the allowed topics.
+  var source: CommandSource { CommandSource(keeps: true, valueFilters: valueFilters) }
+
+  /// The API behind the checks every request passes first (each counted): the host it
+  /// names, then the token (for `/api/`), then JSON for writes, then the routes.
+  public func responder(hosts: HostNames, token: String?) -> any HTTPResponder {
+    let checked = JSONBodyCheck(routes())
+    return Counted(stats: stats, next: HostCheck(hosts, token.map { BearerTokenCheck(token: $0, checked) } ?? checked))
+  }
+
+  /// Counts every request for `/api/stats`.
+  struct Counted: HTTPResponder {
+    let stats: ServeStats
+    let next: any HTTPResponder
+
+    func respond(to request: HTTPRequest) -> HTTPReply {
+      stats.counts.withLock { $0.requests += 1 }
+      return next.respond(to: request)
+    }
+  }
+
+  /// The paths and methods, each with the command or view it stands for.
+  func routes() -> HTTPRouter {
+    var router = HTTPRouter()
+    router.add("GET", "/") { _ in .now(.text(WebPage.html, type: "text/html; charset=utf-8")) }
+    router.add("GET", "/api/state") { [self] _ in .now(.json(session.state())) }
+    router.add("PUT", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: true) } }
+    router.add("PATCH", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: false) } }
+    router.add("POST", "/api/pause") { [self] request in perform(request) { try SignRoutes.pause($0, true) } }
+    router.add("POST", "/api/resume") { [self] request in perform(request) { try SignRoutes.pause($0, false) } }
+    router.add("POST", "/api/brightness") { [self] request in
+      perform(request) { fields in
+        try fields.rejectUnknownKeys(["brightness"])
+        return .brightness(try fields.requiredInteger("brightness", in: 0...15))
+      }
+    }
+    router.add("POST", "/api/power") { [self] request in
+      perform(request) { fields in
+        try fields.rejectUnknownKeys(["on"])
+        guard let on = try fields.bool("on") else { throw fields.missing("on") }
+        return .power(on: on)
+      }
+    }
+    router.add("POST", "/api/notify") { [self] request in perform(request) { .notify($0.value) } }
+    router.add("GET", "/api/notify") { [self] _ in .now(.json(.object([("notifications", session.notifications())]))) }
+    router.add("DELETE", "/api/notify") { [self] request in perform(request, body: false) { _ in .dismiss(id: nil) } }
+    router.add("DELETE", "/api/notify/{id}") { [self] request in
+      perform(request, body: false) { _ in
+        let text = request.parameters["id"] ?? ""
+        guard let id = Int(text), id > 0 else { throw SignRefusal(.notFound, "no notification '\(text)'") }
+        return .dismiss(id: id)
+      }
+    }
+    router.add("POST", "/api/program") { [self] request in
+      perform(request) { fields in
+        try fields.rejectUnknownKeys(["name"])
+        guard fields.value["name"] != nil else { throw fields.missing("name") }
+        return .chooseProgram(try fields.string("name"))
+      }
+    }
+    router.add("GET", "/api/frame") { [self] request in .now(frame(request)) }
+    router.add("GET", "/api/events") { [self] _ in .now(.events(SignEvents(session: session))) }
+    router.add("GET", "/api/effects") { _ in
+      .now(.json(.array(EffectCatalog.all.map { .object([("name", .string($0.name)), ("summary", .string($0.summary))]) })))
+    }
+    // Listing the font folders is file work: off the server thread too.
+    router.add("GET", "/api/fonts") { [self] _ in later { .json(.array(FontLocator.names.map { .string($0) })) } }
+    router.add("GET", "/api/icons") { [self] _ in
+      let icons = session.feed.fonts.icons
+      return .now(.json(.array(icons.names.compactMap { name in
+        icons[name].map { icon in
+          .object([
+            ("name", .string(name)), ("sizes", .array(icon.pictures.map { .string("\($0.width)x\($0.height)") })),
+            ("frames", .number(Double(icon.animation?.frames.count ?? 1))),
+          ])
+        }
+      })))
+    }
+    router.add("GET", "/api/stats") { [self] _ in .now(.json(.object(session.frameStats() + stats.members()))) }
+    router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
+    router.add("PUT", "/api/schedule") { [self] request in
+      perform(request, needsSchedule: true) { .schedule($0.value) }
+    }
+    router.add("GET", "/api/programs") { [self] _ in .now(.json(.object([("programs", .array(session.programSources))]))) }
+    router.add("PUT", "/api/programs") { [self] request in
+      perform(request, needsSchedule: true) { fields in
+        try fields.rejectUnknownKeys(["programs"])
+        guard let list = try fields.objects("programs") else { throw fields.missing("programs") }
+        return .programs(list.map(\.value))
+      }
+    }
+    router.add("GET", "/api/programs/{name}") { [self] request in
+      let name = request.parameters["name"] ?? ""
+      guard let program = session.pump.schedule.programs.first(where: { $0.name == name }) else { return .now(.error(404, "no program named '\(name)'")) }
+      return .now(.json(program.source))
+    }
+    router.add("PUT", "/api/programs/{name}") { [self] request in
+      perform(request, needsSchedule: true) { .putProgram(name: request.parameters["name"] ?? "", $0.value) }
+    }
+    router.add("DELETE", "/api/programs/{name}") { [self] request in
+      perform(request, body: false, needsSchedule: true) { _ in .deleteProgram(request.parameters["name"] ?? "") }
+    }
+    return router
+  }
+
+  /// File work, answered from the session's queue.
+  func later(_ body: @escaping @Sendable () -> HTTPResponse) -> HTTPReply {
+    .later { [session] complete in session.onQueue { complete(body()) } }
+  }
+
+  /// The command a write's body stands for, performed on the session's queue, and its
+  /// answer or refusal as a response. The body is read (and refused) first, on the
+  /// server thread: a request that is not JSON never waits in the queue.
+  func perform(
+    _ request: HTTPRequest, body: Bool = true, needsSchedule: Bool = false,
+    _ command: @escaping @Sendable (JSONFields) throws -> SignCommand
+  ) -> HTTPReply {
+    let made: SignCommand
+    do {
+      made = try command(body ? SignRoutes.body(request) : JSONFields(.object([])))
+    } catch {
+      return .now(SignRoutes.response(SignRefusal(from: error)))
+    }
+    let source = source
+    return .later { [self] complete in
+      session.submit(made, from: source) { [self] result in
+        switch result {
+        case .success(let answer): complete(response(answer))
+        case .failure(let refusal): complete(SignRoutes.response(refusal))
+        }
+      }
+    }
+  }
+
+  /// The JSON object of a write's body (an empty body is `{}`); ``JSONBodyCheck`` has made
+  /// sure it is UTF-8.
+  static func body(_ request: HTTPRequest) throws -> JSONFields {
+    let text = String(decoding: request.body, as: UTF8.self)
+    do {
+      return try JSONFields(text.allSatisfy(\.isWhitespace) ? .object([]) : JSONParser.parse(text))
+    } catch let error as JSONFieldError {
+      throw error
+    } catch {
+      throw SignRefusal("\(error)")
+    }
+  }
+
+  /// `{"zone": "name"}` or `{}` (every zone).
+  static func pause(_ fields: JSONFields, _ pausing: Bool) throws -> SignCommand {
+    try fields.rejectUnknownKeys(["zone"])
+    return .pause(zone: try fields.string("zone"), pausing)
+  }
+
+  /// A refusal as the status its kind stands for and `{"error": "field: reason"}`.
+  public static func response(_ refusal: SignRefusal) -> HTTPResponse {
+    let status =
+      switch refusal.kind {
+      case .invalid: 400
+      case .notFound, .unsupported: 404
+      case .tooLarge: 413
+      case .busy: 503
+      case .notSaved: 500
+      }
+    return .error(status, refusal.description)
+  }
+
+  /// An answer as the view it changed.
+  func response(_ answer: SignAnswer) -> HTTPResponse {
+    switch answer {
+    case .changed(let kept, let until):
+      let state = session.state()
+      // Whether the change is in the state file (a restart or a power cut shows it again),
+      // and until when it holds.
+      guard let kept, case .object(let members) = state else { return .json(state) }
+      return .json(.object(members + [("kept", .bool(kept)), ("keptUntil", until.map { .number($0.rounded()) } ?? .null)]))
+    case .notified(let id): return .json(.object([("id", .number(Double(id))), ("notifications", session.notifications())]))
+    case .dismissed: return .json(.object([("notifications", session.notifications())]))
+    case .scheduled: return schedule()
+    case .programs(let list): return .json(.object([("programs", .array(list))]))
+    case .reloaded: return .json(session.state())
+    }
+  }
+
+  /// `GET /api/schedule`, or 404 for a sign without one.
+  func schedule() -> HTTPResponse {
+    guard let view = session.scheduleView() else {
+      return .error(404, "this sign has no programs, brightness schedule or off periods (see Docs/programs.md)")
+    }
+    return .json(view)
+  }
+
+  /// `GET /api/frame`: what the LEDs show (dark while the sign is off); with
+  /// `?show=composed`, the frame the sign composed, lit or not. Text (`#` lit, `.` dark) or
+  /// PBM (`Accept: image/x-portable-bitmap`).
+  func frame(_ request: HTTPRequest) -> HTTPResponse {
+    var pixels = Framebuffer(width: session.width, height: session.height)
+    let composed = request.query["show"] == "composed"
+    if let show = request.query["show"], !composed, show != "leds" {
+      return .error(400, "show: expected 'leds' (what the LEDs show, the default) or 'composed' (the frame the sign composed), got '\(show.prefix(40))'")
+    }
+    let (_, _, off) = session.frame(into: &pixels, composed: composed)
+    let headers = [("X-Sign-On", off ? "false" : "true")]
+    let accept = request.header("accept") ?? "*/*"
+    if accept.contains("image/x-portable-bitmap") {
+      return HTTPResponse(status: 200, headers: [("Content-Type", "image/x-portable-bitmap")] + headers, body: pixels.pbm)
+    }
+    guard accept.contains("text/plain") || accept.contains("*/*") || accept.contains("text/*") else {
+      return .error(406, "the frame is text/plain ('#' lit, '.' dark) or image/x-portable-bitmap")
+    }
+    var response = HTTPResponse.text(pixels.text + "\n")
+    response.headers += headers
+    return response
+  }
+}
+
+/// What the server and the MQTT bridge count, for `/api/stats`.
+public final class ServeStats: Sendable {
+  /// Requests answered (refused ones too), and what the MQTT bridge took, refused, replaced
+  /// with a newer command, dropped and skipped as oversized, and its last error.
+  public struct Counts: Sendable {
+    public var requests = 0
+    public var taken = 0, refused = 0, published = 0, replaced = 0, dropped = 0, oversized = 0
+    public var lastError: String?
+    public var lastRefusal: String?
+  }
+
+  public let counts = Mutex(Counts())
+
+  public init() {}
+
+  func members() -> [(key: String, value: JSONValue)] {
+    let counts = counts.withLock { $0 }
+    return [
+      ("requests", .number(Double(counts.requests))),
+      ("mqtt", .object([
+        ("taken", .number(Double(counts.taken))), ("refused", .number(Double(counts.refused))),
+        ("replaced", .number(Double(counts.replaced))), ("dropped", .number(Double(counts.dropped))),
+        ("oversized", .number(Double(counts.oversized))), ("published", .number(Double(counts.published))),
+        ("lastError", counts.lastError.map { .string($0) } ?? .null), ("lastRefusal", counts.lastRefusal.map { .string($0) } ?? .null),
+      ])),
+    ]
+  }
+}

@@ -1,0 +1,237 @@
+import BitmapFonts
+import Marquee
+import SimpleJSON
+
+/// The commands: each checked whole, kept, applied, answered.
+extension SignSession {
+  func apply(_ command: SignCommand, from source: CommandSource) throws -> SignAnswer {
+    switch command {
+    case .content(let document, let replacing): return try setContent(document, replacing: replacing, from: source)
+    case .pause(let zone, let pausing): return try pause(zone: zone, pausing)
+    case .brightness(let level): return try setBrightness(level)
+    case .power(let on): return try setPower(on: on)
+    case .notify(let document): return try notify(document, from: source)
+    case .dismiss(let id): return try dismiss(id: id)
+    case .chooseProgram(let name): return try choose(program: name, from: source)
+    case .programs(let list): return try setPrograms(list)
+    case .putProgram(let name, let document): return try putProgram(name: name, document)
+    case .deleteProgram(let name): return try deleteProgram(name)
+    case .schedule(let document): return try setSchedule(document)
+    case .reload: return try reload()
+    }
+  }
+
+  /// Zones' content: one feed document, or `{"zones": [document, …]}`; all are checked
+  /// before any is applied. A person's change is kept with until when it holds: while a
+  /// program plays, until that program's stretch ends (then the schedule's content shows,
+  /// after a restart too); on a sign without programs, until changed again. Content with
+  /// a lifetime, and content from a live source (MQTT), is live data and never kept.
+  func setContent(_ document: JSONValue, replacing: Bool, from source: CommandSource) throws -> SignAnswer {
+    let fields = try JSONFields(document)
+    let documents: [JSONFields]
+    if fields.value["zones"] != nil {
+      try fields.rejectUnknownKeys(["zones"])
+      documents = try fields.objects("zones") ?? []
+    } else {
+      documents = [fields]
+    }
+    if let filters = source.valueFilters {
+      for document in documents { try LiveValues.checkTopics(in: document.value, allowed: filters, path: document.path) }
+    }
+    let updates = try documents.map { try feed.prepare($0, replacing: replacing, keeping: source.keeps) }
+    let until = pump.stretchEnd(at: clock.wall())
+    let kept = source.keeps && statePath != nil && !updates.contains { $0.lifetime != nil }
+    if source.keeps {
+      try save { saved in
+        for update in updates {
+          // The person's change over what people set before, never over live data.
+          if let options = update.keptOptions { saved.set(zone: update.zone, SignSession.document(options), until: until) }
+          if let pause = update.pause { saved.paused[update.zone] = pause }
+        }
+      }
+    }
+    feed.commit(updates)
+    changed { record in
+      for update in updates { if let pause = update.pause { record.paused[update.zone] = pause } }
+    }
+    return .changed(kept: kept, until: kept ? until : nil)
+  }
+
+  /// Pauses or resumes one zone, or every zone.
+  func pause(zone: String?, _ pausing: Bool) throws -> SignAnswer {
+    let names = zone.map { [$0] } ?? zones.map(\.name)
+    for name in names where !zones.contains(where: { $0.name == name }) {
+      throw ContentError.noSuchZone(field: "zone", name: name, zones: zones.map(\.name))
+    }
+    let updates = try names.map { try pauseUpdate($0, pausing) }
+    try save { saved in for name in names { saved.paused[name] = pausing } }
+    feed.commit(updates)
+    changed { record in for name in names { record.paused[name] = pausing } }
+    return .changed(kept: nil, until: nil)
+  }
+
+  /// The full brightness, 0...15 (16 steps of the board's own).
+  func setBrightness(_ level: Int) throws -> SignAnswer {
+    guard (0...15).contains(level) else { throw SignRefusal(field: "brightness", "\(level) is out of range (0 to 15)") }
+    try save { $0.brightness = level }
+    frames.level = level
+    changed()
+    return .changed(kept: nil, until: nil)
+  }
+
+  /// Turns the sign off (dark, the chips asleep, until turned on) or on (which also wakes
+  /// it from an off period of the schedule, until that period ends).
+  func setPower(on: Bool) throws -> SignAnswer {
+    try save { $0.poweredOff = !on }
+    frames.setPower(on: on)
+    changed()
+    return .changed(kept: nil, until: nil)
+  }
+
+  /// Shows a notification over a zone or the whole sign; checked whole, nothing is queued
+  /// when it fails.
+  func notify(_ document: JSONValue, from source: CommandSource) throws -> SignAnswer {
+    let fields = try JSONFields(document)
+    if let filters = source.valueFilters { try LiveValues.checkTopics(in: fields.value, allowed: filters) }
+    let (notification, wakes) = try feed.notification(fields)
+    let id: Int
+    do {
+      id = try controller.notify(notification)
+    } catch let error as Sign.NotificationError {
+      throw SignRefusal(error == .full ? .busy : .invalid, error.description)
+    }
+    if wakes, let end = controller.sign.notifications.plan.last(where: { $0.id == id })?.end {
+      frames.wake(forSeconds: end - controller.currentTime)
+    }
+    changed()
+    return .notified(id: id)
+  }
+
+  /// Ends one notification, or every one.
+  func dismiss(id: Int?) throws -> SignAnswer {
+    guard controller.dismiss(notification: id) || id == nil else {
+      throw SignRefusal(.notFound, "no notification \(id!) is waiting or showing")
+    }
+    changed()
+    return .dismissed
+  }
+
+  /// Plays `name` now until its stretch ends (the schedule's next change); nil goes back
+  /// to the schedule. A person's choice is kept with that moment, so a restart within it
+  /// plays the program again; a live source's (MQTT) is not.
+  func choose(program name: String?, from source: CommandSource) throws -> SignAnswer {
+    try pump.choose(program: name)
+    if source.keeps {
+      let choice = pump.choice.map { SignState.ChosenProgram(name: $0.name, until: $0.until) }
+      do {
+        try save { $0.chosen = choice }
+      } catch {
+        // Not kept: what plays goes back to what it was.
+        try? pump.choose(program: nil)
+        throw error
+      }
+    }
+    changed()
+    return .scheduled
+  }
+
+  /// The programs as written, in order.
+  public var programSources: [JSONValue] { pump.schedule.programs.map(\.source) }
+
+  /// One program, created or replaced in its place.
+  func putProgram(name: String, _ document: JSONValue) throws -> SignAnswer {
+    let fields = try JSONFields(document)
+    guard case .object(var members) = fields.value else { throw JSONFieldError(field: "(top level)", reason: "expected a program") }
+    if let given = try fields.string("name"), given != name {
+      throw JSONFieldError(field: "name", reason: "'\(given)' differs from the name in the path, '\(name)'")
+    }
+    if fields.value["name"] == nil { members.insert(("name", .string(name)), at: 0) }
+    var list = programSources
+    if let index = pump.schedule.programs.firstIndex(where: { $0.name == name }) { list[index] = .object(members) } else { list.append(.object(members)) }
+    return try setPrograms(list)
+  }
+
+  func deleteProgram(_ name: String) throws -> SignAnswer {
+    guard let index = pump.schedule.programs.firstIndex(where: { $0.name == name }) else {
+      throw SignRefusal(.notFound, "no program named '\(name)'")
+    }
+    var list = programSources
+    list.remove(at: index)
+    return try setPrograms(list)
+  }
+
+  /// Checks a list of programs whole (the option model, the zones, the fonts a command
+  /// may name, that each fits its zone), keeps it, and plays it from now on.
+  func setPrograms(_ list: [JSONValue]) throws -> SignAnswer {
+    let programs = try ScheduleFile.programs(list, zones: zones.map(\.name))
+    // Built once now, as they will be when they play: a font not offered or too tall is
+    // refused here, not at nine in the morning. One already playing as written was built
+    // when it was set.
+    let checked = programSources
+    for (index, program) in programs.enumerated() where !checked.contains(program.source) {
+      for (place, (zone, document)) in program.zones.enumerated() {
+        guard case .object(let members) = document else { continue }
+        let target = zone.isEmpty ? feed.firstZone : zone
+        let path = zone.isEmpty ? "programs[\(index)]" : "programs[\(index)].zones[\(place)]"
+        _ = try feed.prepare(try JSONFields(.object([("zone", .string(target))] + members), path: path), replacing: true)
+      }
+    }
+    try save { $0.programs = .array(list) }
+    pump.replace(programs: programs)
+    changed()
+    return .programs(list)
+  }
+
+  /// The brightness schedule and the off periods, as the config writes them
+  /// (`{"brightness": […], "off": […]}`, each optional); checked whole, kept, played.
+  func setSchedule(_ document: JSONValue) throws -> SignAnswer {
+    let fields = try JSONFields(document)
+    try fields.rejectUnknownKeys(["brightness", "off"])
+    var next = pump.schedule
+    if fields.optional("brightness") != nil { try ScheduleFile.readBrightness(try fields.objects("brightness") ?? [], into: &next) }
+    if fields.optional("off") != nil { try ScheduleFile.readOff(try fields.objects("off") ?? [], into: &next) }
+    let written = JSONValue.object([("brightness", .array(next.brightnessSource)), ("off", .array(next.offSource))])
+    try save { $0.schedule = written }
+    pump.replaceBrightnessAndOff(with: next)
+    changed()
+    return .scheduled
+  }
+
+  /// Reads the config again: each zone's content and options replaced, and the programs,
+  /// brightness schedule and off periods with them; then what was changed over the API
+  /// goes, and what runs is what a restart would run: no zone paused, the starting
+  /// brightness, the power as the schedule has it. A config that fails to load (or
+  /// changes the zones) changes nothing.
+  func reload() throws -> SignAnswer {
+    guard let reloadOptions else { throw SignRefusal(.unsupported, "this sign has no config file to reload") }
+    let options = try reloadOptions()
+    let zoneOptions = try SignPlan.zoneOptions(options).map { ($0.name, $0.options) }
+    try feed.reset(to: zoneOptions)
+    pump.replace(schedule: options.schedule ?? SignSchedule())
+    do {
+      try save { $0 = SignState() }
+    } catch {
+      reports.warning("SIGHUP: \(error)")
+    }
+    feed.commit(zones.compactMap { try? pauseUpdate($0.name, false) })
+    frames.level = startLevel
+    frames.forgetPower()
+    changed { record in for zone in zones { record.paused[zone.name] = false } }
+    return .reloaded
+  }
+
+  /// A zone's content and options as the state file keeps them: what ``state()`` shows,
+  /// less the colour (set at the start only).
+  static func document(_ options: RunOptions) -> JSONValue {
+    .object(describe(options).filter { $0.key != "color" })
+  }
+
+  /// A zone's content and every option that applies to it, under the keys feed lines,
+  /// layout files and content documents use: made from the options' declarations, so
+  /// whatever a command accepts for the zone the state shows.
+  public static func describe(_ options: RunOptions) -> [(key: String, value: JSONValue)] {
+    // The cycle-mode options only for a zone that cycles: elsewhere a write refuses them.
+    let shown = Option.zoneOptions.filter { $0.needs != .cycleMode || options.mode.takesTurns }
+    return [("messages", .array(options.messages.map { .string($0) }))] + shown.map { ($0.key, $0.encodeJSON(options)) }
+  }
+}

@@ -1,0 +1,129 @@
+import Marquee
+import MatrixCore
+import SimpleJSON
+
+/// What a front end reads: the sign's state, its schedule, its notifications.
+extension SignSession {
+  /// The sign's state as one value (what `GET /api/state` shows and MQTT's state topic
+  /// publishes): size, brightness, whether it is lit and if not why and until when, the
+  /// program, and each zone's place, content and options, and the text its messages show
+  /// now (placeholders filled in).
+  public func state() -> JSONValue {
+    let options = feed.currentOptions
+    let (paused, saved) = record.withLock { ($0.paused, $0.saved) }
+    let stale = feed.staleZones
+    let now = clock.wall()
+    func showing(_ messages: [String]) -> JSONValue {
+      .array(messages.map { .string(TextTemplate(feed.values.fill($0)).expand(at: now)) })
+    }
+    return .object([
+      ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
+      ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
+      ("on", .bool(!frames.off)), ("dark", dark(at: now)), ("program", pump.current?.program.map { .string($0) } ?? .null),
+      ("zones", .array(zones.map { zone in
+        let zoneOptions = options[zone.name] ?? RunOptions()
+        var members: [(key: String, value: JSONValue)] = [
+          ("name", .string(zone.name)), ("x", .number(Double(zone.x))), ("y", .number(Double(zone.y))),
+          ("width", .number(Double(zone.width))), ("height", .number(Double(zone.height))),
+          ("paused", .bool(paused[zone.name] ?? false)), ("stale", .bool(stale.contains(zone.name))),
+          ("showing", showing(zoneOptions.messages)),
+        ]
+        if let until = saved.zonesUntil[zone.name], now < until { members.append(("keptUntil", SignSession.moment(until))) }
+        return .object(members + SignSession.describe(zoneOptions))
+      })),
+    ])
+  }
+
+  /// Why the LEDs are dark and until when, or null while they are lit:
+  /// `{"reason": "off hours", "until": {"at": …, "local": "2026-12-03 07:00"}}`, or
+  /// `{"reason": "turned off", "until": null}` (until a person turns it on).
+  func dark(at now: Double) -> JSONValue {
+    switch frames.darkness {
+    case nil: return .null
+    case .turnedOff?: return .object([("reason", .string("turned off")), ("until", .null)])
+    case .offPeriod?:
+      return .object([("reason", .string("off hours")), ("until", pump.offEnd(at: now).map(SignSession.moment) ?? .null)])
+    }
+  }
+
+  /// A moment as the API shows it: Unix time and local time.
+  static func moment(_ time: Double) -> JSONValue {
+    let (date, minute) = LocalTime.date(at: time)
+    return .object([("at", .number(time.rounded())), ("local", .string("\(date) \(TimeWindow.text(minute))"))])
+  }
+
+  /// Whether the sign has a schedule: programs, a brightness schedule or off periods.
+  public var hasSchedule: Bool { pump.schedule != SignSchedule() }
+
+  /// Which program plays now and why, the brightness and off state in force, what changes
+  /// next, and the programs with their schedules (what `GET /api/schedule` shows); nil
+  /// for a sign without a schedule.
+  public func scheduleView() -> JSONValue? {
+    guard let now = pump.current, hasSchedule else { return nil }
+    let reason =
+      if now.holding { "the wall clock is not set yet: the program is held until it is (untilClockSet)" }
+      else if now.chosen { "it was chosen over the API, until the schedule's next change" }
+      else if now.program == nil { "no program is due and there is no default" }
+      else if now.due.isEmpty { "no program is due: the default plays" }
+      else if now.due.count > 1 { "\(now.due.count) programs are due: they take turns" }
+      else { "it is due now" }
+    // Each program's schedule as it was written, and whether it plays.
+    let programs: [JSONValue] = pump.schedule.programs.map { program in
+      var members: [(key: String, value: JSONValue)] = [("name", .string(program.name))]
+      if case .object(let written) = program.source {
+        members += written.filter { ["days", "times", "dates"].contains($0.key) }
+      }
+      return .object(members + [("default", .bool(program.isDefault)), ("playing", .bool(program.name == now.program))])
+    }
+    var members: [(key: String, value: JSONValue)] = [
+      ("program", now.program.map { .string($0) } ?? .null), ("reason", .string(reason)),
+      ("due", .array(now.due.map { .string($0) })), ("off", .bool(now.off)),
+      ("brightness", now.brightness.map { .number(Double($0)) } ?? .null),
+    ]
+    if let next = now.nextChange { members.append(("next", SignSession.moment(next))) }
+    members.append(("programs", .array(programs)))
+    members.append(("schedule", .object([("brightness", .array(pump.schedule.brightnessSource)), ("off", .array(pump.schedule.offSource))])))
+    return .object(members)
+  }
+
+  /// The notifications waiting and showing, in the order they came.
+  public func notifications() -> JSONValue {
+    let sign = controller.sign
+    let now = controller.currentTime
+    let plan = sign.notifications.plan
+    // Those still to show or showing (one that ended is forgotten at the next change).
+    let live = sign.notifications.notifications.filter { notification in plan.contains { $0.id == notification.id && $0.end > now } }
+    return .array(live.map { notification in
+      let showing = plan.contains { $0.id == notification.id && $0.start <= now && now < $0.end }
+      let length: (String, JSONValue)
+      switch notification.length {
+      case .seconds(let seconds): length = ("duration", .number(seconds))
+      case .passes(let passes): length = ("passes", .number(Double(passes)))
+      }
+      func effects(_ transition: Transition?) -> JSONValue { transition.map { .string($0.entry.map(\.name).joined(separator: "+")) } ?? .null }
+      return .object([
+        ("id", .number(Double(notification.id))), ("zone", notification.zone.map { .string($0) } ?? .null),
+        ("messages", .array(notification.content.messages.map { .string($0) })), length,
+        ("priority", .number(Double(notification.priority))), ("in", effects(notification.entering)),
+        ("out", effects(notification.leaving)), ("showing", .bool(showing)),
+      ])
+    })
+  }
+
+  /// The frame loop's lateness and the zones gone stale (part of `GET /api/stats`).
+  public func frameStats() -> [(key: String, value: JSONValue)] {
+    let late = frames.lateness()
+    return [
+      ("frames", .number(Double(late.frames))), ("lateP50Microseconds", .number(late.p50)),
+      ("lateP99Microseconds", .number(late.p99)), ("lateMaxMicroseconds", .number(late.max)),
+      ("staleZones", .array(feed.staleZones.map { .string($0) })),
+    ]
+  }
+
+  /// Copies what the LEDs show into `pixels` (dark while the sign is off), or with
+  /// `composed` the frame the sign composed whether lit or not; its generation,
+  /// brightness and whether the sign is off.
+  public func frame(into pixels: inout Framebuffer, composed: Bool = false) -> (generation: UInt64, brightness: Double, off: Bool) {
+    frames.read(into: &pixels, shown: !composed)
+  }
+}

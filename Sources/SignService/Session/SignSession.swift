@@ -1,0 +1,250 @@
+import Platform
+import BitmapFonts
+import Dispatch
+import Marquee
+import MatrixCore
+import SimpleJSON
+import Synchronization
+
+/// A running sign: its zones and their feed, the schedule pump, notifications, live
+/// values, the frame tap and the state file, behind typed commands.
+///
+/// Every front end (the HTTP routes and the page, MQTT, the command line, an embedder) is
+/// an adapter over one session: it turns what it reads into a ``SignCommand``, hands it to
+/// ``perform(_:from:)`` and shows the ``SignAnswer`` or ``SignRefusal``. A command is checked
+/// whole before anything changes, kept in the state file before it is answered (a
+/// person's change), and applied at the next frame. Commands run one at a time, in the
+/// order they came, on the session's own queue (they may read font files and write the
+/// state file); reads (``state()``, ``scheduleView()``) are answered from what the frame loop
+/// and the feed share under their locks.
+public final class SignSession: Sendable {
+  /// A zone's name and place on the sign.
+  public struct ZonePlace: Sendable, Equatable {
+    public var name: String
+    public var x: Int, y: Int, width: Int, height: Int
+  }
+
+  /// What the session itself changed: pauses, a version the event streams watch, and what
+  /// a person changed, as the state file keeps it.
+  struct Record {
+    var paused: [String: Bool]
+    /// Bumped by every change of content, pause, brightness, power or schedule.
+    var version = 0
+    var saved = SignState()
+  }
+
+  /// The options the sign runs with (completed by ``SignPlan``).
+  public let options: RunOptions
+  public let controller: SignController
+  public let feed: Feed
+  package let frames: FrameTap
+  public let pump: SchedulePump
+  public let zones: [ZonePlace]
+  public var width: Int { options.width }
+  public var height: Int { options.height }
+  public var fps: Double { options.fps }
+  let stop: StopFlag
+  /// The state file (`--state`), if any.
+  public let statePath: String?
+  public let clock: SignClock
+  public let reports: SignReports
+  /// Reads the config again (SIGHUP): the options a restart would run with.
+  let reloadOptions: (@Sendable () throws -> RunOptions)?
+  /// The brightness step the sign started with (what a reload goes back to).
+  let startLevel: Int
+  let record: Mutex<Record>
+  let queue = DispatchQueue(label: "marquee.session.commands")
+
+  /// What the player draws: the sign, with the feed's updates applied before each frame.
+  public var timeline: FedSign { FedSign(controller: controller, feed: feed) }
+
+  /// Builds the sign `options` describe, takes up what its state file kept (what still
+  /// holds: a change made during a program's stretch only within that stretch), and
+  /// looks at its schedule once, all before the first frame. Nothing runs on a thread of
+  /// its own until ``start()``.
+  ///
+  /// - Throws: ``UsageError`` or ``RuntimeError`` as ``SignPlan/build(_:stop:now:fontAccess:saved:clock:reports:)``
+  ///   does, and ``RuntimeError`` for a state file that exists but cannot be read.
+  public init(
+    _ options: RunOptions, stop: StopFlag, clock: SignClock = .system, reports: SignReports = .standardError(),
+    fontAccess: FontCache.Access = .offered(folders: [], started: []), reload: (@Sendable () throws -> RunOptions)? = nil
+  ) throws {
+    statePath = options.statePath
+    if let statePath { try StateFile.checkFolder(of: statePath) }
+    let saved = try statePath.flatMap { try StateFile.load($0, reports: reports, now: clock.wall()) }
+    let now = clock.wall()
+    let built = try SignPlan.build(
+      options, stop: stop, fontAccess: fontAccess, saved: saved?.zones(holdingAt: now).map { (zone: $0.name, document: $0.document) } ?? [], clock: clock, reports: reports)
+    self.options = built.options
+    controller = built.controller
+    feed = built.feed
+    self.stop = stop
+    self.clock = clock
+    self.reports = reports
+    reloadOptions = reload
+    frames = FrameTap(width: built.options.width, height: built.options.height, fps: built.options.fps, clock: clock)
+    startLevel = frames.level
+    zones = controller.sign.zones.map { ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+    record = Mutex(Record(paused: Dictionary(uniqueKeysWithValues: zones.map { ($0.name, false) })))
+    pump = SchedulePump(
+      schedule: SignSession.schedule(built.options, saved: saved, zones: zones.map(\.name), reports: reports, path: statePath),
+      feed: feed, frames: frames, stop: stop, clock: clock, reports: reports)
+    if let chosen = saved?.chosen, now < chosen.until {
+      try? pump.choose(program: chosen.name, until: chosen.until)
+    }
+    pump.apply(at: now)
+    if let saved { restore(saved, at: now) }
+  }
+
+  /// The config's schedule, with the programs, brightness schedule and off periods the
+  /// state file kept over it (each that no longer checks is reported, and the config's plays).
+  static func schedule(_ options: RunOptions, saved: SignState?, zones: [String], reports: SignReports, path: String?) -> SignSchedule {
+    var schedule = options.schedule ?? SignSchedule()
+    if case .array(let list)? = saved?.programs {
+      do {
+        schedule.programs = try ScheduleFile.programs(list, zones: zones)
+      } catch {
+        reports.warning("\(path ?? "state"): \(error); the config's programs play")
+      }
+    }
+    if let written = saved?.schedule {
+      do {
+        let fields = try JSONFields(written, path: "schedule")
+        var restored = schedule
+        if fields.optional("brightness") != nil { try ScheduleFile.readBrightness(try fields.objects("brightness") ?? [], into: &restored) }
+        if fields.optional("off") != nil { try ScheduleFile.readOff(try fields.objects("off") ?? [], into: &restored) }
+        schedule = restored
+      } catch {
+        reports.warning("\(path ?? "state"): \(error); the config's brightness schedule and off periods play")
+      }
+    }
+    return schedule
+  }
+
+  /// Starts the session's own threads: the schedule pump (and, through the feed, the
+  /// lifetime watcher when live content has a lifetime).
+  public func start() {
+    pump.start()
+  }
+
+  /// Performs `command` on the session's queue and waits for its answer. Not to be called
+  /// from that queue (``submit(_:from:then:)`` is the way from a callback).
+  public func perform(_ command: SignCommand, from source: CommandSource = .person) -> Result<SignAnswer, SignRefusal> {
+    queue.sync { run(command, from: source) }
+  }
+
+  /// Performs `command` on the session's queue, in the order commands came, and hands the
+  /// answer to `then` there.
+  public func submit(_ command: SignCommand, from source: CommandSource = .person, then: @escaping @Sendable (Result<SignAnswer, SignRefusal>) -> Void = { _ in }) {
+    queue.async { [self] in then(run(command, from: source)) }
+  }
+
+  /// Runs other work that reads files (listing fonts) on the session's queue, so no front
+  /// end's thread waits on a file.
+  public func onQueue(_ work: @escaping @Sendable () -> Void) {
+    queue.async(execute: work)
+  }
+
+  /// Performs `command` now, from work already on the session's queue (``onQueue(_:)``):
+  /// a front end that drains commands of its own (MQTT's inbox) in one job.
+  public func performOnQueue(_ command: SignCommand, from source: CommandSource) -> Result<SignAnswer, SignRefusal> {
+    dispatchPrecondition(condition: .onQueue(queue))
+    return run(command, from: source)
+  }
+
+  func run(_ command: SignCommand, from source: CommandSource) -> Result<SignAnswer, SignRefusal> {
+    do {
+      return .success(try apply(command, from: source))
+    } catch {
+      return .failure(SignRefusal(from: error))
+    }
+  }
+
+  /// Records a change in the state file before it is made: with `--state`, a command is
+  /// answered only once its change is on the disk; one that cannot be saved changes
+  /// nothing and is refused saying why.
+  func save(_ change: (inout SignState) -> Void) throws(SignRefusal) {
+    var next = record.withLock { $0.saved }
+    change(&next)
+    if let statePath {
+      do {
+        try StateFile.save(next, to: statePath)
+      } catch let error as StateFile.TooLarge {
+        throw SignRefusal(.tooLarge, "the change was not made: \(error)")
+      } catch {
+        throw SignRefusal(.notSaved, "the change was not made: \(error)")
+      }
+    }
+    record.withLock { $0.saved = next }
+  }
+
+  /// Counts a change (event streams and MQTT's state topic send the new state) after
+  /// `body` made it, and wakes the frame loop.
+  func changed(_ body: (inout Record) -> Void = { _ in }) {
+    record.withLock { record in
+      body(&record)
+      record.version += 1
+    }
+    stop.wake()
+  }
+
+  /// A number that moves with every change the session makes (the feed's updates have
+  /// their own, ``Feed/updateCount``).
+  public var version: Int { record.withLock { $0.version } }
+
+  /// What the state file holds now.
+  public var kept: SignState { record.withLock { $0.saved } }
+
+  /// Takes up what the state file kept, before the first frame: the zones' content that
+  /// still holds (again over a program the first look of the schedule played), pauses, the
+  /// brightness and the power. A zone the sign no longer has is dropped.
+  func restore(_ saved: SignState, at now: Double) {
+    var kept = SignState()
+    var updates: [Feed.Update] = []
+    let holding = saved.zones(holdingAt: now)
+    for (zone, document) in saved.zones {
+      guard zones.contains(where: { $0.name == zone }) else {
+        reports.warning("\(statePath ?? "state"): no zone named '\(zone)' now; its saved content is dropped")
+        continue
+      }
+      guard holding.contains(where: { $0.name == zone }), case .object(let members) = document else { continue }
+      kept.set(zone: zone, document, until: saved.zonesUntil[zone])
+      // The sign was built with it; a program the schedule's first look played took it away.
+      guard pump.current?.program != nil else { continue }
+      do {
+        let fields = try JSONFields(.object([("zone", .string(zone)), ("immediately", .bool(true))] + members), path: "zones.\(zone)")
+        updates.append(try feed.prepare(fields, replacing: true, keeping: true))
+      } catch {
+        reports.warning("the saved state of zone '\(zone)': \(error); it starts from the config")
+      }
+    }
+    for (zone, pausing) in saved.paused where zones.contains(where: { $0.name == zone }) {
+      if let update = try? pauseUpdate(zone, pausing) {
+        updates.append(update)
+        kept.paused[zone] = pausing
+      }
+    }
+    feed.commit(updates)
+    if let level = saved.brightness {
+      frames.level = level
+      kept.brightness = level
+    }
+    if saved.poweredOff {
+      frames.setPower(on: false)
+      kept.poweredOff = true
+    }
+    // Programs and the schedule were taken up when the pump was made; the next save keeps them.
+    kept.programs = saved.programs
+    kept.schedule = saved.schedule
+    if let chosen = saved.chosen, now < chosen.until { kept.chosen = chosen }
+    record.withLock { record in
+      record.saved = kept
+      for (zone, pausing) in kept.paused { record.paused[zone] = pausing }
+    }
+  }
+
+  /// The update that pauses or resumes `zone`.
+  func pauseUpdate(_ zone: String, _ pausing: Bool) throws -> Feed.Update {
+    try feed.prepare(try JSONFields(.object([("zone", .string(zone)), ("pause", .bool(pausing))])))
+  }
+}
