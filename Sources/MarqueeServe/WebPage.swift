@@ -55,6 +55,7 @@ enum WebPage {
 <main>
   <header class="top"><h1>marquee</h1><select id="lang" aria-label="Language / 语言"><option value="en">English</option><option value="zh">简体中文</option></select></header>
   <canvas id="sign" width="64" height="8" aria-label="the sign" data-t-aria="sign"></canvas>
+  <p id="lit" role="status"><span id="lit-text"></span> <button id="wake" class="quiet" type="button" hidden data-t="turn-on">Turn on</button></p>
   <form id="content">
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
     <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages" dir="auto"></textarea></label>
@@ -139,6 +140,7 @@ const $ = (id) => document.getElementById(id);
 // (messages, names) and the sign's identifiers (effect names, JSON keys) are never translated.
 const WORDS = {
   en: {
+    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on",
     sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
     cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
     resume: "Resume", token: "Enter the token", "notify-title": "Notify",
@@ -157,6 +159,7 @@ const WORDS = {
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
   },
   zh: {
+    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启",
     sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页", reads: "书写方向", ltr: "从左到右", rtl: "从右到左",
     effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", pause: "暂停", resume: "继续",
     token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
@@ -335,8 +338,16 @@ function draw() {
   canvas.dataset.frame = frame.rows.join(",");
 }
 
+// What the LEDs show: dark when the sign is off, with why and until when, and a way to light it.
+function showLit() {
+  const dark = state && state.dark;
+  $("lit-text").textContent = !dark ? "" : dark.reason === "turned off" ? t("dark-off")
+    : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open");
+  $("wake").hidden = !dark;
+}
 function fillForm() {
   if (!state) return;
+  showLit();
   const zone = $("zone"), chosen = zone.value;
   zone.innerHTML = "";
   for (const z of state.zones) zone.add(new Option(z.name, z.name));
@@ -444,6 +455,9 @@ $("content").addEventListener("submit", async (event) => {
 $("brightness").addEventListener("change", async () => {
   try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); }
   catch (error) { showStatus(error.message); }
+});
+$("wake").addEventListener("click", async () => {
+  try { state = await api("/api/power", "POST", { on: true }); showLit(); } catch (error) { showStatus(error.message); }
 });
 $("pause").addEventListener("click", async () => {
   try { state = await api("/api/pause", "POST", {}); } catch (error) { showStatus(error.message); }
