@@ -72,19 +72,26 @@ public final class SchedulePump: Sendable {
   ///
   /// - Throws: ``JSONFieldError`` for a name the schedule has no program of.
   public func choose(program name: String?, until: Double? = nil) throws(JSONFieldError) {
+    let wall = clock.wall()
     if let name {
-      guard schedule.programs.contains(where: { $0.name == name }) else {
-        let names = schedule.programs.map(\.name)
-        throw JSONFieldError(field: "name", reason: "no program named '\(name)'" + (names.isEmpty ? "" : " (programs: \(names.joined(separator: ", ")))"))
-      }
-      let wall = clock.wall()
-      let until = until ?? schedule.state(at: wall) { self.seconds(of: $0) }.nextChange ?? .infinity
-      state.withLock { $0.chosen = (name, until) }
-      apply(at: wall)
+      var end = until ?? 0
+      if until == nil { end = try choiceEnd(of: name, at: wall) }
+      state.withLock { $0.chosen = (name, end) }
     } else {
       state.withLock { $0.chosen = nil }
-      apply(at: clock.wall())
     }
+    apply(at: wall)
+  }
+
+  /// Until when `name`, chosen at wall time `wall`, would play: the schedule's next change.
+  ///
+  /// - Throws: ``JSONFieldError`` for a name the schedule has no program of.
+  public func choiceEnd(of name: String, at wall: Double) throws(JSONFieldError) -> Double {
+    guard schedule.programs.contains(where: { $0.name == name }) else {
+      let names = schedule.programs.map(\.name)
+      throw JSONFieldError(field: "name", reason: "no program named '\(name)'" + (names.isEmpty ? "" : " (programs: \(names.joined(separator: ", ")))"))
+    }
+    return schedule.state(at: wall) { self.seconds(of: $0) }.nextChange ?? .infinity
   }
 
   /// The program a person chose and until when it plays, if one still plays.

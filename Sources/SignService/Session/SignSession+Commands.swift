@@ -120,17 +120,13 @@ extension SignSession {
   /// to the schedule. A person's choice is kept with that moment, so a restart within it
   /// plays the program again; a live source's (MQTT) is not.
   func choose(program name: String?, from source: CommandSource) throws -> SignAnswer {
-    try pump.choose(program: name)
+    // Checked and kept first: a choice that cannot be saved is not made.
+    let wall = clock.wall()
+    let until = try name.map { try pump.choiceEnd(of: $0, at: wall) }
     if source.keeps {
-      let choice = pump.choice.map { SignState.ChosenProgram(name: $0.name, until: $0.until) }
-      do {
-        try save { $0.chosen = choice }
-      } catch {
-        // Not kept: what plays goes back to what it was.
-        try? pump.choose(program: nil)
-        throw error
-      }
+      try save { saved in saved.chosen = name.map { SignState.ChosenProgram(name: $0, until: until!) } }
     }
+    try pump.choose(program: name, until: until)
     changed()
     return .scheduled
   }
