@@ -11,22 +11,11 @@ public struct ListenAddress: Sendable, Equatable, CustomStringConvertible {
 
   /// Reads `HOST:PORT` or `[HOST]:PORT`; `nil` when it is neither.
   public init?(_ text: String) {
-    let host: Substring, port: Substring
-    if text.hasPrefix("[") {
-      guard let close = text.firstIndex(of: "]"), text[text.index(after: close)...].hasPrefix(":") else { return nil }
-      host = text[text.index(after: text.startIndex)..<close]
-      port = text[text.index(close, offsetBy: 2)...]
-      isIPv6 = true
-    } else {
-      guard let colon = text.lastIndex(of: ":") else { return nil }
-      host = text[..<colon]
-      port = text[text.index(after: colon)...]
-      isIPv6 = false
-    }
     // Port 0: any free port (the server says which).
-    guard let number = UInt16(port) else { return nil }
-    self.host = String(host)
-    self.port = number
+    guard let written = try? HostPort(Substring(text), ports: .anyIncludingZero) else { return nil }
+    host = written.host
+    port = written.port
+    isIPv6 = written.bracketed
     guard (try? socketAddress()) != nil else { return nil }
   }
 

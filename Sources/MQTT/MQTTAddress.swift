@@ -1,3 +1,5 @@
+import Platform
+
 /// A broker's address as people write it: `mqtt://[user[:password]@]host[:port]`, the
 /// user name and password percent-encoded where they hold `@`, `:` or `/`; an IPv6 host
 /// in brackets (`mqtt://[::1]:1883`). Port 1883 by default.
@@ -35,24 +37,14 @@ public struct MQTTAddress: Sendable, Equatable {
         password = secret
       }
     }
-    var hostPart = rest, portPart: Substring?
-    if rest.hasPrefix("[") {
-      guard let close = rest.firstIndex(of: "]") else { throw Invalid(description: "'\(shown)': an IPv6 host needs its closing ']'") }
-      hostPart = rest[rest.index(after: rest.startIndex)..<close]
-      let after = rest[rest.index(after: close)...]
-      if after.hasPrefix(":") { portPart = after.dropFirst() } else if !after.isEmpty { throw Invalid(description: "'\(shown)': \(form)") }
-    } else if let colon = rest.lastIndex(of: ":") {
-      hostPart = rest[..<colon]
-      portPart = rest[rest.index(after: colon)...]
+    let written: HostPort
+    do {
+      written = try HostPort(rest, ports: .required(defaultPort: 1883))
+    } catch {
+      throw Invalid(description: error == .noHost ? "'\(shown)' names no broker host: \(form)" : "'\(shown)': \(error)")
     }
-    guard !hostPart.isEmpty, !hostPart.contains("/") else { throw Invalid(description: "'\(shown)' names no broker host: \(form)") }
-    host = String(hostPart)
-    if let portPart {
-      guard let number = UInt16(portPart), number > 0 else { throw Invalid(description: "'\(shown)': the port '\(portPart)' is not 1-65535") }
-      port = number
-    } else {
-      port = 1883
-    }
+    host = written.host
+    port = written.port
   }
 
   /// `text` with the password of its credentials (between the first ':' after `//` and the

@@ -1,5 +1,5 @@
 import Platform
-import MQTT
+import HTTP
 import MatrixCore
 import SimpleJSON
 import SignService
@@ -9,8 +9,7 @@ import SignService
 /// way curl takes them: the URL, and `--oauth2-bearer TOKEN` or `-H 'Authorization: Bearer
 /// TOKEN'` (or the server's own `--token-file`).
 public struct NotifyCommand: Sendable, Equatable {
-  var host = "127.0.0.1"
-  var port: UInt16 = 8080
+  var sign = HTTPClient(HostPort(host: "127.0.0.1", port: 8080))
   var token: String?
   var tokenFile: String?
   /// The notification document, or nil when dismissing.
@@ -61,7 +60,11 @@ public struct NotifyCommand: Sendable, Equatable {
         command.token = String(words[1])
       default:
         if argument.hasPrefix("http://") || argument.hasPrefix("https://") {
-          try command.setURL(argument)
+          do {
+            command.sign = try HTTPClient(url: argument)
+          } catch {
+            throw UsageError(error.description)
+          }
         } else if argument.hasPrefix("-") && argument.count > 1 {
           throw UsageError("'notify' does not take '\(argument)': \(usage)")
         } else if dismissing {
@@ -82,31 +85,6 @@ public struct NotifyCommand: Sendable, Equatable {
     return command
   }
 
-  /// `http://HOST[:PORT][/]`.
-  mutating func setURL(_ text: String) throws(UsageError) {
-    guard text.hasPrefix("http://") else {
-      throw UsageError("'\(text)': marquee serve speaks plain HTTP (put a TLS proxy in front for remote signs); use http://")
-    }
-    var rest = Substring(text.dropFirst("http://".count))
-    if rest.hasSuffix("/") { rest = rest.dropLast() }
-    if rest.hasPrefix("["), let close = rest.firstIndex(of: "]") {
-      host = String(rest[rest.index(after: rest.startIndex)..<close])
-      rest = rest[rest.index(after: close)...]
-      if rest.hasPrefix(":") { rest = rest.dropFirst() } else { rest = "" }
-    } else if let colon = rest.lastIndex(of: ":") {
-      host = String(rest[..<colon])
-      rest = rest[rest.index(after: colon)...]
-    } else {
-      host = String(rest)
-      rest = ""
-    }
-    guard !host.isEmpty, !host.contains("/") else { throw UsageError("'\(text)' is not a sign's address: expected http://HOST[:PORT]") }
-    if !rest.isEmpty {
-      guard let number = UInt16(rest), number > 0 else { throw UsageError("'\(text)': the port '\(rest)' is not 1-65535") }
-      port = number
-    }
-  }
-
   /// Sends it; prints what the sign answered. Throws ``RuntimeError`` (exit 1) when the sign
   /// cannot be reached or refuses.
   func run() throws -> String {
@@ -120,56 +98,24 @@ public struct NotifyCommand: Sendable, Equatable {
       }
     }
     let (method, path) = document != nil ? ("POST", "/api/notify") : ("DELETE", dismiss.map { "/api/notify/\($0)" } ?? "/api/notify")
-    let body = document?.text ?? ""
-    var request = "\(method) \(path) HTTP/1.1\r\nHost: \(host.contains(":") ? "[\(host)]" : host):\(port)\r\nConnection: close\r\n"
-    if !body.isEmpty { request += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
-    if let bearer { request += "Authorization: Bearer \(bearer)\r\n" }
-    request += "\r\n" + body
-    let answer = try NotifyCommand.exchange(host, port, Array(request.utf8))
-    guard let headEnd = answer.firstRange(of: "\r\n\r\n".utf8), let statusLine = String(validating: answer[..<headEnd.lowerBound], as: UTF8.self)?.split(separator: "\r\n").first
-    else { throw RuntimeError("the sign at http://\(host):\(port) answered with something that is not HTTP") }
-    let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0
-    let reply = (try? JSONParser.parse(String(decoding: answer[headEnd.upperBound...], as: UTF8.self))) ?? .null
-    guard status == 200 else {
-      var reason = "status \(status)"
+    var headers: [(String, String)] = []
+    if document != nil { headers.append(("Content-Type", "application/json")) }
+    if let bearer { headers.append(("Authorization", "Bearer \(bearer)")) }
+    let answer: HTTPClient.Answer
+    do {
+      answer = try sign.send(method, path, headers: headers, body: Array((document?.text ?? "").utf8))
+    } catch {
+      let advice = error.description.hasPrefix("cannot reach") ? " (is marquee serve running there?)" : ""
+      throw RuntimeError("\(error)\(advice)")
+    }
+    let reply = (try? JSONParser.parse(String(decoding: answer.body, as: UTF8.self))) ?? .null
+    guard answer.status == 200 else {
+      var reason = "status \(answer.status)"
       if case .string(let text)? = reply["error"] { reason = text }
       throw RuntimeError("the sign refused: \(reason)")
     }
     if case .number(let id)? = reply["id"] { return "Notification \(Int(id)) is on the sign's queue\n" }
     return dismiss.map { "Notification \($0) dismissed\n" } ?? "Every notification dismissed\n"
-  }
-
-  /// The whole exchange's limit, connecting included, in seconds.
-  static let limit = 10.0
-
-  /// Sends `request` and reads the whole answer (the server closes), within ``limit``
-  /// seconds in all: a sign that sends a byte now and then cannot keep it waiting.
-  static func exchange(_ host: String, _ port: UInt16, _ request: [UInt8]) throws -> [UInt8] {
-    let deadline = SystemClock.monotonicSeconds() + limit
-    let descriptor: Int32
-    do {
-      descriptor = try TCPConnection.open(host, port, seconds: 10)
-    } catch {
-      throw RuntimeError(error.lookup ? "cannot find the sign's host \(host): \(error.reason)"
-        : "cannot reach the sign at http://\(host):\(port): \(error.reason) (is marquee serve running there?)")
-    }
-    defer { close(descriptor) }
-    guard TCPConnection.write(request, to: descriptor) else { throw RuntimeError("the sign at http://\(host):\(port) closed the connection") }
-    var chunk = [UInt8](repeating: 0, count: 16_384)
-    var answer: [UInt8] = []
-    let late = RuntimeError("the sign at http://\(host):\(port) did not answer within \(Int(limit)) s")
-    while answer.count < 1 << 20 {
-      let left = deadline - SystemClock.monotonicSeconds()
-      guard left > 0 else { throw late }
-      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(saturating: (left * 1000).rounded(.up))) }
-      guard ready > 0 else { throw late }
-      let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }
-      if count < 0 { throw late }
-      if count == 0 { break }
-      answer += chunk[0..<count]
-    }
-    return answer
   }
 }
 

@@ -1,5 +1,3 @@
-import Platform
-
 /// A TCP connection made the way a client needs it: the host looked up, each address tried,
 /// and connect, send and receive giving up after a time instead of hanging.
 public enum TCPConnection {
