@@ -50,6 +50,8 @@ public final class HTTPServer: @unchecked Sendable {
   let limits: Limits
   let shouldStop: @Sendable () -> Bool
   let onTick: (@Sendable () -> Void)?
+  /// The monotonic clock, in nanoseconds, that every deadline and timeout reads.
+  let clock: @Sendable () -> Int64
   let wakeRead: Int32, wakeWrite: Int32
   /// Answers made on other threads, by connection.
   let completions = Mutex<[(UInt64, HTTPResponse)]>([])
@@ -59,11 +61,14 @@ public final class HTTPServer: @unchecked Sendable {
   var scratch = [UInt8](repeating: 0, count: 16 * 1024)
 
   /// Binds and listens on `address`; `shouldStop` is asked every turn of the loop (at
-  /// least every 200 ms, at once after ``wake()``) and `onTick` called every turn.
+  /// least every 200 ms, at once after ``wake()``) and `onTick` called every turn. `clock`
+  /// (monotonic nanoseconds) times the ``Limits``; a test gives one it advances by hand.
   public init(
     address: ListenAddress, responder: any HTTPResponder, limits: Limits = Limits(),
+    clock: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNanoseconds() },
     shouldStop: @escaping @Sendable () -> Bool, onTick: (@Sendable () -> Void)? = nil
   ) throws(ListenAddress.ListenError) {
+    self.clock = clock
     self.responder = responder
     self.limits = limits
     self.shouldStop = shouldStop
@@ -117,7 +122,7 @@ public final class HTTPServer: @unchecked Sendable {
       }
       let streaming = connections.contains { $0.events != nil }
       _ = poll(&descriptors, nfds_t(descriptors.count), streaming ? 20 : 200)
-      let now = SocketCalls.monotonic()
+      let now = clock()
       if descriptors[1].revents != 0 { drainWakePipe() }
       for (index, connection) in connections.enumerated() {
         let revents = descriptors[index + 2].revents

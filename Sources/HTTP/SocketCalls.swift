@@ -29,9 +29,4 @@ enum SocketCalls {
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
   }
-
-  /// The monotonic clock, in nanoseconds.
-  static func monotonic() -> Int64 {
-    SystemClock.monotonicNanoseconds()
-  }
 }

@@ -30,6 +30,10 @@ public final class MQTTClient: Sendable {
     public var subscriptions: [String] = []
     /// The longest pause between attempts, in seconds.
     public var longestPause = 30.0
+    /// The monotonic clock, in seconds, that times keep-alive, pauses and waits (a test
+    /// gives a clock it advances by hand; the socket's own waits stay bounded, at most
+    /// 0.25 s at a time while connected).
+    public var monotonic: @Sendable () -> Double = { SystemClock.monotonicSeconds() }
 
     public init(host: String, port: UInt16 = 1883, clientID: String) {
       self.host = host
@@ -124,7 +128,7 @@ public final class MQTTClient: Sendable {
         if state.unacknowledged.count > 1000 { state.unacknowledged.removeFirst() }
       }
       guard state.connected, state.descriptor >= 0 else { return false }
-      state.lastSent = MQTTClient.monotonic()
+      state.lastSent = configuration.monotonic()
       return MQTTClient.write(MQTTPacket.publish(message, packetID: id).bytes, to: state.descriptor)
     }
   }
@@ -144,7 +148,7 @@ public final class MQTTClient: Sendable {
       guard !new.isEmpty || !gone.isEmpty else { return }
       state.added = state.added.filter { wanted.contains($0) } + new
       guard state.connected, state.descriptor >= 0 else { return }
-      state.lastSent = MQTTClient.monotonic()
+      state.lastSent = configuration.monotonic()
       if !gone.isEmpty { _ = MQTTClient.write(MQTTPacket.unsubscribe(packetID: MQTTClient.unsubscribeID, filters: gone).bytes, to: state.descriptor) }
       if !new.isEmpty { _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.laterSubscribeID, topics: new.map { ($0, 1) }).bytes, to: state.descriptor) }
     }
@@ -165,13 +169,13 @@ public final class MQTTClient: Sendable {
       var reason: String
       var connectedAt: Double?
       do {
-        try session { connectedAt = MQTTClient.monotonic() }
+        try session { connectedAt = configuration.monotonic() }
         reason = "the broker closed the connection"
       } catch {
         reason = error.description
       }
       // Only a connection that lasted starts the pauses again from the shortest.
-      if let connectedAt, MQTTClient.monotonic() - connectedAt >= MQTTClient.steadyConnection { pause = 0.5 }
+      if let connectedAt, configuration.monotonic() - connectedAt >= MQTTClient.steadyConnection { pause = 0.5 }
       let descriptor = state.withLock { state in
         defer {
           state.connected = false
@@ -182,8 +186,8 @@ public final class MQTTClient: Sendable {
       if descriptor >= 0 { close(descriptor) }
       if stopped.load(ordering: .acquiring) { return }
       onEvent(.disconnected(reason: reason, retryIn: pause))
-      let until = MQTTClient.monotonic() + pause
-      while !stopped.load(ordering: .acquiring) && MQTTClient.monotonic() < until { usleep(50_000) }
+      let until = configuration.monotonic() + pause
+      while !stopped.load(ordering: .acquiring) && configuration.monotonic() < until { usleep(50_000) }
       pause = min(configuration.longestPause, pause * 2)
     }
   }
@@ -206,7 +210,7 @@ public final class MQTTClient: Sendable {
     state.withLock { state in
       state.connected = true
       state.connects += 1
-      state.lastSent = MQTTClient.monotonic()
+      state.lastSent = configuration.monotonic()
       let filters = (configuration.subscriptions + state.added).filter { MQTTTopic.problem($0, filter: true) == nil }
       if !filters.isEmpty {
         let topics = filters.map { (filter: $0, qos: UInt8(1)) }
@@ -227,10 +231,10 @@ public final class MQTTClient: Sendable {
     }
     connected()
     onEvent(.connected)
-    var lastHeard = MQTTClient.monotonic()
+    var lastHeard = configuration.monotonic()
     let keepAlive = Double(configuration.keepAlive)
     while !stopped.load(ordering: .acquiring) {
-      let now = MQTTClient.monotonic()
+      let now = configuration.monotonic()
       if keepAlive > 0 && now - lastHeard > keepAlive * 1.5 {
         throw MQTTConnectionError("the broker did not answer for \(Int(saturating: keepAlive * 1.5)) s")
       }
@@ -241,7 +245,7 @@ public final class MQTTClient: Sendable {
         }
       }
       guard let packet = try read(descriptor, &decoder, within: 0.25) else { continue }
-      lastHeard = MQTTClient.monotonic()
+      lastHeard = configuration.monotonic()
       switch packet {
       case .publish(let message, let id):
         if message.qos > 0, let id {
@@ -270,14 +274,14 @@ public final class MQTTClient: Sendable {
 
   /// The next packet within `seconds`, or nil; throws when the connection is lost.
   func read(_ descriptor: Int32, _ decoder: inout MQTTDecoder, within seconds: Double) throws(MQTTConnectionError) -> MQTTPacket? {
-    let deadline = MQTTClient.monotonic() + seconds
+    let deadline = configuration.monotonic() + seconds
     while true {
       do {
         if let packet = try decoder.next() { return packet }
       } catch {
         throw MQTTConnectionError("the broker sent \(error.description)")
       }
-      let left = deadline - MQTTClient.monotonic()
+      let left = deadline - configuration.monotonic()
       if left <= 0 { return nil }
       var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
       let ready = retryingOnInterrupt { poll(&poller, 1, Int32(saturating: max(1, left * 1000))) }
@@ -299,10 +303,6 @@ public final class MQTTClient: Sendable {
   }
 
   static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool { TCPConnection.write(bytes, to: descriptor) }
-
-  static func monotonic() -> Double {
-    SystemClock.monotonicSeconds()
-  }
 }
 
 /// Why a connection to the broker failed or ended.

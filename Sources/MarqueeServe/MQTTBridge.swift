@@ -60,6 +60,7 @@ public final class MQTTBridge: Sendable {
     configuration.will = .init(topic: prefix + "/status", payload: Array("offline".utf8), qos: 1, retain: true)
     configuration.greeting = .init(topic: prefix + "/status", payload: Array("online".utf8), qos: 1, retain: true)
     configuration.subscriptions = MQTTBridge.commands.map { prefix + "/" + $0 }
+    configuration.monotonic = session.clock.monotonic
     let inbox = Inbox()
     let reports = session.reports
     client = MQTTClient(configuration, onMessage: { inbox.deliver($0) }, onEvent: { event in

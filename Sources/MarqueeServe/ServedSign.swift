@@ -53,7 +53,8 @@ public final class ServedSign: Sendable {
     routes = SignRoutes(session: session, stats: stats, valueFilters: mqtt != nil && token == nil ? mqtt?.valueFilters : nil)
     let hangups = HangupWatch()
     server = try HTTPServer(
-      address: listen, responder: routes.responder(hosts: hosts, token: token), shouldStop: { stop.isSet },
+      address: listen, responder: routes.responder(hosts: hosts, token: token), clock: { session.clock.monotonicNanoseconds },
+      shouldStop: { stop.isSet },
       onTick: { ServedSign.reloadOnHangup(session, seen: hangups) })
     let listening = "\(server.address)"
     bridge = mqtt.map { mqtt in

@@ -473,9 +473,11 @@ public final class Feed: Sendable {
   /// monotonic time `now`: no update came in that time, or, for messages with
   /// placeholders, one of the topics they name sent nothing in that time.
   func expire(at now: Double) {
+    // Marked stale as they are found, so the watcher and a caller never both put one up.
     let due = state.withLock { state in
       zoneNames.compactMap { zone -> (String, [String]?)? in
         guard let lifetime = state.lifetimes[zone], !lifetime.stale, !isFresh(lifetime, at: now) else { return nil }
+        state.lifetimes[zone]?.stale = true
         return (zone, lifetime.fallback)
       }
     }

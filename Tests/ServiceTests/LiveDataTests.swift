@@ -22,9 +22,11 @@ import Testing
     try LiveValues.checkTopics(in: .string("{mqtt:home/#}"), allowed: allowed)
   }
 
-  func waitUntil(_ condition: () -> Bool) -> Bool {
-    for _ in 0..<250 where !condition() { usleep(20_000) }
-    return condition()
+  /// Moves the sign's clock on by `seconds` and lets the feed look at lifetimes then, as
+  /// its watcher does four times a second.
+  func pass(_ seconds: Double, _ clock: ManualSignClock, _ built: BuiltSign) {
+    clock.advance(by: seconds)
+    built.feed.expire(at: clock.monotonic)
   }
 
   @Test func aDepartureThatIsNotUpdatedGivesWayToItsFallback() throws {
@@ -33,7 +35,8 @@ import Testing
     options.width = 64
     let stop = StopFlag()
     defer { stop.set() }
-    let built = try SignPlan.build(options, stop: stop, now: 0)
+    let clock = ManualSignClock(wall: 0)
+    let built = try SignPlan.build(options, stop: stop, now: 0, clock: clock.clock)
     func messages() -> [String] {
       var frame = Frame(width: 64, height: 8)
       var workspace = FrameWorkspace()
@@ -42,17 +45,21 @@ import Testing
     }
     try built.feed.handle(#"{"messages": ["12:05 Berlin"], "lifetime": 0.5, "fallback": ["--:--"], "immediately": true}"#)
     #expect(messages() == ["12:05 Berlin"] && built.feed.staleZones.isEmpty)
-    #expect(waitUntil { messages() == ["--:--"] }, "the fallback did not come")
+    pass(0.4, clock, built)
+    #expect(messages() == ["12:05 Berlin"] && built.feed.staleZones.isEmpty, "stale before its lifetime")
+    pass(0.2, clock, built)
+    #expect(messages() == ["--:--"], "the fallback did not come")
     #expect(built.feed.staleZones == ["main"])
     // The next update brings the live text back, with its lifetime again.
     try built.feed.handle(#"{"messages": ["12:07 Berlin"], "lifetime": 0.5, "immediately": true}"#)
     #expect(messages() == ["12:07 Berlin"] && built.feed.staleZones.isEmpty)
     // Without a fallback, the zone shows its own content.
-    #expect(waitUntil { messages() == ["Timetable"] })
+    pass(0.6, clock, built)
+    #expect(messages() == ["Timetable"])
     #expect(built.feed.staleZones == ["main"])
     // Content without a lifetime stays.
     try built.feed.handle(#"{"messages": ["Closed today"], "immediately": true}"#)
-    usleep(700_000)
+    pass(7 * 86_400, clock, built)
     #expect(messages() == ["Closed today"] && built.feed.staleZones.isEmpty)
   }
 
@@ -71,12 +78,14 @@ import Testing
     options.messages = ["Started with this"]
     let stop = StopFlag()
     defer { stop.set() }
-    let built = try SignPlan.build(options, stop: stop, now: 0)
-    SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop).start()
+    let clock = ManualSignClock(wall: 0)
+    let built = try SignPlan.build(options, stop: stop, now: 0, clock: clock.clock)
+    SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop).look()
     #expect(shown(built) == ["Menu of the day"])
     try built.feed.handle(#"{"messages": ["Soup: 4.50"], "lifetime": 0.3, "immediately": true}"#)
     #expect(shown(built, at: 2) == ["Soup: 4.50"])
-    #expect(waitUntil { shown(built, at: 3) == ["Menu of the day"] }, "the program's content did not come back")
+    pass(0.4, clock, built)
+    #expect(shown(built, at: 3) == ["Menu of the day"], "the program's content did not come back")
     #expect(built.feed.staleZones == ["main"])
   }
 
@@ -109,17 +118,21 @@ import Testing
     options.width = 128
     let stop = StopFlag()
     defer { stop.set() }
-    let built = try SignPlan.build(options, stop: stop, now: 0)
+    let clock = ManualSignClock(wall: 0)
+    let built = try SignPlan.build(options, stop: stop, now: 0, clock: clock.clock)
     try built.feed.handle(#"{"messages": ["Next {mqtt:station/next}"], "lifetime": 0.4, "fallback": ["See the screens"], "immediately": true}"#)
     built.feed.take(topic: "station/next", payload: "12:05")
     #expect(shown(built) == ["Next 12:05"])
     // Values keep it live past its lifetime.
     for _ in 0..<4 {
-      usleep(200_000)
+      pass(0.2, clock, built)
       built.feed.take(topic: "station/next", payload: "12:05")
     }
     #expect(shown(built, at: 2) == ["Next 12:05"] && built.feed.staleZones.isEmpty)
-    #expect(waitUntil { shown(built, at: 3) == ["See the screens"] }, "the fallback did not come")
+    pass(0.3, clock, built)
+    #expect(shown(built, at: 2.5) == ["Next 12:05"], "stale before its lifetime")
+    pass(0.2, clock, built)
+    #expect(shown(built, at: 3) == ["See the screens"], "the fallback did not come")
     #expect(built.feed.staleZones == ["main"])
     // The next value brings the live text back, with the value.
     built.feed.take(topic: "station/next", payload: "12:20")

@@ -130,7 +130,7 @@ import Testing
     let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop)
     defer { stop.set() }
     pump.start()
-    usleep(200_000)
+    // Set until the pump's timer (armed on its own thread) has seen one.
     for _ in 0..<100 where pump.kernelNotices == 0 {
       var now = timespec()
       clock_gettime(CLOCK_REALTIME, &now)

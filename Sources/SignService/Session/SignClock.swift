@@ -24,7 +24,7 @@ public struct SignClock: Sendable {
     wall: { SystemClock.wallSeconds() }, monotonic: { SystemClock.monotonicSeconds() }, wallIsSet: { KernelClock.isSynchronized() })
 
   /// The monotonic clock in nanoseconds, saturating.
-  var monotonicNanoseconds: Int64 { monotonic().saturatingNanoseconds }
+  public var monotonicNanoseconds: Int64 { monotonic().saturatingNanoseconds }
 }
 
 /// A clock a test sets and advances: both clocks move together unless the wall clock is

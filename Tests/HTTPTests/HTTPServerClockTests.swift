@@ -1,0 +1,62 @@
+import HTTP
+import Platform
+import Synchronization
+import Testing
+
+/// The server's timeouts on a clock the test moves: an idle connection closed and a
+/// half-sent head answered 408 the moment the clock passes their limits, without sleeping.
+@Suite struct HTTPServerClockTests {
+  final class HandClock: Sendable {
+    let nanoseconds = Atomic<Int64>(1_000_000_000_000)
+    func advance(seconds: Int64) { nanoseconds.add(seconds * 1_000_000_000, ordering: .relaxed) }
+    var now: Int64 { nanoseconds.load(ordering: .relaxed) }
+  }
+
+  /// A client socket connected to `port`.
+  static func connect(_ port: UInt16) throws -> Int32 {
+    try TCPConnection.open("127.0.0.1", port, seconds: 5)
+  }
+
+  /// What the server sends until it closes, within `seconds` (nil: still open then).
+  static func untilClosed(_ descriptor: Int32, within seconds: Double = 10) -> [UInt8]? {
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    let end = SystemClock.monotonicSeconds() + seconds
+    while SystemClock.monotonicSeconds() < end {
+      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      guard poll(&poller, 1, 50) > 0 else { continue }
+      let count = recv(descriptor, &chunk, chunk.count, 0)
+      if count <= 0 { return bytes }
+      bytes += chunk[0..<count]
+    }
+    return nil
+  }
+
+  @Test func idleAndHalfSentConnectionsEndWhenTheClockSaysSo() throws {
+    let clock = HandClock()
+    let stop = Atomic<Bool>(false)
+    var router = HTTPRouter()
+    router.add("GET", "/") { _ in .now(.text("hi")) }
+    let limits = HTTPServer.Limits()
+    let server = try HTTPServer(
+      address: ListenAddress(host: "127.0.0.1", port: 0, isIPv6: false), responder: router, limits: limits, clock: { clock.now },
+      shouldStop: { stop.load(ordering: .relaxed) })
+    server.start()
+    defer {
+      stop.store(true, ordering: .relaxed)
+      server.join()
+    }
+    let idle = try HTTPServerClockTests.connect(server.address.port)
+    defer { close(idle) }
+    let halfSent = try HTTPServerClockTests.connect(server.address.port)
+    defer { close(halfSent) }
+    #expect(TCPConnection.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8), to: halfSent))
+    // Both are open while the clock stands still, however long that is in real time.
+    #expect(HTTPServerClockTests.untilClosed(idle, within: 0.3) == nil)
+    clock.advance(seconds: limits.idleTimeout / 1_000_000_000 + 1)
+    server.wake()
+    #expect(HTTPServerClockTests.untilClosed(idle) == [], "the idle connection closed without a word")
+    let answer = HTTPServerClockTests.untilClosed(halfSent).map { String(decoding: $0, as: UTF8.self) } ?? "still open"
+    #expect(answer.hasPrefix("HTTP/1.1 408 "), "\(answer)")
+  }
+}
