@@ -49,7 +49,9 @@ let package = Package(
     .target(name: "SignService", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "MQTT"]),
     // A served sign: the HTTP routes, the event stream and the page, the MQTT bridge and
     // Home Assistant's discovery, each an adapter over the sign session.
-    .target(name: "MarqueeServe", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "HTTP", "MQTT", "SignService"]),
+    .target(
+      name: "MarqueeServe", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "HTTP", "MQTT", "SignService"],
+      exclude: ["Page"]),
     .target(name: "MarqueeCLI", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "HTTP", "MQTT", "SignService", "MarqueeServe"]),
     .executableTarget(
       name: "marquee", dependencies: ["Platform", "MarqueeCLI"],
@@ -89,7 +91,9 @@ let package = Package(
     .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON"]),
     .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.
-    .testTarget(name: "ServiceTests", dependencies: ["Platform", "MQTT", "SignService", "MarqueeServe", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON"]),
+    .testTarget(
+      name: "ServiceTests",
+      dependencies: ["Platform", "MQTT", "SignService", "MarqueeServe", "MarqueeCLI", "HTTP", "Marquee", "MatrixCore", "SimpleJSON", "TestSupport"]),
     .testTarget(
       name: "CLITests", dependencies: ["Platform", "MQTT", "MarqueeCLI", "SignService", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "TestSupport"]),
   ],

@@ -49,7 +49,9 @@ public final class SignRoutes: Sendable {
   /// The paths and methods, each with the command or view it stands for.
   func routes() -> HTTPRouter {
     var router = HTTPRouter()
-    router.add("GET", "/") { _ in .now(.text(WebPage.html, type: "text/html; charset=utf-8")) }
+    router.add("GET", "/") { _ in .now(WebPage.response(WebPage.html, type: "text/html; charset=utf-8")) }
+    router.add("GET", "/page.css") { _ in .now(WebPage.response(WebPage.css, type: "text/css; charset=utf-8")) }
+    router.add("GET", "/page.js") { _ in .now(WebPage.response(WebPage.script, type: "text/javascript; charset=utf-8")) }
     router.add("GET", "/api/state") { [self] _ in .now(.json(session.state())) }
     router.add("PUT", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: true) } }
     router.add("PATCH", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: false) } }

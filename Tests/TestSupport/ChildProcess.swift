@@ -102,6 +102,12 @@ public final class ChildProcess: @unchecked Sendable {
     return child.wait(timeout: timeout)
   }
 
+  /// Whether `command` is a program on the PATH (what `/usr/bin/env` would run).
+  public static func commandExists(_ command: String) -> Bool {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(command)") }
+  }
+
   /// Runs `command` with /bin/sh to its end (at most `timeout` seconds).
   public static func shell(_ command: String, timeout: Double = 120) throws -> ChildResult {
     try run("/bin/sh", ["-c", command], timeout: timeout)

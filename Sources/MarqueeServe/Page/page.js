@@ -1,0 +1,465 @@
+"use strict";
+const $ = (id) => document.getElementById(id);
+
+// The page's words in English and Simplified Chinese. The language comes from the
+// browser's, or from the switch at the top, which is remembered; what a person types
+// (messages, names) and the sign's identifiers (effect names, JSON keys) are never translated.
+const WORDS = {
+  en: {
+    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on",
+    sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
+    cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
+    resume: "Resume", token: "Enter the token", "notify-title": "Notify",
+    notification: "Notification (interrupts, then the sign goes on)", where: "Where", "whole-sign": "whole sign",
+    for: "For", seconds: "seconds", passes: "passes", "how-many": "How many", priority: "Priority", in: "In", out: "Out",
+    cut: "cut", wake: "Wake the sign if it is off", notify: "Notify", "dismiss-all": "Dismiss all", programs: "Programs",
+    "new-program": "New program", name: "Name", days: "Days (none: every day)",
+    times: "Times, e.g. 09:00-18:00, 19:00-21:00 (empty: all day)",
+    dates: "Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)", turn: "Turn",
+    default: "Plays when no other is due (default)", save: "Save program", delete: "Delete", cancel: "Cancel",
+    "token-prompt": "This sign needs its token:", "token-refused": "The sign did not accept the token.",
+    "token-needed": "This sign needs its token.", "connection-lost": "Connection lost: {0} (trying again)",
+    showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
+    "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
+    kept: "Kept as they are: {0}",
+    mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
+  },
+  zh: {
+    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启",
+    sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页", reads: "书写方向", ltr: "从左到右", rtl: "从右到左",
+    effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", pause: "暂停", resume: "继续",
+    token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
+    "whole-sign": "整屏", for: "按", seconds: "秒", passes: "遍", "how-many": "数量", priority: "优先级", in: "进入特效",
+    out: "退出特效", cut: "直接切换", wake: "关屏时段也点亮显示", notify: "发送通知", "dismiss-all": "全部撤销",
+    programs: "节目", "new-program": "新建节目", name: "名称", days: "星期（不选则每天）",
+    times: "时段，例如 09:00-18:00, 19:00-21:00（留空则全天）",
+    dates: "日期，例如 2026-12-24/2026-12-26（留空则每周）", turn: "每次播放", default: "没有其他节目时播放（默认节目）",
+    save: "保存节目", delete: "删除", cancel: "取消", "token-prompt": "此显示屏需要访问令牌：",
+    "token-refused": "显示屏不接受此令牌。", "token-needed": "此显示屏需要访问令牌。",
+    "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
+    "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
+    kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
+  },
+};
+// The effects' summaries in Chinese (their names stay as the sign knows them).
+const EFFECTS_ZH = {
+  print: "直接切换：新文字在中途立即出现", "scroll-up": "新文字向上推出旧文字", "scroll-down": "新文字向下推出旧文字",
+  "scroll-left": "新文字向左推出旧文字", "scroll-right": "新文字向右推出旧文字", "scroll-up-left": "新文字向左上推出旧文字",
+  "scroll-up-right": "新文字向右上推出旧文字", "scroll-down-left": "新文字向左下推出旧文字",
+  "scroll-down-right": "新文字向右下推出旧文字", fade: "旧文字渐暗，新文字渐亮", "cross-fade": "像素按固定抖动顺序溶解为新文字",
+  random: "新文字的像素按随机顺序出现", "zoom-in": "新文字从一半大小放大到原大", "zoom-out": "旧文字放大离开，新文字缩小就位",
+  "scale-fade-in": "放大并溶入", "scale-fade-out": "缩小并溶出", "wipe-right": "向右擦除，逐列显示新文字",
+  "wipe-left": "向左擦除，逐列显示新文字", "wipe-cursor-right": "亮条向右扫过，旧文字变为新文字",
+  "wipe-cursor-left": "亮条向左扫过，旧文字变为新文字", opening: "新文字从中间向两边展开",
+  "opening-cursor": "亮条从中间向两边移动，展开新文字", closing: "新文字从两端向中间合拢",
+  "closing-cursor": "亮条从两端向中间移动，合拢成新文字", blinds: "百叶窗：条纹合上再打开成新文字",
+  mesh: "相间的列分别从上方和下方滑入", slice: "各列逐一从右侧滑入", "scan-horizontal": "一列亮线横扫，然后显示全部文字",
+  "scan-horizontal-x": "一列空白横扫过文字", "scan-vertical": "一行亮线向下扫，然后显示全部文字",
+  "scan-vertical-x": "一行空白向下扫过文字", "grow-up": "新文字从底部逐行长出", "grow-down": "新文字从顶部逐行长出",
+  sprite: "小精灵走过，露出后面的文字",
+};
+// The sign's refusals in Chinese: the field path stays as the sign wrote it (scripts and
+// the docs name fields so), what is wrong with it is said in Chinese; a refusal this list
+// does not know is shown as the sign gave it.
+const ERRORS_ZH = [
+  [/^(-?[\d.]+) is out of range \((.+) to (.+)\)$/, "$1 超出范围（$2 到 $3）"],
+  [/^expected a number from (.+) to (.+), got (.+)$/, "应为 $1 到 $2 之间的数，收到 $3"],
+  [/^expected a whole number from (.+) to (.+), got (.+)$/, "应为 $1 到 $2 之间的整数，收到 $3"],
+  [/^expected true or false, got (.+)$/, "应为 true 或 false，收到 $1"],
+  [/^expected a string, got (.+)$/, "应为文字，收到 $1"],
+  [/^expected an array of strings, got (.+)$/, "应为文字列表，收到 $1"],
+  [/^missing \(it is required\)$/, "缺少（必填）"],
+  [/^unknown field \(known: (.+)\)$/, "未知字段（可用：$1）"],
+  [/^no zone named '(.+)' \(zones: (.+)\)$/, "没有名为 '$1' 的区域（区域：$2）"],
+  [/^no program named '(.+)'$/, "没有名为 '$1' 的节目"],
+  [/^two programs are named '(.+)'$/, "有两个节目都叫 '$1'"],
+  [/^more than one program is the default$/, "默认节目不止一个"],
+  [/^a program's name must be non-empty and without '\/'$/, "节目名称不能为空，也不能含 '/'"],
+  [/^expected HH:MM-HH:MM \(24-hour\), got (.+)$/, "应为 HH:MM-HH:MM（24 小时制），收到 $1"],
+  [/^expected FIRST\/LAST as YYYY-MM-DD\/YYYY-MM-DD, got (.+)$/, "应为 YYYY-MM-DD/YYYY-MM-DD（开始/结束），收到 $1"],
+  [/^expected one of mon, tue, wed, thu, fri, sat, sun, got (.+)$/, "应为 mon、tue、wed、thu、fri、sat、sun 之一，收到 $1"],
+  [/^give 'seconds' or 'passes', not both$/, "'seconds' 和 'passes' 只能给一个"],
+  [/^applies in cycle mode only: add "mode": "cycle"$/, "只用于轮播模式：请加上 \"mode\": \"cycle\""],
+  [/^no icon named '(.+?)'(?: \(did you mean (.+)\?\))?; 'marquee icons' lists them$/, (m, name, near) =>
+    "没有名为 '" + name + "' 的图标" + (near ? "（是不是 " + near + "？）" : "") + "；'marquee icons' 列出所有图标"],
+];
+function signError(text) {
+  if (language !== "zh") return text;
+  const at = text.search(/: /);
+  const field = at > 0 && !/\s/.test(text.slice(0, at)) ? text.slice(0, at) : null;
+  const reason = field ? text.slice(at + 2) : text;
+  for (const [pattern, chinese] of ERRORS_ZH) {
+    if (pattern.test(reason)) return (field ? field + "：" : "") + reason.replace(pattern, chinese);
+  }
+  return text;
+}
+let language = localStorage.getItem("marquee-lang")
+  || ((navigator.languages || [navigator.language || ""]).some((l) => /^zh/i.test(l)) ? "zh" : "en");
+let effectList = [];
+// A word of the page in its language, with {0} filled in.
+function t(key, value) {
+  const text = (WORDS[language] || WORDS.en)[key] || WORDS.en[key] || key;
+  return value === undefined ? text : text.replace("{0}", value);
+}
+function applyLanguage() {
+  document.documentElement.lang = language === "zh" ? "zh-CN" : "en";
+  $("lang").value = language;
+  for (const element of document.querySelectorAll("[data-t]")) element.textContent = t(element.dataset.t);
+  for (const element of document.querySelectorAll("[data-t-aria]")) element.setAttribute("aria-label", t(element.dataset.tAria));
+  fillEffects();
+}
+// The effect choices: the name, and what it does in the page's language.
+function fillEffects() {
+  const chosen = $("effect").value;
+  $("effect").innerHTML = "";
+  for (const e of effectList) {
+    const summary = language === "zh" ? (EFFECTS_ZH[e.name] || e.summary) : e.summary;
+    $("effect").add(new Option(e.name + " — " + summary, e.name));
+  }
+  if (chosen) $("effect").value = chosen;
+}
+$("lang").addEventListener("change", () => {
+  language = $("lang").value;
+  localStorage.setItem("marquee-lang", language);
+  applyLanguage();
+  if (state) fillForm();
+  loadPrograms();
+  loadNotifications();
+});
+let token = localStorage.getItem("marquee-token") || "";
+let state = null;
+let frame = null;
+// The token is asked for once; after a wrong one or Cancel, only the button asks again.
+let asked = false;
+let tokenArrived = null;
+
+function headers(extra) {
+  const h = Object.assign({}, extra || {});
+  if (token) h["Authorization"] = "Bearer " + token;
+  return h;
+}
+
+function askToken() {
+  const given = prompt(t("token-prompt"));
+  if (given === null || given.trim() === "") return false;
+  token = given.trim();
+  localStorage.setItem("marquee-token", token);
+  $("token").hidden = true;
+  showStatus("");
+  if (tokenArrived) { tokenArrived(); tokenArrived = null; }
+  return true;
+}
+
+function refused() {
+  $("token").hidden = false;
+  return new Error(token ? t("token-refused") : t("token-needed"));
+}
+
+function waitForToken() {
+  return new Promise((resolve) => { tokenArrived = resolve; });
+}
+
+async function api(path, method, body) {
+  const init = { method: method || "GET" };
+  if (body) init.body = JSON.stringify(body);
+  for (;;) {
+    init.headers = headers(body ? { "Content-Type": "application/json" } : {});
+    const response = await fetch(path, init);
+    if (response.status === 401) {
+      if (!asked) {
+        asked = true;
+        if (askToken()) continue;
+      }
+      throw refused();
+    }
+    const data = await response.json();
+    if (!response.ok) throw new Error(signError(data.error || response.statusText));
+    return data;
+  }
+}
+
+function showStatus(text) { $("status").textContent = text; }
+
+function draw() {
+  if (!frame) return;
+  const canvas = $("sign"), scale = Math.max(4, Math.floor(canvas.clientWidth / frame.width) || 4);
+  if (canvas.width !== frame.width * scale) {
+    canvas.width = frame.width * scale;
+    canvas.height = frame.height * scale;
+  }
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#000";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  const level = Math.max(0.25, frame.brightness);
+  for (let y = 0; y < frame.height; y++) {
+    const row = frame.rows[y];
+    for (let x = 0; x < frame.width; x++) {
+      const lit = (parseInt(row.substr((x >> 3) * 2, 2), 16) >> (7 - (x & 7))) & 1;
+      g.fillStyle = lit ? "rgba(255,48,24," + level + ")" : "#2a2a2a";
+      g.beginPath();
+      g.arc(x * scale + scale / 2, y * scale + scale / 2, scale * 0.42, 0, 2 * Math.PI);
+      g.fill();
+    }
+  }
+  canvas.dataset.frame = frame.rows.join(",");
+}
+
+// What the LEDs show: dark when the sign is off, with why and until when, and a way to light it.
+function showLit() {
+  const dark = state && state.dark;
+  $("lit-text").textContent = !dark ? "" : dark.reason === "turned off" ? t("dark-off")
+    : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open");
+  $("wake").hidden = !dark;
+}
+function fillForm() {
+  if (!state) return;
+  showLit();
+  const zone = $("zone"), chosen = zone.value;
+  zone.innerHTML = "";
+  for (const z of state.zones) zone.add(new Option(z.name, z.name));
+  zone.value = state.zones.some((z) => z.name === chosen) ? chosen : state.zones[0].name;
+  const z = state.zones.find((z) => z.name === zone.value);
+  if (document.activeElement !== $("messages")) $("messages").value = z.messages.join("\n");
+  $("mode").value = z.mode;
+  $("speed").value = z.speed;
+  if (z.textDirection) $("reads").value = z.textDirection;
+  if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
+  $("brightness").value = state.brightness;
+  const where = $("notify-zone"), place = where.value;
+  where.innerHTML = "";
+  where.add(new Option(t("whole-sign"), ""));
+  for (const z of state.zones) where.add(new Option(z.name, z.name));
+  where.value = place;
+}
+
+// Notifications waiting and showing (GET /api/notify).
+async function loadNotifications() {
+  let list;
+  try { list = (await api("/api/notify")).notifications; } catch (error) { return; }
+  const items = $("notify-list");
+  items.innerHTML = "";
+  for (const n of list) {
+    const item = document.createElement("li");
+    item.dataset.id = n.id;
+    item.textContent = n.messages.join(" / ") + " · " + (n.zone || t("whole-sign")) + " · "
+      + (n.passes ? t("passes-n", n.passes) : t("seconds-n", n.duration)) + " — " + t(n.showing ? "showing" : "waiting");
+    items.append(item);
+  }
+}
+
+$("notify").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const text = $("notify-text").value.trim();
+  if (!text) { $("notify-status").textContent = t("type-first"); return; }
+  const notification = { messages: [text], priority: Number($("notify-priority").value) };
+  notification[$("notify-length").value] = Number($("notify-seconds").value);
+  if ($("notify-zone").value) notification.zone = $("notify-zone").value;
+  if ($("notify-in").value) notification.in = $("notify-in").value;
+  if ($("notify-out").value) notification.out = $("notify-out").value;
+  if ($("notify-wake").checked) notification.wake = true;
+  try {
+    await api("/api/notify", "POST", notification);
+    $("notify-text").value = "";
+    $("notify-status").textContent = "";
+  } catch (error) { $("notify-status").textContent = error.message; }
+  loadNotifications();
+});
+$("notify-dismiss").addEventListener("click", async () => {
+  try { await api("/api/notify", "DELETE"); } catch (error) { $("notify-status").textContent = error.message; }
+  loadNotifications();
+});
+
+async function listen() {
+  for (;;) {
+    try {
+      const response = await fetch("/api/events", { headers: headers() });
+      if (response.status === 401) {
+        showStatus(refused().message);
+        await waitForToken();
+        continue;
+      }
+      const reader = response.body.getReader(), decoder = new TextDecoder();
+      let buffer = "";
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let end;
+        while ((end = buffer.indexOf("\n\n")) >= 0) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          let type = "message", data = "";
+          for (const line of block.split("\n")) {
+            if (line.startsWith("event: ")) type = line.slice(7);
+            else if (line.startsWith("data: ")) data += line.slice(6);
+          }
+          if (type === "frame") { frame = JSON.parse(data); draw(); }
+          else if (type === "state") { state = JSON.parse(data); fillForm(); loadPrograms(); loadNotifications(); }
+        }
+      }
+    } catch (error) {
+      showStatus(t("connection-lost", error.message));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+  }
+}
+
+$("zone").addEventListener("change", fillForm);
+$("content").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const messages = $("messages").value.split("\n").map((m) => m.trim()).filter((m) => m.length > 0);
+  try {
+    const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, textDirection: $("reads").value, immediately: true };
+    // The entry effect is for cycling messages; the speed for scrolling ones.
+    if (update.mode === "cycle" || update.mode === "pages") update.in = $("effect").value;
+    else update.speed = Number($("speed").value);
+    state = await api("/api/content", "PATCH", update);
+    fillForm();
+    showStatus("");
+  } catch (error) { showStatus(error.message); }
+});
+$("brightness").addEventListener("change", async () => {
+  try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); }
+  catch (error) { showStatus(error.message); }
+});
+$("wake").addEventListener("click", async () => {
+  try { state = await api("/api/power", "POST", { on: true }); showLit(); } catch (error) { showStatus(error.message); }
+});
+$("pause").addEventListener("click", async () => {
+  try { state = await api("/api/pause", "POST", {}); } catch (error) { showStatus(error.message); }
+});
+$("resume").addEventListener("click", async () => {
+  try { state = await api("/api/resume", "POST", {}); } catch (error) { showStatus(error.message); }
+});
+window.addEventListener("resize", draw);
+
+// The programs as written (GET /api/programs) and which one plays (GET /api/schedule).
+let programs = [];
+let editing = null;
+const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
+const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "seconds", "passes", "default"];
+
+async function loadPrograms() {
+  let playing = null;
+  try {
+    programs = (await api("/api/programs")).programs;
+  } catch (error) { $("programs").hidden = true; return; }
+  try { playing = (await api("/api/schedule")).program; } catch (error) { playing = null; }
+  const list = $("program-list");
+  list.innerHTML = "";
+  for (const p of programs) {
+    const item = document.createElement("li");
+    item.dataset.name = p.name;
+    const when = [p.days ? p.days.map((d) => t(d)).join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? t("default-word") : ""]
+      .filter((w) => w).join(" · ");
+    const edit = document.createElement("button");
+    edit.type = "button";
+    edit.className = "quiet edit";
+    edit.textContent = t("edit");
+    edit.addEventListener("click", () => openEditor(p.name));
+    item.append(edit, document.createTextNode(p.name + " "));
+    const detail = document.createElement("span");
+    detail.className = "when";
+    detail.textContent = when;
+    item.append(detail);
+    if (p.name === playing) {
+      item.className = "playing";
+      item.setAttribute("aria-current", "true");
+      item.append(document.createTextNode(" — " + t("playing")));
+    }
+    list.append(item);
+  }
+  $("programs").hidden = false;
+}
+
+// The editor shows a program's schedule and its first zone's messages; every other key it
+// has (fonts, speeds, other zones) is kept as it is.
+function openEditor(name) {
+  const p = programs.find((p) => p.name === name) || { name: "" };
+  editing = name;
+  $("program-name").value = p.name;
+  const days = $("program-days");
+  days.innerHTML = "";
+  for (const day of DAYS) {
+    const label = document.createElement("label"), box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = day;
+    box.checked = (p.days || []).includes(day);
+    label.append(box, document.createTextNode(t(day)));
+    days.append(label);
+  }
+  $("program-times").value = (p.times || []).join(", ");
+  $("program-dates").value = p.dates || "";
+  $("program-messages").value = (p.messages || []).join("\n");
+  $("program-mode").value = p.mode || "auto";
+  $("program-length").value = p.passes !== undefined ? "passes" : "seconds";
+  $("program-count").value = p.passes !== undefined ? p.passes : (p.seconds !== undefined ? p.seconds : "");
+  $("program-default").checked = p.default === true;
+  const kept = Object.keys(p).filter((key) => !FORM_KEYS.includes(key));
+  $("program-kept").textContent = kept.length ? t("kept", kept.join(", ")) : "";
+  $("program-delete").hidden = name === null;
+  $("editor-status").textContent = "";
+  $("program-editor").hidden = false;
+  $("program-name").focus();
+}
+
+function editedProgram() {
+  const original = programs.find((p) => p.name === editing) || {};
+  const p = {};
+  for (const key of Object.keys(original)) if (!FORM_KEYS.includes(key)) p[key] = original[key];
+  p.name = $("program-name").value.trim();
+  const days = [...$("program-days").querySelectorAll("input:checked")].map((box) => box.value);
+  if (days.length) p.days = days;
+  const times = $("program-times").value.split(",").map((t) => t.trim()).filter((t) => t);
+  if (times.length) p.times = times;
+  const dates = $("program-dates").value.trim();
+  if (dates) p.dates = dates;
+  const messages = $("program-messages").value.split("\n").map((m) => m.trim()).filter((m) => m);
+  if (messages.length) p.messages = messages;
+  if ($("program-mode").value !== "auto" || original.mode) p.mode = $("program-mode").value;
+  const count = $("program-count").value.trim();
+  if (count) p[$("program-length").value] = Number(count);
+  if ($("program-default").checked) p.default = true;
+  return p;
+}
+
+// The whole list is sent at once, so a rename or a failure never leaves half a change.
+async function savePrograms(list) {
+  try {
+    await api("/api/programs", "PUT", { programs: list });
+    $("program-editor").hidden = true;
+    editing = null;
+    await loadPrograms();
+  } catch (error) { $("editor-status").textContent = error.message; }
+}
+
+$("new-program").addEventListener("click", () => openEditor(null));
+$("program-cancel").addEventListener("click", () => { $("program-editor").hidden = true; editing = null; });
+$("program-editor").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const edited = editedProgram(), list = programs.slice(), index = list.findIndex((p) => p.name === editing);
+  if (index >= 0) list[index] = edited; else list.push(edited);
+  savePrograms(list);
+});
+$("program-delete").addEventListener("click", () => savePrograms(programs.filter((p) => p.name !== editing)));
+
+async function load() {
+  loadPrograms();
+  try {
+    const effects = await api("/api/effects");
+    effectList = effects;
+    fillEffects();
+    for (const id of ["notify-in", "notify-out"]) {
+      $(id).length = 1;
+      for (const e of effects) if (e.name !== "none") $(id).add(new Option(e.name, e.name));
+    }
+    state = await api("/api/state");
+    fillForm();
+  } catch (error) { showStatus(error.message); }
+}
+
+$("token").addEventListener("click", () => { if (askToken()) load(); });
+applyLanguage();
+load().then(listen);
+// A program can change by the clock alone: look again now and then.
+setInterval(loadPrograms, 30000);

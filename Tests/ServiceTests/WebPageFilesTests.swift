@@ -1,0 +1,68 @@
+import Foundation
+import HTTP
+import Testing
+import TestSupport
+
+@testable import MarqueeServe
+
+/// The page is three files in the repository (Sources/MarqueeServe/Page), carried in the
+/// binary by a generated Swift file: the generated file matches them, the script is valid
+/// JavaScript to node, every element the script looks up exists, and the sign serves the
+/// three with a policy that lets nothing else run.
+@Suite struct WebPageFilesTests {
+  static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Sources/MarqueeServe/Page")
+
+  static func file(_ name: String) throws -> String {
+    try String(contentsOf: page.appendingPathComponent(name), encoding: .utf8)
+  }
+
+  static let hasPython = ChildProcess.commandExists("python3")
+  static let hasNode = ChildProcess.commandExists("node")
+
+  @Test func theBinaryCarriesThePageFilesAsTheyAre() throws {
+    #expect(WebPage.html == (try WebPageFilesTests.file("index.html")))
+    #expect(WebPage.css == (try WebPageFilesTests.file("page.css")))
+    #expect(WebPage.script == (try WebPageFilesTests.file("page.js")))
+  }
+
+  @Test(.enabled(if: hasPython, "needs python3 (Debian package python3)"))
+  func theGeneratedSwiftIsWhatTheGeneratorWrites() throws {
+    let result = try ChildProcess.run("/usr/bin/env", ["python3", WebPageFilesTests.page.appendingPathComponent("generate.py").path, "--check"], timeout: 60)
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  @Test(.enabled(if: hasNode, "needs node (Debian package nodejs)"))
+  func theScriptIsValidJavaScript() throws {
+    let result = try ChildProcess.run("/usr/bin/env", ["node", "--check", WebPageFilesTests.page.appendingPathComponent("page.js").path], timeout: 60)
+    #expect(result.status == 0, "node --check page.js: \(result.stderr)")
+  }
+
+  @Test func everyElementTheScriptNamesIsOnThePage() throws {
+    let script = WebPage.script, html = WebPage.html
+    let named = Set(script.matches(of: /\$\("([a-z0-9-]+)"\)/).map { String($0.1) })
+    let present = Set(html.matches(of: /\sid="([a-z0-9-]+)"/).map { String($0.1) })
+    #expect(named.count > 30)
+    #expect(named.subtracting(present).isEmpty, "the script looks up elements the page lacks: \(named.subtracting(present).sorted())")
+    // Every word the page marks for translation has its English and Chinese.
+    let keys = Set(html.matches(of: /data-t(?:-aria)?="([A-Za-z0-9-]+)"/).map { String($0.1) })
+    for key in keys {
+      #expect(script.contains("\(key):") || script.contains("\"\(key)\":"), "no words for data-t \"\(key)\"")
+    }
+  }
+
+  @Test func theSignServesTheThreeWithAPolicy() throws {
+    let served = try SignRoutesTests.Served()
+    for (path, type, body) in [
+      ("/", "text/html", WebPage.html), ("/page.css", "text/css", WebPage.css), ("/page.js", "text/javascript", WebPage.script),
+    ] {
+      let answer = served.send("GET", path)
+      #expect(answer.status == 200, "\(path)")
+      #expect(answer.header("content-type")?.hasPrefix(type) == true, "\(path)")
+      #expect(answer.body == Array(body.utf8), "\(path)")
+      #expect(answer.header("content-security-policy")?.contains("script-src 'self'") == true, "\(path)")
+    }
+    #expect(WebPage.html.contains(#"<link rel="stylesheet" href="/page.css">"#) && WebPage.html.contains(#"<script src="/page.js"></script>"#))
+    #expect(!WebPage.html.contains("<script>") && !WebPage.html.contains("<style>"), "inline script or style would be refused by the policy")
+  }
+}
