@@ -69,19 +69,19 @@ package enum ConfigFile {
 package enum OptionFile {
   /// Parses `text` and reads it with `body`.
   ///
-  /// - Throws: ``UsageError``: a bad value in a file named on the command line is the same
+  /// - Throws: ``InputError``: a bad value in a file named on the command line is the same
   ///   kind of error as the same value typed there.
-  static func read<Result>(_ text: String, path: String, _ body: (JSONFields) throws(JSONFieldError) -> Result) throws(UsageError) -> Result {
+  static func read<Result>(_ text: String, path: String, _ body: (JSONFields) throws(JSONFieldError) -> Result) throws(InputError) -> Result {
     let located: (value: JSONValue, locations: JSONLocations)
     do {
       located = try JSONParser.parseLocated(text)
     } catch {
-      throw UsageError("\(path): \(error)")
+      throw InputError("\(path): \(error)")
     }
     do {
       return try body(try JSONFields(located.value))
     } catch {
-      throw UsageError("\(located.locations.place(of: error.field, in: path)): \(error)")
+      throw InputError("\(located.locations.place(of: error.field, in: path)): \(error)")
     }
   }
 }

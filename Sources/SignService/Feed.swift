@@ -169,7 +169,7 @@ public final class Feed: Sendable {
   /// Turns one feed line (plain text, or a JSON content document) into an update, applied
   /// at the next frame.
   ///
-  /// - Throws: ``RuntimeError`` saying why the line changes nothing (a bad field names its
+  /// - Throws: ``SignFailure`` saying why the line changes nothing (a bad field names its
   ///   path: `field 'speed': …`).
   public func handle(_ line: String) throws {
     let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
@@ -178,7 +178,7 @@ public final class Feed: Sendable {
       do {
         value = try JSONParser.parse(trimmed)
       } catch {
-        throw RuntimeError("\(error)")
+        throw SignFailure("\(error)")
       }
       try handleObject(value)
     } else {
@@ -206,9 +206,9 @@ public final class Feed: Sendable {
       }
       commit([try prepare(try JSONFields(value))])
     } catch let error as JSONFieldError {
-      throw RuntimeError("\(error)")
+      throw SignFailure("\(error)")
     } catch let error as ContentError {
-      throw RuntimeError("\(error)")
+      throw SignFailure("\(error)")
     }
   }
 
@@ -311,7 +311,7 @@ public final class Feed: Sendable {
       do {
         try RunOptions.checkMessages(messages)
       } catch {
-        throw RuntimeError(error.message)
+        throw SignFailure(error.message)
       }
       try checkTopics(messages, zone: zone, fields: fields)
       options.messages = messages

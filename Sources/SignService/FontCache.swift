@@ -36,31 +36,34 @@ public final class FontCache: Sendable {
   /// The icons messages can show: the built-in set and the sign's icon folder, decoded
   /// once when the sign is built.
   package let icons: IconSet
+  /// Where a font file's problems (a glyph left out, a bad property) are reported.
+  let reports: SignReports
 
-  package init(icons: IconSet = .builtIn) {
+  package init(icons: IconSet = .builtIn, reports: SignReports = .standardError()) {
     self.icons = icons
+    self.reports = reports
   }
 
   /// The icons of the built-in set and of `folder`, if given.
   ///
-  /// - Throws: ``RuntimeError`` naming the file that cannot be read and why.
-  package static func icons(folder: String?) throws -> IconSet {
+  /// - Throws: ``SignFailure`` naming the file that cannot be read and why.
+  package static func icons(folder: String?, reports: SignReports) throws -> IconSet {
     guard let folder else { return .builtIn }
     do {
       let folderIcons = try IconSet(folder: folder)
       // A picture nobody may use must not keep the sign dark: it is left out, said here,
       // and a message naming it is refused with the reason.
-      for problem in folderIcons.problems { printError("Warning: \(problem); that icon is left out") }
+      for problem in folderIcons.problems { reports.warning("\(problem); that icon is left out") }
       return IconSet.builtIn.adding(folderIcons)
     } catch {
-      throw RuntimeError("\(error)")
+      throw SignFailure("\(error)")
     }
   }
 
   /// The chain of `names`, loading each font not loaded yet, and the fonts' identities.
   ///
-  /// - Throws: ``UsageError`` for an unknown name, ``NotOffered`` for a font `access` does
-  ///   not allow, ``RuntimeError`` for a file that cannot be read.
+  /// - Throws: ``InputError`` for an unknown name, ``NotOffered`` for a font `access` does
+  ///   not allow, ``SignFailure`` for a file that cannot be read.
   func chain(_ names: [String], access: Access = .any) throws -> (chain: FontChain, identities: [Identity]) {
     var chain: [any Font] = []
     var identities: [Identity] = []
@@ -98,7 +101,7 @@ public final class FontCache: Sendable {
     case .any:
       path = FontLocator.file(named: name)
       if path == nil {
-        throw UsageError(FontLocator.UnknownFont(name: name, suggestion: closestName(to: name, among: FontLocator.names)).description)
+        throw InputError(FontLocator.UnknownFont(name: name, suggestion: closestName(to: name, among: FontLocator.names)).description)
       }
     case .offered(let folders, let started):
       if started.contains(name) {
@@ -112,18 +115,18 @@ public final class FontCache: Sendable {
     }
     let file = path!
     var info = stat()
-    guard stat(file, &info) == 0 else { throw RuntimeError("\(file): \(String(cString: strerror(errno)))") }
+    guard stat(file, &info) == 0 else { throw SignFailure("\(file): \(String(cString: strerror(errno)))") }
     let identity = Identity.file(
       device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int(info.st_mtim.tv_sec))
-    return (identity, {
+    return (identity, { [reports] in
       let loaded: FontFile.Loaded
       do {
         loaded = try FontFile.load(path: file)
       } catch {
-        throw RuntimeError("\(error)")
+        throw SignFailure("\(error)")
       }
-      for warning in loaded.warnings.prefix(3) { printError("Warning: \(warning)") }
-      if loaded.warnings.count > 3 { printError("Warning: \(loaded.warnings.count - 3) more problems in \(name)") }
+      for warning in loaded.warnings.prefix(3) { reports.warning("\(warning)") }
+      if loaded.warnings.count > 3 { reports.warning("\(loaded.warnings.count - 3) more problems in \(name)") }
       return loaded.font
     })
   }

@@ -45,10 +45,10 @@ extension Option {
   static let flip = Option(
     name: "flip", key: "flip", placeholder: "<h|v|hv>", help: "Mirror left-right (h), upside down (v), or both (hv).",
     defaultText: nil, places: [.commandLine, .zone], needs: nil,
-    applyText: { text, options throws(UsageError) in
+    applyText: { text, options throws(InputError) in
       let text = text ?? ""
       guard Option.setFlips(text, in: &options) else {
-        throw UsageError("The value '\(text)' is invalid for '--flip <h|v|hv>': use h, v or hv.")
+        throw InputError("The value '\(text)' is invalid for '--flip <h|v|hv>': use h, v or hv.")
       }
     },
     applyJSON: { fields, key, options throws(JSONFieldError) in
@@ -173,7 +173,7 @@ extension Option {
   func marking(_ path: WritableKeyPath<RunOptions, Bool> & Sendable) -> Option {
     var option = self
     let apply = applyText
-    option.applyText = { text, options throws(UsageError) in
+    option.applyText = { text, options throws(InputError) in
       try apply(text, &options)
       options[keyPath: path] = true
     }

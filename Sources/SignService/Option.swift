@@ -45,7 +45,7 @@ package struct Option: Sendable {
   package let places: Places
   package let needs: Need?
   /// Applies a command-line value (`nil` for a flag).
-  package var applyText: @Sendable (String?, inout RunOptions) throws(UsageError) -> Void
+  package var applyText: @Sendable (String?, inout RunOptions) throws(InputError) -> Void
   /// Applies the JSON field `key` when present.
   var applyJSON: @Sendable (JSONFields, String, inout RunOptions) throws(JSONFieldError) -> Void
   /// The option's value in `options` as JSON, as `applyJSON` reads it back (`GET
@@ -71,8 +71,8 @@ package struct OptionLabel: Sendable {
   let placeholder: String
 
   /// The error for a value the option cannot take.
-  func invalid(_ text: String, _ reason: String) -> UsageError {
-    UsageError("The value '\(text)' is invalid for '--\(name) \(placeholder)': \(reason)")
+  func invalid(_ text: String, _ reason: String) -> InputError {
+    InputError("The value '\(text)' is invalid for '--\(name) \(placeholder)': \(reason)")
   }
 }
 
@@ -80,7 +80,7 @@ package struct OptionLabel: Sendable {
 package struct OptionKind<Value>: Sendable {
   let placeholder: String
   /// Reads the text of a value of the option `label` names.
-  let text: @Sendable (String, OptionLabel) throws(UsageError) -> Value
+  let text: @Sendable (String, OptionLabel) throws(InputError) -> Value
   /// Reads field `key`, or `nil` when absent.
   let json: @Sendable (JSONFields, String) throws(JSONFieldError) -> Value?
   /// The value as help shows a default.
@@ -98,7 +98,7 @@ extension Option {
     Option(
       name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
       defaultText: shown ?? kind.show(RunOptions()[keyPath: path]), places: places, needs: needs,
-      applyText: { text, options throws(UsageError) in
+      applyText: { text, options throws(InputError) in
         options[keyPath: path] = try kind.text(text ?? "", OptionLabel(name: name, placeholder: kind.placeholder))
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in
@@ -115,7 +115,7 @@ extension Option {
     Option(
       name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
       defaultText: shown, places: places, needs: needs,
-      applyText: { text, options throws(UsageError) in
+      applyText: { text, options throws(InputError) in
         options[keyPath: path] = try kind.text(text ?? "", OptionLabel(name: name, placeholder: kind.placeholder))
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in

@@ -13,7 +13,7 @@ extension OptionKind where Value == Int {
   static func integer(_ placeholder: String, in range: ClosedRange<Int>) -> OptionKind {
     OptionKind(
       placeholder: placeholder,
-      text: { text, option throws(UsageError) in
+      text: { text, option throws(InputError) in
         guard let value = Int(text) else { throw option.invalid(text, "not a whole number.") }
         guard range.contains(value) else {
           throw option.invalid(text, "must be from \(range.lowerBound) to \(range.upperBound).")
@@ -30,7 +30,7 @@ extension OptionKind where Value == Double {
   static func number(_ placeholder: String, in range: ClosedRange<Double>) -> OptionKind {
     OptionKind(
       placeholder: placeholder,
-      text: { text, option throws(UsageError) in
+      text: { text, option throws(InputError) in
         guard let value = Double(text), value.isFinite else { throw option.invalid(text, "not a finite number.") }
         guard range.contains(value) else {
           throw option.invalid(text, "must be from \(formatted(range.lowerBound)) to \(formatted(range.upperBound)).")
@@ -45,9 +45,9 @@ extension OptionKind where Value == Double {
   static func positive(_ placeholder: String, upTo largest: Double) -> OptionKind {
     OptionKind(
       placeholder: placeholder,
-      text: { text, option throws(UsageError) in
+      text: { text, option throws(InputError) in
         let value = try number(placeholder, in: 0...largest).text(text, option)
-        guard value > 0 else { throw UsageError("'--\(option.name)' must be greater than 0.") }
+        guard value > 0 else { throw InputError("'--\(option.name)' must be greater than 0.") }
         return value
       },
       json: { fields, key throws(JSONFieldError) in
@@ -71,7 +71,7 @@ extension OptionKind where Value: RawRepresentable & CaseIterable & Sendable, Va
     let names = Value.allCases.map(\.rawValue)
     return OptionKind(
       placeholder: "<" + names.joined(separator: "|") + ">",
-      text: { text, option throws(UsageError) in
+      text: { text, option throws(InputError) in
         guard let value = Value(rawValue: text) else { throw option.invalid(text, "use one of \(list(names)).") }
         return value
       },
@@ -92,7 +92,7 @@ extension OptionKind where Value == String {
   static func word(_ placeholder: String, from names: [String]) -> OptionKind {
     OptionKind(
       placeholder: placeholder,
-      text: { text, option throws(UsageError) in
+      text: { text, option throws(InputError) in
         guard names.contains(text) else { throw option.invalid(text, "use one of \(list(names)).") }
         return text
       },
@@ -102,7 +102,7 @@ extension OptionKind where Value == String {
   /// An LED colour: one of ``LEDColor/names`` or `#rrggbb`.
   static let color = OptionKind(
     placeholder: "<color>",
-    text: { text, option throws(UsageError) in
+    text: { text, option throws(InputError) in
       guard LEDColor.isColor(text) else { throw option.invalid(text, "use one of \(list(LEDColor.names)), or #rrggbb.") }
       return text.lowercased()
     },
@@ -118,11 +118,11 @@ extension OptionKind where Value == String {
   /// Transition effects, `name[+name...]`, checked against the catalog.
   static let effects = OptionKind(
     placeholder: "<effect[+effect...]>",
-    text: { text, option throws(UsageError) in
+    text: { text, option throws(InputError) in
       do {
         _ = try EffectCatalog.parse(text)
       } catch {
-        throw UsageError("The value '\(text)' is invalid for '--\(option.name)': \(error).")
+        throw InputError("The value '\(text)' is invalid for '--\(option.name)': \(error).")
       }
       return text
     },
@@ -146,9 +146,9 @@ extension OptionKind where Value == [String] {
   static func names(_ placeholder: String, what: String = "name") -> OptionKind {
     OptionKind(
       placeholder: placeholder,
-      text: { text, option throws(UsageError) in
+      text: { text, option throws(InputError) in
         let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-        guard !names.isEmpty else { throw UsageError("'--\(option.name)' needs at least one \(what).") }
+        guard !names.isEmpty else { throw InputError("'--\(option.name)' needs at least one \(what).") }
         return names
       },
       json: { fields, key throws(JSONFieldError) in
@@ -166,9 +166,9 @@ extension OptionKind where Value == [String] {
   /// one string) in a config file; each checked as MQTT 3.1.1 allows a filter.
   static let topicFilters = OptionKind(
     placeholder: "<filter[,filter...]>",
-    text: { text, option throws(UsageError) in
+    text: { text, option throws(InputError) in
       let filters = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-      guard !filters.isEmpty else { throw UsageError("'--\(option.name)' needs at least one topic filter.") }
+      guard !filters.isEmpty else { throw InputError("'--\(option.name)' needs at least one topic filter.") }
       for filter in filters {
         if let problem = MQTTTopic.problem(filter, filter: true) { throw option.invalid(filter, "\(problem).") }
       }
@@ -191,7 +191,7 @@ extension OptionKind where Value == UInt64 {
   /// A seed: a whole number JSON can hold exactly (up to 2^53 - 1), the same everywhere.
   static let seed = OptionKind(
     placeholder: "<number>",
-    text: { text, option throws(UsageError) in
+    text: { text, option throws(InputError) in
       guard let value = UInt64(text), value <= UInt64(largestSeed) else {
         throw option.invalid(text, "not a whole number from 0 to \(largestSeed).")
       }

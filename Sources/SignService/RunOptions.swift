@@ -182,12 +182,12 @@ public struct RunOptions: Sendable, Equatable {
 extension RunOptions {
 
   /// Refuses more messages, or longer ones, than the documented limits.
-  package static func checkMessages(_ messages: [String]) throws(UsageError) {
+  package static func checkMessages(_ messages: [String]) throws(InputError) {
     guard messages.count <= RunOptions.maximumMessageCount else {
-      throw UsageError("\(messages.count) messages is more than the limit of \(RunOptions.maximumMessageCount).")
+      throw InputError("\(messages.count) messages is more than the limit of \(RunOptions.maximumMessageCount).")
     }
     for (index, message) in messages.enumerated() where message.unicodeScalars.count > RunOptions.maximumMessageLength {
-      throw UsageError(
+      throw InputError(
         "message \(index + 1) is \(message.unicodeScalars.count) characters long; the limit is \(RunOptions.maximumMessageLength).")
     }
   }

@@ -27,8 +27,8 @@ public enum SignPlan {
   /// Builds the sign `options` describe: its zones, their content and the feed that
   /// updates them; the sign's clock starts at `now` (Unix time) unless the options fix it.
   ///
-  /// - Throws: ``UsageError`` for a bad value (naming the option, file or field),
-  ///   ``RuntimeError`` for a file or font that cannot be read.
+  /// - Throws: ``InputError`` for a bad value (naming the option, file or field),
+  ///   ``SignFailure`` for a file or font that cannot be read.
   ///
   /// `saved` holds zones' content documents to start with instead of the options' (what a
   /// state file kept); one that no longer checks is skipped with a warning.
@@ -40,7 +40,7 @@ public enum SignPlan {
     var options = options
     // The sign's t = 0 in Unix time, fixed once: every zone and every update share it.
     options.clockStart = options.clockStart ?? now
-    let fonts = FontCache(icons: try FontCache.icons(folder: options.iconsPath))
+    let fonts = FontCache(icons: try FontCache.icons(folder: options.iconsPath, reports: reports), reports: reports)
     let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved, reports: reports)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
@@ -53,7 +53,7 @@ public enum SignPlan {
       let frames = (Double(loops) * loop * options.fps - 1e-9).rounded(.up)
       // As many frames as --frames takes at most: a speed near 0 makes a loop last for ever.
       guard frames <= Double(Int32.max) else {
-        throw UsageError("\(loops == 1 ? "'--once'" : "'--loops \(loops)'") at this speed lasts \(secondsText(Double(loops) * loop)): more than \(Int32.max) frames; raise '--speed'.")
+        throw InputError("\(loops == 1 ? "'--once'" : "'--loops \(loops)'") at this speed lasts \(secondsText(Double(loops) * loop)): more than \(Int32.max) frames; raise '--speed'.")
       }
       options.frames = max(1, Int(saturating: frames))
     }
@@ -107,18 +107,18 @@ public enum SignPlan {
       }
       let sign = try Sign(width: options.width, height: options.height, zones: zones)
       return (SignController(sign: sign, wake: stop), specs.map { ($0.name, $0.options) })
-    } catch let error as RuntimeError {
+    } catch let error as SignFailure {
       throw error
-    } catch let error as UsageError {
+    } catch let error as InputError {
       throw error
     } catch let error as Sign.LayoutError {
       // A zone that does not fit is a bad value in the file named on the command line.
-      throw UsageError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
+      throw InputError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
     } catch MarqueeError.unknownIcon(let unknown) {
       // A message's icon name is a bad value where the message was written.
-      throw UsageError(unknown.description)
+      throw InputError(unknown.description)
     } catch {
-      throw RuntimeError("\(error)")
+      throw SignFailure("\(error)")
     }
   }
 
@@ -161,7 +161,7 @@ public enum SignPlan {
     do {
       return try LayoutFile.zones(options.configZones, base: options)
     } catch {
-      throw UsageError("\(options.configPath ?? "config"): \(error)")
+      throw InputError("\(options.configPath ?? "config"): \(error)")
     }
   }
 
@@ -202,7 +202,7 @@ public enum SignPlan {
     do {
       return try Sprite(text: text)
     } catch {
-      throw RuntimeError("\(path): \(error)")
+      throw SignFailure("\(path): \(error)")
     }
   }
 }

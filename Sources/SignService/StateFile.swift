@@ -139,7 +139,7 @@ public enum StateFile {
   /// ``limit`` is moved aside (`FILE.broken-UNIXTIME`, never deleted) with a warning naming
   /// the file and the place, and the sign starts from its config.
   ///
-  /// - Throws: ``RuntimeError`` when the file exists but cannot be read (no permission, an
+  /// - Throws: ``SignFailure`` when the file exists but cannot be read (no permission, an
   ///   I/O error, not a regular file): the sign does not start rather than overwrite what a
   ///   person changed with its next write.
   public static func load(_ path: String, reports: SignReports = .standardError(), now: Double = LocalTime.now()) throws -> SignState? {
@@ -149,7 +149,7 @@ public enum StateFile {
       bytes = try FileBytes.read(path, limit: limit, regularOnly: true)
     } catch {
       guard error.tooLarge else {
-        throw RuntimeError("\(path): the state file cannot be read (\(error.reason)); the sign does not start, so that what was changed is not overwritten. Let marquee read it, or move it away to start from the config.")
+        throw SignFailure("\(path): the state file cannot be read (\(error.reason)); the sign does not start, so that what was changed is not overwritten. Let marquee read it, or move it away to start from the config.")
       }
       return setAside(path, because: error.reason, reports: reports, now: now)
     }
@@ -171,7 +171,7 @@ public enum StateFile {
   /// Refuses a state file in a folder others may write to: they could put a link or a file
   /// of their own where the sign writes.
   ///
-  /// - Throws: ``RuntimeError`` naming the folder and its mode.
+  /// - Throws: ``SignFailure`` naming the folder and its mode.
   public static func checkFolder(of path: String) throws {
     let folder = StateFile.folder(of: path)
     var info = stat()
@@ -179,7 +179,7 @@ public enum StateFile {
     guard stat(folder, &info) == 0 else { return }
     if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
       let mode = String(info.st_mode & 0o7777, radix: 8)
-      throw RuntimeError("\(folder): the state file's folder may be written by others (mode \(mode)); give '--state' a file in a folder only the sign's user may write (chmod go-w, or /var/lib/marquee)")
+      throw SignFailure("\(folder): the state file's folder may be written by others (mode \(mode)); give '--state' a file in a folder only the sign's user may write (chmod go-w, or /var/lib/marquee)")
     }
   }
 
@@ -192,7 +192,7 @@ public enum StateFile {
   /// on the disk. The new file is made beside the old one under a name of its own, never
   /// through a link (`O_EXCL | O_NOFOLLOW`).
   ///
-  /// - Throws: ``TooLarge`` for a state over ``limit`` (nothing written); ``RuntimeError``
+  /// - Throws: ``TooLarge`` for a state over ``limit`` (nothing written); ``SignFailure``
   ///   naming the file and what failed.
   public static func save(_ state: SignState, to path: String) throws {
     let bytes = Array((state.json.text + "\n").utf8)
@@ -203,7 +203,7 @@ public enum StateFile {
       temporary = "\(path).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
       descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
       if descriptor < 0 && (errno != EEXIST || attempt == 15) {
-        throw RuntimeError("\(temporary): cannot write the state: \(String(cString: strerror(errno)))")
+        throw SignFailure("\(temporary): cannot write the state: \(String(cString: strerror(errno)))")
       }
     }
     do {
@@ -211,19 +211,19 @@ public enum StateFile {
     } catch {
       close(descriptor)
       unlink(temporary)
-      throw RuntimeError("\(error)")
+      throw SignFailure("\(error)")
     }
     guard fsync(descriptor) == 0 else {
       let code = errno
       close(descriptor)
       unlink(temporary)
-      throw RuntimeError("\(temporary): cannot flush the state to the disk: \(String(cString: strerror(code)))")
+      throw SignFailure("\(temporary): cannot flush the state to the disk: \(String(cString: strerror(code)))")
     }
     close(descriptor)
     guard rename(temporary, path) == 0 else {
       let code = errno
       unlink(temporary)
-      throw RuntimeError("\(path): cannot replace the state: \(String(cString: strerror(code)))")
+      throw SignFailure("\(path): cannot replace the state: \(String(cString: strerror(code)))")
     }
     // The rename is on the disk once the folder is.
     let directory = open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)

@@ -11,7 +11,7 @@ package enum TextFile {
     do {
       return try FileBytes.read(path, limit: maximumSize)
     } catch {
-      throw RuntimeError(error.description)
+      throw SignFailure(error.description)
     }
   }
 
