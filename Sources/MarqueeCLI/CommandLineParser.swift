@@ -159,7 +159,7 @@ public struct CommandLineParser {
       throw UsageError("'serve' takes its updates over HTTP; '\(name)' does not go with it.")
     }
     guard let address = ListenAddress(options.listen) else {
-      throw UsageError("The value '\(options.listen)' is invalid for '--listen <addr:port>': use an IP address and a port, such as 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080.")
+      throw UsageError("Invalid value for '--listen <addr:port>': '\(options.listen)' is not an IP address and a port, such as 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080")
     }
     if !address.isLoopback && options.tokenFile == nil {
       throw UsageError("'--listen \(address)' lets other machines in: give '--token-file <file>' so every request needs the token (or listen on 127.0.0.1).")

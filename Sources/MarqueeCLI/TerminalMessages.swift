@@ -33,7 +33,7 @@ enum TerminalMessages {
     Entry(english: " Did you mean '{1}'?", chinese: "是不是 '{1}'？"),
     Entry(english: "Missing value for '{1}'", chinese: "'{1}' 缺少取值"),
     Entry(english: "Missing expected argument '<message> ...'", chinese: "缺少要显示的消息（<message> ...）"),
-    Entry(english: "The value '{1}' is invalid for '{2}': {3}", chinese: "'{2}' 的取值 '{1}' 无效：{3}"),
+    Entry(english: "Invalid value for '{1}': {2}", chinese: "'{1}' 的取值无效：{2}"),
     Entry(english: "The flag '{1}' does not take a value (got '{2}').", chinese: "开关 '{1}' 不带取值（收到 '{2}'）。"),
     Entry(english: "'{1}' applies in cycle mode only: add '--mode cycle'.", chinese: "'{1}' 只用于轮播模式：请加上 '--mode cycle'。"),
     Entry(english: "'{1}' is for 'marquee serve'.", chinese: "'{1}' 只用于 'marquee serve'。"),

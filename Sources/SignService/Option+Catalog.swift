@@ -42,19 +42,21 @@ extension Option {
   static let seed = value("seed", \.seed, .seed, help: "Seed of the random effect's order.")
   static let invert = flag("invert", \.marquee.presentation.inverted, places: [.commandLine, .zone],
                            help: "Light the dark pixels and darken the lit ones.")
+  /// What `--flip` and `"flip"` take.
+  static let flipRule = "use \"h\", \"v\", \"hv\" or \"\" (no flip)"
   static let flip = Option(
     name: "flip", key: "flip", placeholder: "<h|v|hv>", help: "Mirror left-right (h), upside down (v), or both (hv).",
     defaultText: nil, places: [.commandLine, .zone], needs: nil,
     applyText: { text, options throws(InputError) in
       let text = text ?? ""
       guard Option.setFlips(text, in: &options) else {
-        throw InputError("The value '\(text)' is invalid for '--flip <h|v|hv>': use h, v or hv.")
+        throw InputError("Invalid value for '--flip <h|v|hv>': \(Option.flipRule)")
       }
     },
     applyJSON: { fields, key, options throws(JSONFieldError) in
       guard let text = try fields.string(key) else { return }
       guard Option.setFlips(text, in: &options) else {
-        throw JSONFieldError(field: fields.name(key), reason: "use \"h\", \"v\", \"hv\" or \"\" (no flip)")
+        throw JSONFieldError(field: fields.name(key), reason: Option.flipRule)
       }
     },
     encodeJSON: { options in

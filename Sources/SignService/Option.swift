@@ -70,13 +70,19 @@ package struct OptionLabel: Sendable {
   let name: String
   let placeholder: String
 
-  /// The error for a value the option cannot take.
-  func invalid(_ text: String, _ reason: String) -> InputError {
-    InputError("The value '\(text)' is invalid for '--\(name) \(placeholder)': \(reason)")
+  /// The error for a value the option cannot take: the option as the place, then the
+  /// reason, worded as a config file's or the API's field says it.
+  func invalid(_ reason: String) -> InputError {
+    InputError("Invalid value for '--\(name) \(placeholder)': \(reason)")
   }
 }
 
 /// How a value of type `Value` is read from text and from JSON, and shown as a default.
+///
+/// Most kinds read a command-line value by their JSON rule (``init(placeholder:argument:json:show:encode:)``),
+/// so a bad value gets the same reason from every source: `--speed fast` and `"speed":
+/// "fast"` both say "expected a number from 0 to 100000, got the string "fast"", each after
+/// its own place (the option; `file:line:column: field`; the field path).
 package struct OptionKind<Value>: Sendable {
   let placeholder: String
   /// Reads the text of a value of the option `label` names.
@@ -87,6 +93,43 @@ package struct OptionKind<Value>: Sendable {
   let show: @Sendable (Value) -> String
   /// The value as JSON, in the form `json` reads.
   let encode: @Sendable (Value) -> JSONValue
+}
+
+/// What a command-line value stands for in JSON.
+package enum ArgumentShape: Sendable {
+  /// Text is a string (`--font 6x13`, `--in fade`).
+  case string
+  /// Text written as a JSON number (`-3`, `0.5`, `1e3`; not `0x10`, `inf` or `+5`) is that
+  /// number, other text a string (which the number's rule then refuses with its reason).
+  case number
+
+  /// `text` as the JSON value it stands for.
+  func value(_ text: String) -> JSONValue {
+    guard self == .number, text.utf8.count <= 64, case .number(let number)? = try? JSONParser.parse(text) else { return .string(text) }
+    return .number(number)
+  }
+}
+
+extension OptionKind {
+  /// A kind whose command-line value is read by its JSON rule, as the value `argument` says
+  /// the text stands for.
+  init(
+    placeholder: String, argument: ArgumentShape, json: @escaping @Sendable (JSONFields, String) throws(JSONFieldError) -> Value?,
+    show: @escaping @Sendable (Value) -> String, encode: @escaping @Sendable (Value) -> JSONValue
+  ) {
+    self.init(
+      placeholder: placeholder,
+      text: { text, option throws(InputError) in
+        do throws(JSONFieldError) {
+          let fields = try JSONFields(.object([("value", argument.value(text))]))
+          guard let value = try json(fields, "value") else { throw fields.missing("value") }
+          return value
+        } catch {
+          throw option.invalid(error.reason)
+        }
+      },
+      json: json, show: show, encode: encode)
+  }
 }
 
 extension Option {

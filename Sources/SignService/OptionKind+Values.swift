@@ -12,14 +12,7 @@ extension OptionKind where Value == Int {
   /// A whole number in `range`.
   static func integer(_ placeholder: String, in range: ClosedRange<Int>) -> OptionKind {
     OptionKind(
-      placeholder: placeholder,
-      text: { text, option throws(InputError) in
-        guard let value = Int(text) else { throw option.invalid(text, "not a whole number.") }
-        guard range.contains(value) else {
-          throw option.invalid(text, "must be from \(range.lowerBound) to \(range.upperBound).")
-        }
-        return value
-      },
+      placeholder: placeholder, argument: .number,
       json: { fields, key throws(JSONFieldError) in try fields.integer(key, in: range) },
       show: { String($0) }, encode: { .number(Double($0)) })
   }
@@ -29,14 +22,7 @@ extension OptionKind where Value == Double {
   /// A finite number in `range`.
   static func number(_ placeholder: String, in range: ClosedRange<Double>) -> OptionKind {
     OptionKind(
-      placeholder: placeholder,
-      text: { text, option throws(InputError) in
-        guard let value = Double(text), value.isFinite else { throw option.invalid(text, "not a finite number.") }
-        guard range.contains(value) else {
-          throw option.invalid(text, "must be from \(formatted(range.lowerBound)) to \(formatted(range.upperBound)).")
-        }
-        return value
-      },
+      placeholder: placeholder, argument: .number,
       json: { fields, key throws(JSONFieldError) in try fields.number(key, in: range) },
       show: formatted, encode: { .number($0) })
   }
@@ -44,12 +30,7 @@ extension OptionKind where Value == Double {
   /// A finite number above 0 and at most `largest`.
   static func positive(_ placeholder: String, upTo largest: Double) -> OptionKind {
     OptionKind(
-      placeholder: placeholder,
-      text: { text, option throws(InputError) in
-        let value = try number(placeholder, in: 0...largest).text(text, option)
-        guard value > 0 else { throw InputError("'--\(option.name)' must be greater than 0.") }
-        return value
-      },
+      placeholder: placeholder, argument: .number,
       json: { fields, key throws(JSONFieldError) in
         guard let value = try fields.number(key, in: 0...largest) else { return nil }
         guard value > 0 else { throw JSONFieldError(field: fields.name(key), reason: "must be greater than 0") }
@@ -70,11 +51,7 @@ extension OptionKind where Value: RawRepresentable & CaseIterable & Sendable, Va
   static func choice() -> OptionKind {
     let names = Value.allCases.map(\.rawValue)
     return OptionKind(
-      placeholder: "<" + names.joined(separator: "|") + ">",
-      text: { text, option throws(InputError) in
-        guard let value = Value(rawValue: text) else { throw option.invalid(text, "use one of \(list(names)).") }
-        return value
-      },
+      placeholder: "<" + names.joined(separator: "|") + ">", argument: .string,
       json: { fields, key throws(JSONFieldError) in try fields.choice(key, names).flatMap(Value.init(rawValue:)) },
       show: { $0.rawValue }, encode: { .string($0.rawValue) })
   }
@@ -91,21 +68,13 @@ extension OptionKind where Value == String {
   /// One of `names`.
   static func word(_ placeholder: String, from names: [String]) -> OptionKind {
     OptionKind(
-      placeholder: placeholder,
-      text: { text, option throws(InputError) in
-        guard names.contains(text) else { throw option.invalid(text, "use one of \(list(names)).") }
-        return text
-      },
+      placeholder: placeholder, argument: .string,
       json: { fields, key throws(JSONFieldError) in try fields.choice(key, names) }, show: { $0 }, encode: { .string($0) })
   }
 
   /// An LED colour: one of ``LEDColor/names`` or `#rrggbb`.
   static let color = OptionKind(
-    placeholder: "<color>",
-    text: { text, option throws(InputError) in
-      guard LEDColor.isColor(text) else { throw option.invalid(text, "use one of \(list(LEDColor.names)), or #rrggbb.") }
-      return text.lowercased()
-    },
+    placeholder: "<color>", argument: .string,
     json: { fields, key throws(JSONFieldError) in
       guard let text = try fields.string(key) else { return nil }
       guard LEDColor.isColor(text) else {
@@ -117,15 +86,7 @@ extension OptionKind where Value == String {
 
   /// Transition effects, `name[+name...]`, checked against the catalog.
   static let effects = OptionKind(
-    placeholder: "<effect[+effect...]>",
-    text: { text, option throws(InputError) in
-      do {
-        _ = try EffectCatalog.parse(text)
-      } catch {
-        throw InputError("The value '\(text)' is invalid for '--\(option.name)': \(error).")
-      }
-      return text
-    },
+    placeholder: "<effect[+effect...]>", argument: .string,
     json: { fields, key throws(JSONFieldError) in
       guard let text = try fields.string(key) else { return nil }
       do {
@@ -145,12 +106,7 @@ extension OptionKind where Value == [String] {
   /// Names separated by commas (at least one).
   static func names(_ placeholder: String, what: String = "name") -> OptionKind {
     OptionKind(
-      placeholder: placeholder,
-      text: { text, option throws(InputError) in
-        let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-        guard !names.isEmpty else { throw InputError("'--\(option.name)' needs at least one \(what).") }
-        return names
-      },
+      placeholder: placeholder, argument: .string,
       json: { fields, key throws(JSONFieldError) in
         guard let text = try fields.string(key) else { return nil }
         let names = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
@@ -165,15 +121,7 @@ extension OptionKind where Value == [String] {
   /// MQTT topic filters (`station/#`), separated by commas on the command line, a list (or
   /// one string) in a config file; each checked as MQTT 3.1.1 allows a filter.
   static let topicFilters = OptionKind(
-    placeholder: "<filter[,filter...]>",
-    text: { text, option throws(InputError) in
-      let filters = text.split(separator: ",").map(String.init).filter { !$0.isEmpty }
-      guard !filters.isEmpty else { throw InputError("'--\(option.name)' needs at least one topic filter.") }
-      for filter in filters {
-        if let problem = MQTTTopic.problem(filter, filter: true) { throw option.invalid(filter, "\(problem).") }
-      }
-      return filters
-    },
+    placeholder: "<filter[,filter...]>", argument: .string,
     json: { fields, key throws(JSONFieldError) in
       guard let value = fields.optional(key) else { return nil }
       let filters: [String]
@@ -190,13 +138,7 @@ extension OptionKind where Value == [String] {
 extension OptionKind where Value == UInt64 {
   /// A seed: a whole number JSON can hold exactly (up to 2^53 - 1), the same everywhere.
   static let seed = OptionKind(
-    placeholder: "<number>",
-    text: { text, option throws(InputError) in
-      guard let value = UInt64(text), value <= UInt64(largestSeed) else {
-        throw option.invalid(text, "not a whole number from 0 to \(largestSeed).")
-      }
-      return value
-    },
+    placeholder: "<number>", argument: .number,
     json: { fields, key throws(JSONFieldError) in try fields.integer(key, in: 0...largestSeed).map(UInt64.init) },
     show: { String($0) }, encode: { .number(Double($0)) })
 

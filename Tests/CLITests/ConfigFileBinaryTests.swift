@@ -1,4 +1,5 @@
 import Foundation
+import SimpleJSON
 import Testing
 
 /// `--config FILE`: a sign's options in one JSON file, the command line overriding them.
@@ -58,22 +59,27 @@ import Testing
   /// The same bad value from every source is the same kind of error, naming its source:
   /// the command line and the files it names (64), a feed line (skipped, logged), the API
   /// (400).
-  @Test func theSameBadValueFromEverySourceAgrees() throws {
-    let typed = try BinaryRunner.run(["--speed", "-3", "X"])
-    #expect(typed.status == 64 && typed.stderr.contains("'--speed <px-per-second>': must be from 0 to 100000."), "\(typed.stderr)")
-    let config = try write(#"{"messages": ["X"], "speed": -3}"#)
+  @Test(arguments: [
+    ("-3", "-3", "-3 is out of range (0 to 100000)"),
+    ("fast", #""fast""#, #"expected a number from 0 to 100000, got the string "fast""#),
+  ])
+  func theSameBadValueFromEverySourceAgrees(typed argument: String, json: String, reason: String) throws {
+    let typed = try BinaryRunner.run(["--speed", argument, "X"])
+    #expect(typed.status == 64 && typed.stderr.hasPrefix("Error: Invalid value for '--speed <px-per-second>': \(reason)\n"), "\(typed.stderr)")
+    let config = try write(#"{"messages": ["X"], "speed": "# + json + "}")
     defer { try? FileManager.default.removeItem(atPath: config) }
     let fromConfig = try BinaryRunner.run(["--config", config, "--frames", "1"])
-    #expect(fromConfig.status == 64 && fromConfig.stderr.hasPrefix("Error: \(config):1:21: field 'speed': -3 is out of range (0 to 100000)"), "\(fromConfig.stderr)")
-    let layout = try write(#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "speed": -3}]}"#)
+    #expect(fromConfig.status == 64 && fromConfig.stderr.hasPrefix("Error: \(config):1:21: field 'speed': \(reason)\n"), "\(fromConfig.stderr)")
+    let layout = try write(#"{"zones": [{"x": 0, "y": 0, "width": 8, "height": 8, "speed": "# + json + "}]}")
     defer { try? FileManager.default.removeItem(atPath: layout) }
     let fromLayout = try BinaryRunner.run(["--layout", layout, "--frames", "1"])
-    #expect(fromLayout.status == 64 && fromLayout.stderr.hasPrefix("Error: \(layout):1:54: field 'zones[0].speed': -3 is out of range (0 to 100000)"), "\(fromLayout.stderr)")
-    let fed = try runFed(["--stdin", "--frames", "5", "--output", "ascii", "X"], lines: [(0, #"{"speed": -3}"# + "\n")])
-    #expect(fed.status == 0 && fed.stderr.contains("stdin:1: field 'speed': -3 is out of range (0 to 100000), line skipped"), "\(fed.stderr)")
+    #expect(fromLayout.status == 64 && fromLayout.stderr.hasPrefix("Error: \(layout):1:54: field 'zones[0].speed': \(reason)\n"), "\(fromLayout.stderr)")
+    let fed = try runFed(["--stdin", "--frames", "5", "--output", "ascii", "X"], lines: [(0, #"{"speed": "# + json + "}\n")])
+    #expect(fed.status == 0 && fed.stderr.contains("stdin:1: field 'speed': \(reason), line skipped"), "\(fed.stderr)")
     let sign = try ServedSign(["--output", "ascii", "X"])
-    let api = sign.client.request("PATCH", "/api/content", body: #"{"zones": [{"speed": -3}]}"#)
-    #expect(api?.status == 400 && api?.text.contains("zones[0].speed: -3 is out of range (0 to 100000)") == true, "\(api?.text ?? "")")
+    let api = sign.client.request("PATCH", "/api/content", body: #"{"zones": [{"speed": "# + json + "}]}")
+    let answer = try JSONParser.parse(api?.text ?? "")
+    #expect(api?.status == 400 && answer["error"] == .string("zones[0].speed: \(reason)"), "\(api?.text ?? "")")
     _ = sign.stop()
   }
 

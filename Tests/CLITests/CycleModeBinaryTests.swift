@@ -58,7 +58,7 @@ import Testing
     let result = try BinaryRunner.run(["--mode", "cycle", "--in", "fade+wipee", "A"])
     #expect(result.status == 64)
     #expect(result.stderr.hasPrefix(
-      "Error: The value 'fade+wipee' is invalid for '--in': unknown effect 'wipee'; 'marquee effects' lists them."))
+      "Error: Invalid value for '--in <effect[+effect...]>': unknown effect 'wipee'; 'marquee effects' lists them"))
     let near = try BinaryRunner.run(["--mode", "cycle", "--in", "scrol-up", "A"])
     #expect(near.status == 64)
     #expect(near.stderr.contains("unknown effect 'scrol-up' (did you mean 'scroll-up'?)"))

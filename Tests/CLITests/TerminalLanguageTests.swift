@@ -11,7 +11,7 @@ import Testing
     (["--speed"], 64, "错误：'--speed <px-per-second>' 缺少取值", "Error: Missing value for '--speed <px-per-second>'"),
     ([], 64, "错误：缺少要显示的消息（<message> ...）", "Error: Missing expected argument '<message> ...'"),
     (["--dwell", "3", "x"], 64, "错误：'--dwell' 只用于轮播模式：请加上 '--mode cycle'。", "Error: '--dwell' applies in cycle mode only: add '--mode cycle'."),
-    (["--speed", "fast", "x"], 64, "错误：'--speed <px-per-second>' 的取值 'fast' 无效：", "Error: The value 'fast' is invalid for '--speed <px-per-second>': "),
+    (["--speed", "fast", "x"], 64, "错误：'--speed <px-per-second>' 的取值无效：expected a number", "Error: Invalid value for '--speed <px-per-second>': expected a number"),
     (["--font", "nosuch", "x"], 64, "错误：没有名为 'nosuch' 的字体。", "Error: No font named 'nosuch'."),
     (["--output", "ascii", "--frames", "1", "{icon:trian}"], 64, "错误：没有名为 'trian' 的图标（是不是 'train'？）", "Error: no icon named 'trian' (did you mean 'train'?)"),
     (["--config", "/nonexistent/sign.json", "x"], 1, "错误：/nonexistent/sign.json：没有这个文件或目录", "Error: /nonexistent/sign.json: No such file or directory"),

@@ -35,7 +35,7 @@ struct WritingBinaryTests {
     #expect((columns.last ?? 0) > 88 && (columns.first ?? 0) > 48, "\(columns)")
     let bad = try BinaryRunner.run(["--text-direction", "up", "x"])
     #expect(bad.status == 64)
-    #expect(bad.stderr.contains("The value 'up' is invalid for '--text-direction <auto|ltr|rtl>'"))
+    #expect(bad.stderr.contains("Invalid value for '--text-direction <auto|ltr|rtl>': 'up' is not one of auto, ltr, rtl"))
   }
 
   @Test func lettersNoFontCanJoinAreNamedAtTheStart() throws {
