@@ -50,6 +50,21 @@ import Testing
     return session.controller.sign.zones[0].content.messages
   }
 
+  /// A program's own messages go to the sign's first zone, whatever the layout calls it:
+  /// the config's programs are read before the layout file is, so they name no zone.
+  @Test func aProgramsOwnMessagesGoToTheFirstZoneOfALayoutReadLater() throws {
+    let folder = try Folder()
+    let layout = folder.path + "/layout.json"
+    try #"{"zones": [{"name": "top", "x": 0, "y": 0, "width": 32, "height": 8}]}"#.write(toFile: layout, atomically: true, encoding: .utf8)
+    var options = try SignSessionTests.options(state: folder.path + "/sign.state")
+    options.layoutPath = layout
+    let clock = ManualSignClock(wall: SignSessionTests.at(10))
+    let session = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    #expect(session.zones.map(\.name) == ["top"])
+    #expect(SignSessionTests.shown(session) == ["Day"])
+    #expect(session.pump.schedule.programs[0].zones.map(\.zone) == [nil])
+  }
+
   @Test func aChangeDuringAProgramHoldsUntilItsStretchEndsAcrossRestarts() throws {
     let folder = try Folder()
     let options = try SignSessionTests.options(state: folder.path + "/sign.state")

@@ -114,12 +114,9 @@ package enum ScheduleFile {
     }
     // Content: the program's own keys are its first zone's; "zones" names others. ("seconds"
     // is the program's turn; "duration" stays the transitions' own, as in a zone.)
-    var documents: [(zone: String, document: JSONValue)] = []
-    var paths: [String] = []
+    var parts: [Program.Part] = []
     if case .object(let members) = fields.value, members.contains(where: { LayoutFile.contentKeys.contains($0.key) }) {
-      // "": the sign's first zone, whatever the layout calls it.
-      documents.append(("", .object(members.filter { LayoutFile.contentKeys.contains($0.key) })))
-      paths.append(fields.path)
+      parts.append(Program.Part(zone: nil, document: .object(members.filter { LayoutFile.contentKeys.contains($0.key) }), path: fields.path))
     }
     for zone in try fields.objects("zones") ?? [] {
       try zone.rejectUnknownKeys(["zone"] + LayoutFile.contentKeys)
@@ -128,16 +125,15 @@ package enum ScheduleFile {
         throw JSONFieldError(field: zone.name("zone"), reason: "no zone named '\(zoneName)' (zones: \(zones.joined(separator: ", ")))")
       }
       guard case .object(let members) = zone.value else { continue }
-      documents.append((zoneName, .object(members.filter { $0.key != "zone" })))
-      paths.append(zone.path)
+      parts.append(Program.Part(zone: zoneName, document: .object(members.filter { $0.key != "zone" }), path: zone.path))
     }
-    guard !documents.isEmpty else {
+    guard !parts.isEmpty else {
       throw JSONFieldError(field: fields.name("messages"), reason: "a program needs content: messages (and options) or zones")
     }
     // Checked now against the option model, so a bad program is refused at the start.
-    for ((_, document), path) in zip(documents, paths) {
+    for part in parts {
       var options = base
-      let documentFields = try JSONFields(document, path: path)
+      let documentFields = try JSONFields(part.document, path: part.path)
       try LayoutFile.apply(documentFields, to: &options)
       try LayoutFile.checkCycleOnly(documentFields, options)
       // A program replaces what its zones show: its messages say what.
@@ -154,7 +150,7 @@ package enum ScheduleFile {
       length = .passes(passes)
     }
     var program = Program(
-      name: name, zones: documents, when: hasWhen || !isDefault ? try recurrence(fields) : nil, length: length, isDefault: isDefault)
+      name: name, zones: parts, when: hasWhen || !isDefault ? try recurrence(fields) : nil, length: length, isDefault: isDefault)
     program.source = fields.value
     return program
   }

@@ -248,7 +248,7 @@ public final class SchedulePump: Sendable {
     var updates: [Feed.Update] = []
     for zone in feed.zoneNames {
       do {
-        if let document = program?.zones.first(where: { ($0.zone.isEmpty ? feed.firstZone : $0.zone) == zone })?.document,
+        if let document = program?.zones.first(where: { ($0.zone ?? feed.firstZone) == zone })?.document,
           case .object(let members) = document
         {
           let fields = try JSONFields(.object([("zone", .string(zone)), ("immediately", .bool(true))] + members), path: "programs.\(program!.name)")
@@ -273,8 +273,8 @@ public final class SchedulePump: Sendable {
     case .passes(let passes):
       if let known = state.withLock({ $0.passSeconds[program.name] }) { return Double(passes) * known }
       var pass = 30.0
-      if let (zone, document) = program.zones.first, case .object(let members) = document,
-        let fields = try? JSONFields(.object([("zone", .string(zone.isEmpty ? feed.firstZone : zone))] + members)),
+      if let part = program.zones.first, case .object(let members) = part.document,
+        let fields = try? JSONFields(.object([("zone", .string(part.zone ?? feed.firstZone))] + members)),
         let update = try? feed.prepare(fields, replacing: true), let content = update.content,
         let size = feed.sizes[update.zone], let timeline = try? content.makeTimeline(width: size.width, height: size.height),
         let loop = timeline.loopDuration, loop > 0

@@ -97,10 +97,29 @@ public struct Program: Sendable, Equatable {
     case passes(Int)
   }
 
+  /// One zone's content in a program.
+  public struct Part: Sendable, Equatable {
+    /// The zone, by its name; nil for the sign's first zone, whatever the layout calls it (a
+    /// program's own messages and options), as a content document without `"zone"` means.
+    public var zone: String?
+    /// The content document (the keys of layout zones).
+    public var document: JSONValue
+    /// Where it was written (`programs[2]`, `programs[2].zones[1]`), for errors.
+    public var path: String
+
+    public init(zone: String?, document: JSONValue, path: String) {
+      self.zone = zone
+      self.document = document
+      self.path = path
+    }
+
+    /// The same zone and content, wherever it was written.
+    public static func == (a: Part, b: Part) -> Bool { a.zone == b.zone && a.document == b.document }
+  }
+
   public var name: String
-  /// Each zone's content document (the keys of layout zones), by zone name; `""` is the
-  /// sign's first zone (a program's own messages and options).
-  public var zones: [(zone: String, document: JSONValue)]
+  /// Each zone's content.
+  public var zones: [Part]
   /// When it is due; nil for a program that plays only as the default.
   public var when: Recurrence?
   /// How long its turn is when several are due.
@@ -110,7 +129,7 @@ public struct Program: Sendable, Equatable {
   /// The program as it was written (config file or API), shown back by the API.
   public var source: JSONValue = .null
 
-  public init(name: String, zones: [(zone: String, document: JSONValue)], when: Recurrence?, length: Length = .seconds(30), isDefault: Bool = false) {
+  public init(name: String, zones: [Part], when: Recurrence?, length: Length = .seconds(30), isDefault: Bool = false) {
     self.name = name
     self.zones = zones
     self.when = when
@@ -120,7 +139,7 @@ public struct Program: Sendable, Equatable {
 
   public static func == (a: Program, b: Program) -> Bool {
     a.name == b.name && a.when == b.when && a.length == b.length && a.isDefault == b.isDefault
-      && a.zones.count == b.zones.count && zip(a.zones, b.zones).allSatisfy { $0.zone == $1.zone && $0.document == $1.document }
+      && a.zones == b.zones
   }
 }
 

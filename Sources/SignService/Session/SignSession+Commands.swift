@@ -164,12 +164,10 @@ extension SignSession {
     // refused here, not at nine in the morning. One already playing as written was built
     // when it was set.
     let checked = programSources
-    for (index, program) in programs.enumerated() where !checked.contains(program.source) {
-      for (place, (zone, document)) in program.zones.enumerated() {
-        guard case .object(let members) = document else { continue }
-        let target = zone.isEmpty ? feed.firstZone : zone
-        let path = zone.isEmpty ? "programs[\(index)]" : "programs[\(index)].zones[\(place)]"
-        _ = try feed.prepare(try JSONFields(.object([("zone", .string(target))] + members), path: path), replacing: true)
+    for program in programs where !checked.contains(program.source) {
+      for part in program.zones {
+        guard case .object(let members) = part.document else { continue }
+        _ = try feed.prepare(try JSONFields(.object([("zone", .string(part.zone ?? feed.firstZone))] + members), path: part.path), replacing: true)
       }
     }
     try save { $0.programs = .array(list) }
