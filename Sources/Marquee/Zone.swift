@@ -6,10 +6,15 @@ import MatrixCore
 /// A zone keeps the history of its content as segments on its own clock (which stops while
 /// the zone is paused), so the frame at any sign time stays a pure function of that history.
 public struct Zone: Sendable {
+  /// The zone's name and rectangle on the sign.
+  public let place: ZonePlace
   /// The zone's name (for layout files, feeds and events).
-  public let name: String
+  public var name: String { place.name }
   /// The zone's rectangle on the sign, in pixels.
-  public let x: Int, y: Int, width: Int, height: Int
+  public var x: Int { place.x }
+  public var y: Int { place.y }
+  public var width: Int { place.width }
+  public var height: Int { place.height }
 
   /// One content and when it took over, in zone time.
   struct Segment: Sendable {
@@ -37,11 +42,13 @@ public struct Zone: Sendable {
 
   /// Creates a zone showing `content` from time 0.
   public init(name: String, x: Int, y: Int, width: Int, height: Int, content: ZoneContent) throws(MarqueeError) {
-    self.name = name
-    self.x = x
-    self.y = y
-    self.width = width
-    self.height = height
+    try self.init(place: ZonePlace(name: name, x: x, y: y, width: width, height: height), content: content)
+  }
+
+  /// Creates a zone at `place` showing `content` from time 0.
+  public init(place: ZonePlace, content: ZoneContent) throws(MarqueeError) {
+    self.place = place
+    let (width, height) = (place.width, place.height)
     let timeline = try content.makeTimeline(width: width, height: height)
     segments = [Segment(start: 0, leadIn: .cut, content: content, timeline: timeline, firstFrame: timeline.frame(at: 0).pixels)]
   }

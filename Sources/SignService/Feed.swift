@@ -71,15 +71,11 @@ public final class Feed: Sendable {
     var liveMessages: [String] = []
   }
 
-  /// A zone's size: what its content must fit.
-  package struct Size: Sendable {
-    var width: Int, height: Int
-  }
-
   let state: Mutex<State>
   package let firstZone: String
   let zoneNames: [String]
-  let sizes: [String: Size]
+  /// Each zone's place, by name: what its content must fit.
+  package let places: [String: ZonePlace]
   let stop: StopFlag
   /// The fonts, loaded once per file and shared with the sign that started.
   package let fonts: FontCache
@@ -99,9 +95,9 @@ public final class Feed: Sendable {
   /// Where warnings go (a stale zone, a line skipped).
   package let reports: SignReports
 
-  /// A feed for `zones` of the given sizes; `fonts` is the cache the sign was built with.
+  /// A feed for `zones`; `fonts` is the cache the sign was built with.
   package init(
-    zones: [(name: String, options: RunOptions)], sizes: [String: Size], stop: StopFlag,
+    zones: [ZoneSpec], stop: StopFlag,
     onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any,
     clock: SignClock = .system, reports: SignReports = .standardError()
   ) {
@@ -109,7 +105,7 @@ public final class Feed: Sendable {
     self.reports = reports
     firstZone = zones[0].name
     zoneNames = zones.map(\.name)
-    self.sizes = sizes
+    places = Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.place) })
     self.stop = stop
     self.onEnd = onEnd
     self.fonts = fonts
@@ -359,7 +355,7 @@ public final class Feed: Sendable {
   /// Builds the zone's timeline once, so content that cannot be shown (a font taller than
   /// the zone, text too long to lay out) is refused before anything is applied.
   func check(_ content: ZoneContent, fits zone: String, fields: JSONFields?) throws {
-    guard let size = sizes[zone] else { return }
+    guard let size = places[zone] else { return }
     do {
       _ = try content.makeTimeline(width: size.width, height: size.height)
     } catch {
@@ -558,7 +554,7 @@ public final class Feed: Sendable {
 
   /// Replaces every zone's content and options with `zones` (a reloaded config), which must
   /// name the same zones; nothing changes if any zone fails.
-  package func reset(to zones: [(name: String, options: RunOptions)]) throws {
+  package func reset(to zones: [ZoneSpec]) throws {
     guard zones.map(\.name).sorted() == zoneNames.sorted() else {
       throw ContentError.zonesChanged(from: zoneNames, to: zones.map(\.name))
     }

@@ -1,11 +1,18 @@
 import Marquee
 import SimpleJSON
 
-/// A zone of a layout file: its rectangle and its options.
-package struct ZoneSpec {
-  package var name: String
-  var x: Int, y: Int, width: Int, height: Int
-  package var options: RunOptions
+/// A zone as the sign is built with it: where it is and its options (a layout file's zone,
+/// a config file's, or the one zone, `main`).
+public struct ZoneSpec: Sendable {
+  public var place: ZonePlace
+  public var options: RunOptions
+  /// The zone's name.
+  public var name: String { place.name }
+
+  public init(place: ZonePlace, options: RunOptions) {
+    self.place = place
+    self.options = options
+  }
 }
 
 /// Reads layout files: `{"zones": [{"name": …, "x": …, "y": …, "width": …, "height": …,
@@ -42,13 +49,13 @@ package enum LayoutFile {
       options.messages = try zone.strings("messages") ?? []
       try apply(zone, to: &options)
       try checkCycleOnly(zone, options)
-      specs.append(ZoneSpec(
+      let place = ZonePlace(
         name: try zone.string("name") ?? "zone\(index + 1)",
         x: try zone.requiredInteger("x", in: 0...RunOptions.maximumWidth),
         y: try zone.requiredInteger("y", in: 0...RunOptions.maximumHeight),
         width: try zone.requiredInteger("width", in: 1...RunOptions.maximumWidth),
-        height: try zone.requiredInteger("height", in: 1...RunOptions.maximumHeight),
-        options: options))
+        height: try zone.requiredInteger("height", in: 1...RunOptions.maximumHeight))
+      specs.append(ZoneSpec(place: place, options: options))
     }
     return specs
   }

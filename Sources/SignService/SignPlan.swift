@@ -10,9 +10,9 @@ public struct BuiltSign: Sendable {
   /// The options, completed: the clock's start fixed, the colour regions and, with `loops`,
   /// the frame count set.
   public let options: RunOptions
-  /// The sign's zones, and each zone's options.
   public let controller: SignController
-  public let zones: [(name: String, options: RunOptions)]
+  /// The sign's zones: where each is, and its options.
+  public let zones: [ZoneSpec]
   /// The update queue of the zones (content documents from a feed or an API, applied at the
   /// next frame); not reading anything until `feed.start()`.
   public let feed: Feed
@@ -60,7 +60,7 @@ public enum SignPlan {
     let access: FontCache.Access
     if case .offered = fontAccess { access = FontCache.offered(startingWith: zones.flatMap(\.options.fonts)) } else { access = .any }
     let feed = Feed(
-      zones: zones, sizes: zoneSizes(controller), stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access,
+      zones: zones, stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access,
       clock: clock, reports: reports)
     return BuiltSign(options: options, controller: controller, zones: zones, feed: feed)
   }
@@ -69,7 +69,7 @@ public enum SignPlan {
   /// the command line are the first zone's), or one zone, `main`.
   package static func zoneOptions(_ options: RunOptions) throws -> [ZoneSpec] {
     guard options.hasZones else {
-      return [ZoneSpec(name: "main", x: 0, y: 0, width: options.width, height: options.height, options: options)]
+      return [ZoneSpec(place: ZonePlace(name: "main", x: 0, y: 0, width: options.width, height: options.height), options: options)]
     }
     var specs = try zoneSpecs(options)
     if !options.messages.isEmpty { specs[0].options.messages = options.messages }
@@ -80,7 +80,7 @@ public enum SignPlan {
   package static func makeSign(
     _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache(), saved: [(zone: String, document: JSONValue)] = [],
     reports: SignReports = .standardError()
-  ) throws -> (SignController, [(name: String, options: RunOptions)]) {
+  ) throws -> (SignController, [ZoneSpec]) {
     func content(_ options: RunOptions) throws -> ZoneContent {
       try makeContent(options, fonts: fonts.chain(options.fonts).chain)
     }
@@ -93,20 +93,20 @@ public enum SignPlan {
           let fields = try JSONFields(document, path: "zones.\(zone)")
           try LayoutFile.apply(fields, to: &restored)
           if let messages = try fields.strings("messages") { restored.messages = messages }
-          _ = try content(restored).makeTimeline(width: specs[index].width, height: specs[index].height)
+          _ = try content(restored).makeTimeline(width: specs[index].place.width, height: specs[index].place.height)
           specs[index].options = restored
         } catch {
           reports.warning("the saved state of zone '\(zone)': \(error); it starts from the config")
         }
       }
       let zones = try specs.map { spec in
-        try Zone(name: spec.name, x: spec.x, y: spec.y, width: spec.width, height: spec.height, content: content(spec.options))
+        try Zone(place: spec.place, content: content(spec.options))
       }
       for spec in specs {
         warnUnjoined(spec.options, fonts: try fonts.chain(spec.options.fonts).chain, zone: options.hasZones ? spec.name : nil, reports: reports)
       }
       let sign = try Sign(width: options.width, height: options.height, zones: zones)
-      return (SignController(sign: sign, wake: stop), specs.map { ($0.name, $0.options) })
+      return (SignController(sign: sign, wake: stop), specs)
     } catch let error as SignFailure {
       throw error
     } catch let error as InputError {
@@ -189,11 +189,6 @@ public enum SignPlan {
       sprite: try options.spritePath.map(loadSprite) ?? .pacman)
     content.epoch = options.clockStart
     return content
-  }
-
-  /// Each zone's size, by name.
-  package static func zoneSizes(_ controller: SignController) -> [String: Feed.Size] {
-    Dictionary(uniqueKeysWithValues: controller.sign.zones.map { ($0.name, Feed.Size(width: $0.width, height: $0.height)) })
   }
 
   /// Reads a sprite file, naming the file in any error.

@@ -276,7 +276,7 @@ public final class SchedulePump: Sendable {
       if let part = program.zones.first, case .object(let members) = part.document,
         let fields = try? JSONFields(.object([("zone", .string(part.zone ?? feed.firstZone))] + members)),
         let update = try? feed.prepare(fields, replacing: true), let content = update.content,
-        let size = feed.sizes[update.zone], let timeline = try? content.makeTimeline(width: size.width, height: size.height),
+        let size = feed.places[update.zone], let timeline = try? content.makeTimeline(width: size.width, height: size.height),
         let loop = timeline.loopDuration, loop > 0
       {
         pass = loop

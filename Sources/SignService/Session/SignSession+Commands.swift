@@ -199,8 +199,7 @@ extension SignSession {
   func reload() throws -> SignAnswer {
     guard let reloadOptions else { throw SignRefusal(.unsupported, "this sign has no config file to reload") }
     let options = try reloadOptions()
-    let zoneOptions = try SignPlan.zoneOptions(options).map { ($0.name, $0.options) }
-    try feed.reset(to: zoneOptions)
+    try feed.reset(to: try SignPlan.zoneOptions(options))
     pump.replace(schedule: options.schedule ?? SignSchedule())
     do {
       try save { $0 = SignState() }

@@ -18,12 +18,6 @@ import Synchronization
 /// state file); reads (``state()``, ``scheduleView()``) are answered from what the frame loop
 /// and the feed share under their locks.
 public final class SignSession: Sendable {
-  /// A zone's name and place on the sign.
-  public struct ZonePlace: Sendable, Equatable {
-    public var name: String
-    public var x: Int, y: Int, width: Int, height: Int
-  }
-
   /// What the session itself changed: pauses, a version the event streams watch, and what
   /// a person changed, as the state file keeps it.
   struct Record {
@@ -84,7 +78,7 @@ public final class SignSession: Sendable {
     reloadOptions = reload
     frames = FrameTap(width: built.options.width, height: built.options.height, fps: built.options.fps, clock: clock)
     startLevel = frames.level
-    zones = controller.sign.zones.map { ZonePlace(name: $0.name, x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+    zones = controller.sign.zones.map(\.place)
     record = Mutex(Record(paused: Dictionary(uniqueKeysWithValues: zones.map { ($0.name, false) })))
     pump = SchedulePump(
       schedule: SignSession.schedule(built.options, saved: saved, zones: zones.map(\.name), reports: reports, path: statePath),
