@@ -1,16 +1,9 @@
 import BitmapFonts
 /// How a horizontal marquee shows its messages.
 public struct MarqueeSettings: Sendable, Equatable {
-  /// When the text scrolls.
-  public enum Mode: String, Sendable, CaseIterable {
-    /// Still when the text fits the sign, a scrolling ribbon when it does not.
-    case auto
-    /// Always a scrolling ribbon.
-    case scroll
-  }
-
-  /// When the text scrolls.
-  public var mode: Mode
+  /// Whether the text scrolls even when it fits (``DisplayMode/scroll``); else it stands
+  /// still when it fits and scrolls when it does not (``DisplayMode/auto``).
+  public var alwaysScrolls: Bool
   /// Scroll speed in pixels per second.
   public var speed: Double
   /// Dark columns between the end of one message and the start of the next.
@@ -26,11 +19,11 @@ public struct MarqueeSettings: Sendable, Equatable {
 
   /// Creates settings; the defaults suit an 8-row sign read from a few metres.
   public init(
-    mode: Mode = .auto, speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .auto,
+    alwaysScrolls: Bool = false, speed: Double = 20, gap: Int = 8, direction: ScrollDirection = .auto,
     alignment: HorizontalAlignment = .start, verticalAlignment: VerticalAlignment = .middle,
     presentation: Presentation = Presentation()
   ) {
-    self.mode = mode
+    self.alwaysScrolls = alwaysScrolls
     self.speed = speed
     self.gap = gap
     self.direction = direction

@@ -62,7 +62,7 @@ public struct RibbonTimeline: Timeline {
       contentWidth += layout.width + (index > 0 ? gap : 0)
     }
     let period = contentWidth + gap
-    let scrolls = settings.mode == .scroll || contentWidth > width
+    let scrolls = settings.alwaysScrolls || contentWidth > width
     let ribbonWidth = scrolls ? max(period, 1) : contentWidth
     if let problem = Framebuffer.validateSize(width: ribbonWidth + (scrolls ? width : 0), height: lineHeight) {
       throw .contentTooLarge(problem)

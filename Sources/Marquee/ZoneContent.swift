@@ -178,7 +178,7 @@ public struct ZoneContent: Sendable, Equatable {
     switch motion {
     case .auto(let ribbon), .scroll(let ribbon):
       let settings = MarqueeSettings(
-        mode: motion == .scroll(ribbon) ? .scroll : .auto, speed: ribbon.speed, gap: ribbon.gap, direction: ribbon.direction,
+        alwaysScrolls: motion == .scroll(ribbon), speed: ribbon.speed, gap: ribbon.gap, direction: ribbon.direction,
         alignment: style.alignment, verticalAlignment: style.verticalAlignment, presentation: style.presentation)
       return try RibbonTimeline(messages: messages, renderer: style.renderer, width: width, height: height, settings: settings)
     case .cycle(let cycle):

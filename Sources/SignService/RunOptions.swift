@@ -13,22 +13,6 @@ public struct RunOptions: Sendable, Equatable {
     case ascii
   }
 
-  /// How messages are shown.
-  public enum Mode: String, Sendable, CaseIterable {
-    /// Still if the text fits, a scrolling ribbon if not.
-    case auto
-    /// Always a scrolling ribbon.
-    case scroll
-    /// One message at a time, with transitions.
-    case cycle
-    /// Pages (翻页): messages wrap into lines, lines into pages as tall as the sign, and the
-    /// pages take turns like cycled messages.
-    case pages
-
-    /// Whether messages (or their pages) take turns, with dwells and transitions.
-    public var takesTurns: Bool { self == .cycle || self == .pages }
-  }
-
   /// What the sign does when standard input ends (`--stdin`).
   public enum EndOfInput: String, Sendable, CaseIterable {
     /// Keep showing the last content.
@@ -40,7 +24,7 @@ public struct RunOptions: Sendable, Equatable {
   }
 
   /// How messages are shown.
-  public var mode = Mode.auto
+  public var mode = DisplayMode.auto
   /// Cycle mode: seconds each message stands.
   public var dwell = 2.0
   /// Cycle mode: the entry effects, `name[+name...]`.

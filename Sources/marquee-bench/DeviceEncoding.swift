@@ -18,7 +18,7 @@ struct DeviceEncoding {
   func scrollFrames(width: Int, height: Int) throws -> [Frame] {
     let timeline = try RibbonTimeline(
       messages: [message], renderer: TextRenderer(), width: width, height: height,
-      settings: MarqueeSettings(mode: .scroll, speed: 100, gap: 0))
+      settings: MarqueeSettings(alwaysScrolls: true, speed: 100, gap: 0))
     var workspace = FrameWorkspace()
     return (0..<64).map { index in
       var frame = Frame(width: width, height: height)

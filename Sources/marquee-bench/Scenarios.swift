@@ -56,7 +56,7 @@ struct Scenarios {
   func scroll(message: String, scenario: String = "scroll", quiet: Bool = false) throws -> Double {
     let timeline = try RibbonTimeline(
       messages: [message], renderer: TextRenderer(), width: width, height: height,
-      settings: MarqueeSettings(mode: .scroll, speed: 100, gap: 0))
+      settings: MarqueeSettings(alwaysScrolls: true, speed: 100, gap: 0))
     return composeAndEncode(
       scenario, timeline, frames: frames, extra: [("message_px", String(timeline.ribbon.width))], quiet: quiet)
   }

@@ -56,7 +56,7 @@ struct TextLayout {
     let bench = Scenarios(width: 128, height: 32, frames: 2000, message: mixed)
     do {
       let ribbon = try RibbonTimeline(
-        messages: [mixed], renderer: renderer, width: 128, height: 32, settings: MarqueeSettings(mode: .scroll, speed: 100))
+        messages: [mixed], renderer: renderer, width: 128, height: 32, settings: MarqueeSettings(alwaysScrolls: true, speed: 100))
       bench.composeAndEncode("layout-rtl-ribbon", ribbon, frames: 2000)
       let pages = try CycleTimeline(
         pagesOf: [mixed], renderer: renderer, width: 128, height: 32, settings: CycleSettings(dwell: 0.05, transition: .scrollUp))

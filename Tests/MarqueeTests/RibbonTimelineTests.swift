@@ -114,7 +114,7 @@ func shiftedLeft(_ framebuffer: Framebuffer, by n: Int) -> Framebuffer {
   @Test func shortMessagesTogetherWiderThanTheSignScroll() throws {
     #expect(try ribbon(["ONE", "TWO", "THREE"], width: 20).scrolls)
     #expect(try !ribbon(["ONE"], width: 20).scrolls)
-    #expect(try ribbon(["ONE"], width: 20, MarqueeSettings(mode: .scroll)).scrolls)
+    #expect(try ribbon(["ONE"], width: 20, MarqueeSettings(alwaysScrolls: true)).scrolls)
   }
 
   @Test func textIsCentredDownATallerSign() throws {
