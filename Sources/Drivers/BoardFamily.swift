@@ -59,7 +59,7 @@ public struct BoardSettings: Sendable {
   public var onFailure: @Sendable () -> Void
 
   public init(
-    dumpPath: String? = nil, keepLastFrame: Bool = false, retry: RetryPolicy? = nil, color: RGBColor = RGBColor(red: 255, green: 0, blue: 0),
+    dumpPath: String? = nil, keepLastFrame: Bool = false, retry: RetryPolicy? = nil, color: RGBColor = LEDColor.red.rgb,
     regions: [ColorRegion] = [], warn: @escaping @Sendable (String) -> Void = { _ in }, onFailure: @escaping @Sendable () -> Void = {}
   ) {
     self.dumpPath = dumpPath

@@ -29,7 +29,7 @@ public struct TerminalDisplay: Display {
     /// Creates a style.
     public init(
       color: Bool = true, cellWidth: Int = 2, halfBlocks: Bool = false, braille: Bool = false,
-      litPalette: [Int] = TerminalDisplay.reds
+      litPalette: [Int] = LEDColor.red.terminal
     ) {
       self.color = color
       self.cellWidth = braille || halfBlocks ? 1 : max(1, min(2, cellWidth))
@@ -111,7 +111,7 @@ public struct TerminalDisplay: Display {
   ///
   /// - Throws: ``TooSmall`` if even Braille cells do not fit.
   public init(
-    width: Int, height: Int, descriptor: Int32 = 1, color: Bool, litPalette: [Int] = TerminalDisplay.reds
+    width: Int, height: Int, descriptor: Int32 = 1, color: Bool, litPalette: [Int] = LEDColor.red.terminal
   ) throws(TooSmall) {
     let size = Terminal.size(of: descriptor)
     guard let style = TerminalDisplay.fittingStyle(
@@ -163,11 +163,8 @@ public struct TerminalDisplay: Display {
     buffer.reserveCapacity(columns * rows * 32 + rows * 16 + 256)
   }
 
-  /// The ANSI 256-colour index of a lit dot at `brightness`: brighter reds for brighter dots.
-  /// The 256-colour reds of lit dots, dim to bright (the default LED colour).
-  public static let reds = [52, 88, 124, 160, 196]
-
-  static func litColor(brightness: Double, palette: [Int] = TerminalDisplay.reds) -> Int {
+  /// The ANSI 256-colour index of a lit dot at `brightness`: brighter steps for brighter dots.
+  static func litColor(brightness: Double, palette: [Int] = LEDColor.red.terminal) -> Int {
     let level = Int((brightness * Double(palette.count - 1)).rounded())
     return palette[max(0, min(palette.count - 1, level))]
   }

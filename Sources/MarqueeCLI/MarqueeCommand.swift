@@ -173,7 +173,7 @@ public enum MarqueeCommand {
       do {
         screen = try TerminalDisplay(
           width: options.width, height: options.height, color: color,
-          litPalette: LEDColor.terminalPalette(options.ledColor))
+          litPalette: (LEDColor(options.ledColor) ?? .red).terminal)
       } catch {
         throw RuntimeError("\(error)")
       }

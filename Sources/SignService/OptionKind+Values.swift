@@ -1,3 +1,4 @@
+import Drivers
 import MQTT
 import Marquee
 import SimpleJSON

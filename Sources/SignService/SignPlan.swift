@@ -45,7 +45,7 @@ public enum SignPlan {
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.ledColor ? nil
-        : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: LEDColor.rgb(spec.options.ledColor))
+        : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: (LEDColor(spec.options.ledColor) ?? .red).rgb)
     }
     if let loops = options.loops {
       // Nothing moves: one frame shows it all.

@@ -31,7 +31,7 @@ struct DeviceEncoding {
     for file in ["ws2812-8x32", "apa102-16x16"] {
       guard let board = try Self.board(file).family as? PixelBoard else { continue }
       let scroll = try scrollFrames(width: board.width, height: board.height)
-      var encoder = PixelEncoder(board: board, color: RGBColor(red: 255, green: 40, blue: 20))
+      var encoder = PixelEncoder(board: board, color: LEDColor.red.rgb)
       var output = SPITransactions()
       var bytes = 0
       let result = Measure.loop(frames: frames) { index in

@@ -159,7 +159,7 @@ import Testing
 
   @Test func theLargestDotsThatFitAreChosenAndATallSignNeverScrolls() {
     func style(_ w: Int, _ h: Int, _ columns: Int, _ rows: Int, color: Bool = true) -> TerminalDisplay.Style? {
-      TerminalDisplay.fittingStyle(width: w, height: h, size: (columns, rows), color: color, litPalette: TerminalDisplay.reds)
+      TerminalDisplay.fittingStyle(width: w, height: h, size: (columns, rows), color: color, litPalette: LEDColor.red.terminal)
     }
     #expect(style(32, 8, 80, 24)?.cellWidth == 2)
     #expect(style(64, 8, 80, 24)?.cellWidth == 1)

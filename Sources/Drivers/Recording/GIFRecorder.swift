@@ -27,7 +27,7 @@ public struct GIFRecorder: Display {
   /// - Throws: ``GIFError`` when the image (`width` x `scale` by `height` x `scale`, plus
   ///   the caption) is larger than a GIF can be.
   public init(
-    width: Int, height: Int, fps: Double, scale: Int = 4, color: (UInt8, UInt8, UInt8) = (255, 40, 20),
+    width: Int, height: Int, fps: Double, scale: Int = 4, color: (UInt8, UInt8, UInt8) = LEDColor.red.rgb.tuple,
     caption: Framebuffer? = nil
   ) throws(GIFError) {
     self.width = width
