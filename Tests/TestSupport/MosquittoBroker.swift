@@ -56,15 +56,25 @@ public final class MosquittoBroker {
     return arguments
   }
 
-  /// Starts the broker and waits (bounded, 5 s) until it accepts a publish.
+  /// Starts the broker and waits (bounded, 15 s) until it accepts a publish. A broker that
+  /// exits at once (its port not free yet, just after a stop on a loaded machine) is
+  /// started again, up to three times.
   public func start() throws {
-    process = try ChildProcess("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto.conf"])
-    var ready = false
-    for _ in 0..<50 where !ready {
-      ready = publish("probe", "x")
-      if !ready { usleep(100_000) }
+    var exits: [String] = []
+    for _ in 0..<3 {
+      let child = try ChildProcess("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto.conf"])
+      process = child
+      let deadline = SystemClock.monotonicSeconds() + 15
+      while SystemClock.monotonicSeconds() < deadline {
+        if publish("probe", "x") { return }
+        if child.ends(within: 0.1) { break }
+      }
+      let result = child.wait(timeout: 5)
+      exits.append("status \(result.status): \(result.stderr.suffix(300))")
+      usleep(500_000)
     }
-    guard ready else { throw BrokerError(description: "mosquitto did not start on port \(port)") }
+    process = nil
+    throw BrokerError(description: "mosquitto did not start on port \(port): \(exits.joined(separator: "; "))")
   }
 
   /// Stops the broker (SIGTERM), waiting for it.
