@@ -30,7 +30,7 @@ enum BoardDisplays {
   static func settings(for board: SignBoard, options: RunOptions, stop: StopFlag) -> BoardSettings {
     BoardSettings(
       dumpPath: board.isI2C ? options.i2cDump : options.spiDump, keepLastFrame: options.keepLastFrame,
-      retry: options.retry ? MarqueeCommand.retryPolicy(stop: stop) : nil, color: (LEDColor(options.ledColor) ?? .red).rgb,
+      retry: options.retry ? MarqueeCommand.retryPolicy(stop: stop) : nil, color: (LEDColor(options.zone.ledColor) ?? .red).rgb,
       regions: options.colorRegions, warn: { printError("Warning: \($0)") }, onFailure: { stop.set() })
   }
 

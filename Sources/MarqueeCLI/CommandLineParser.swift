@@ -52,7 +52,7 @@ public struct CommandLineParser {
       let argument = arguments[index]
       defer { index += 1 }
       if onlyMessages || !argument.hasPrefix("-") || argument == "-" {
-        options.messages.append(argument)
+        options.zone.messages.append(argument)
         continue
       }
       if argument == "--" {
@@ -111,10 +111,10 @@ public struct CommandLineParser {
     if options.retry, let other = options.simulate ? "--simulate" : dump {
       throw UsageError("'--retry' reopens a failing device; it does not apply to '\(other)'.")
     }
-    try RunOptions.checkMessages(options.messages)
+    try RunOptions.checkMessages(options.zone.messages)
     if options.identify {
       guard options.boardPath != nil else { throw UsageError("'identify' needs '--board <file>'.") }
-      guard options.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
+      guard options.zone.messages.isEmpty else { throw UsageError("'identify' takes no message.") }
       return .run(options)
     }
     if options.serve {
@@ -122,7 +122,7 @@ public struct CommandLineParser {
       return .run(options)
     }
     // Programs bring their own messages.
-    guard !options.messages.isEmpty || options.hasZones || options.stdin || options.schedule?.programs.isEmpty == false else {
+    guard !options.zone.messages.isEmpty || options.hasZones || options.stdin || options.schedule?.programs.isEmpty == false else {
       throw UsageError("Missing expected argument '<message> ...'")
     }
     return .run(options)
@@ -143,7 +143,7 @@ public struct CommandLineParser {
       case .serve where !options.serve:
         throw UsageError("\(name) is for 'marquee serve'.")
       case .gif where options.gifPath == nil: throw needs(.gif)
-      case .cycleMode where !options.mode.takesTurns && !options.hasZones && !options.stdin && !options.serve:
+      case .cycleMode where !options.zone.mode.takesTurns && !options.hasZones && !options.stdin && !options.serve:
         // A layout or a feed may put a zone in cycle mode, where the option then applies.
         throw UsageError("\(name) applies in cycle mode only: add \(file == nil ? "'--mode cycle'" : "\"mode\": \"cycle\"").")
       default: continue

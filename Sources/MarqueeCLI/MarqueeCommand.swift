@@ -101,7 +101,7 @@ public enum MarqueeCommand {
     if options.stdin {
       built.feed.start()
       // With nothing to show yet, the sign starts with the first line.
-      if options.messages.isEmpty && !options.hasZones { built.feed.waitForFirstLine() }
+      if options.zone.messages.isEmpty && !options.hasZones { built.feed.waitForFirstLine() }
     }
     return options.stdin || tap != nil ? built.timeline : built.controller
   }
@@ -173,7 +173,7 @@ public enum MarqueeCommand {
       do {
         screen = try TerminalDisplay(
           width: options.width, height: options.height, color: color,
-          litPalette: (LEDColor(options.ledColor) ?? .red).terminal)
+          litPalette: (LEDColor(options.zone.ledColor) ?? .red).terminal)
       } catch {
         throw RuntimeError("\(error)")
       }

@@ -16,7 +16,7 @@ enum Recording {
     do {
       recorder = try GIFRecorder(
         width: timeline.width, height: timeline.height, fps: options.fps, scale: options.gifScale,
-        color: (LEDColor(options.ledColor) ?? .red).rgb.tuple, caption: captionPixels)
+        color: (LEDColor(options.zone.ledColor) ?? .red).rgb.tuple, caption: captionPixels)
     } catch {
       // The size comes from --width/--height (or the board) and --gif-scale.
       throw UsageError(

@@ -43,7 +43,7 @@ package enum ConfigFile {
         try option.applyJSON(fields, option.key, &result)
         given.append(option)
       }
-      if let messages = try fields.strings("messages") { result.messages = messages }
+      if let messages = try fields.strings("messages") { result.zone.messages = messages }
       if let zones = fields.optional("zones") {
         guard case .array(let list) = zones, !list.isEmpty else {
           throw JSONFieldError(field: "zones", reason: "expected a non-empty array of zones")

@@ -25,12 +25,12 @@ public final class Feed: Sendable {
   struct State {
     var pending: [String: Pending] = [:]
     var order: [String] = []
-    var options: [String: RunOptions]
+    var options: [String: ZoneOptions]
     var received = 0
     var ended = false
     /// Each zone's options when the sign started, or at the last reload (a replacing
     /// update starts from them).
-    var initial: [String: RunOptions]
+    var initial: [String: ZoneOptions]
     /// The fonts each zone uses now, and those of its initial options: the fonts kept loaded.
     var fontsInUse: [String: [FontCache.Identity]] = [:]
     var initialFonts: [String: [FontCache.Identity]] = [:]
@@ -43,11 +43,13 @@ public final class Feed: Sendable {
     var watching = false
     /// Each zone's options as the playing program set them (none: as the sign started):
     /// what a stale zone without a fallback shows.
-    var base: [String: RunOptions] = [:]
+    var base: [String: ZoneOptions] = [:]
     /// Each zone's options as people, programs and the config left them, live data (MQTT
     /// content, content with a lifetime, fallbacks, placeholder values) left out: what a
     /// person's later change is merged into for the state file.
-    var kept: [String: RunOptions]
+    var kept: [String: ZoneOptions]
+    /// The sign's t = 0 in Unix time, for `{time}` placeholders: moved when the wall clock is set.
+    var clockStart: Double?
   }
 
   /// A notification a line asked for (and whether it wakes a sign in an off period), or a
@@ -74,6 +76,8 @@ public final class Feed: Sendable {
   let state: Mutex<State>
   package let firstZone: String
   let zoneNames: [String]
+  /// The sprite file of the sprite effect, for every zone (`--sprite`).
+  let spritePath: String?
   /// Each zone's place, by name: what its content must fit.
   package let places: [String: ZonePlace]
   let stop: StopFlag
@@ -97,7 +101,7 @@ public final class Feed: Sendable {
 
   /// A feed for `zones`; `fonts` is the cache the sign was built with.
   package init(
-    zones: [ZoneSpec], stop: StopFlag,
+    zones: [ZoneSpec], clockStart: Double? = nil, spritePath: String? = nil, stop: StopFlag,
     onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any,
     clock: SignClock = .system, reports: SignReports = .standardError()
   ) {
@@ -106,12 +110,13 @@ public final class Feed: Sendable {
     firstZone = zones[0].name
     zoneNames = zones.map(\.name)
     places = Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.place) })
+    self.spritePath = spritePath
     self.stop = stop
     self.onEnd = onEnd
     self.fonts = fonts
     self.fontAccess = fontAccess
     let options = Dictionary(uniqueKeysWithValues: zones.map { ($0.name, $0.options) })
-    var state = State(options: options, initial: options, kept: options)
+    var state = State(options: options, initial: options, kept: options, clockStart: clockStart)
     for zone in zones {
       let identities = (try? zone.options.fonts.map { try fonts.resolve($0, access: .any).0 }) ?? []
       state.fontsInUse[zone.name] = identities
@@ -211,7 +216,7 @@ public final class Feed: Sendable {
   /// An update checked and built, waiting to be committed.
   package struct Update {
     package var zone: String
-    package var options: RunOptions
+    package var options: ZoneOptions
     package var content: ZoneContent?
     var immediately: Bool
     package var pause: Bool?
@@ -229,7 +234,7 @@ public final class Feed: Sendable {
     package var isBase = false
     /// What a person's change leaves the zone with, live data left out: what the state file
     /// keeps (``Feed/prepare(_:replacing:keeping:)`` with `keeping`).
-    package var keptOptions: RunOptions?
+    package var keptOptions: ZoneOptions?
   }
 
   /// Checks one feed document (a JSON line, or a zone of an HTTP request) and builds its
@@ -274,7 +279,7 @@ public final class Feed: Sendable {
 
   func prepare(
     zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?, replacing: Bool = false,
-    from start: RunOptions? = nil
+    from start: ZoneOptions? = nil
   ) throws -> Update {
     // Options are applied to a copy first, so a bad line changes nothing.
     let options = try applied(
@@ -293,7 +298,7 @@ public final class Feed: Sendable {
       } catch let refused as FontCache.NotOffered {
         throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
       }
-      let made = try SignPlan.makeContent(options, fonts: chain, values: values)
+      let made = try SignPlan.makeContent(options, epoch: state.withLock { $0.clockStart }, sprite: spritePath, fonts: chain, values: values)
       try check(made, fits: zone, fields: fields)
       content = made
     }
@@ -301,7 +306,7 @@ public final class Feed: Sendable {
   }
 
   /// `messages` and the options of `fields` applied to `start`, checked.
-  func applied(_ messages: [String]?, _ fields: JSONFields?, to start: RunOptions, zone: String) throws -> RunOptions {
+  func applied(_ messages: [String]?, _ fields: JSONFields?, to start: ZoneOptions, zone: String) throws -> ZoneOptions {
     var options = start
     if let messages {
       do {
@@ -376,10 +381,7 @@ public final class Feed: Sendable {
   /// messages show the time are rebuilt at once, the others only learn it.
   func shiftClock(by seconds: Double) {
     let zones = state.withLock { state -> [String] in
-      for zone in zoneNames {
-        if let start = state.options[zone]?.clockStart { state.options[zone]?.clockStart = start + seconds }
-        if let start = state.initial[zone]?.clockStart { state.initial[zone]?.clockStart = start + seconds }
-      }
+      if let start = state.clockStart { state.clockStart = start + seconds }
       return zoneNames.filter { zone in state.options[zone]?.messages.contains { TextTemplate($0).isDynamic } ?? false }
     }
     var updates: [Update] = []
@@ -576,8 +578,12 @@ public final class Feed: Sendable {
     commit(updates)
   }
 
+  /// The sign's t = 0 in Unix time that `{time}` placeholders count from (moved when the
+  /// wall clock is set).
+  package var clockStart: Double? { state.withLock { $0.clockStart } }
+
   /// Each zone's options now (what updates have made of them).
-  public var currentOptions: [String: RunOptions] { state.withLock { $0.options } }
+  public var currentOptions: [String: ZoneOptions] { state.withLock { $0.options } }
 
   /// Takes the notifications and dismissals lines asked for, in order.
   func drainNotices() -> [Notice] {

@@ -5,11 +5,11 @@ import SimpleJSON
 /// a config file's, or the one zone, `main`).
 public struct ZoneSpec: Sendable {
   public var place: ZonePlace
-  public var options: RunOptions
+  public var options: ZoneOptions
   /// The zone's name.
   public var name: String { place.name }
 
-  public init(place: ZonePlace, options: RunOptions) {
+  public init(place: ZonePlace, options: ZoneOptions) {
     self.place = place
     self.options = options
   }
@@ -45,7 +45,7 @@ package enum LayoutFile {
     for (index, value) in zones.enumerated() {
       let zone = try JSONFields(value, path: "zones[\(index)]")
       try zone.rejectUnknownKeys(zoneKeys)
-      var options = base
+      var options = base.zone
       options.messages = try zone.strings("messages") ?? []
       try apply(zone, to: &options)
       try checkCycleOnly(zone, options)
@@ -61,13 +61,17 @@ package enum LayoutFile {
   }
 
   /// Applies a zone's option fields (the options that zones take, by their JSON keys).
-  static func apply(_ zone: JSONFields, to options: inout RunOptions) throws(JSONFieldError) {
-    for option in Option.zoneOptions { try option.applyJSON(zone, option.key, &options) }
+  static func apply(_ zone: JSONFields, to options: inout ZoneOptions) throws(JSONFieldError) {
+    // The zone options' paths all lie under `zone`: the sign's own options stay as they are.
+    var carrier = RunOptions()
+    carrier.zone = options
+    for option in Option.zoneOptions { try option.applyJSON(zone, option.key, &carrier) }
+    options = carrier.zone
   }
 
   /// Refuses a cycle-mode option a document gives for a zone that does not cycle, as the
   /// command line refuses `--dwell` without `--mode cycle`: it would be ignored.
-  static func checkCycleOnly(_ zone: JSONFields, _ options: RunOptions) throws(JSONFieldError) {
+  static func checkCycleOnly(_ zone: JSONFields, _ options: ZoneOptions) throws(JSONFieldError) {
     guard !options.mode.takesTurns else { return }
     for option in Option.zoneOptions where option.needs == .cycleMode && zone.optional(option.key) != nil {
       throw JSONFieldError(field: zone.name(option.key), reason: "applies in cycle mode only: add \"mode\": \"cycle\"")

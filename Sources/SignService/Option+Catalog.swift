@@ -9,38 +9,38 @@ extension Option {
                            places: [.commandLine], help: "Sign width in pixels.").marking(\.sizeGiven)
   static let height = value("height", \.height, .integer("<pixels>", in: 1...RunOptions.maximumHeight),
                             places: [.commandLine], help: "Sign height in pixels.").marking(\.sizeGiven)
-  static let speed = value("speed", \.marquee.speed, .number("<px-per-second>", in: 0...RunOptions.maximumSpeed),
+  static let speed = value("speed", \.zone.speed, .number("<px-per-second>", in: 0...RunOptions.maximumSpeed),
                            help: "Scroll speed in pixels per second.")
   static let fps = value("fps", \.fps, .positive("<frames-per-second>", upTo: RunOptions.maximumFPS),
                          places: [.commandLine], help: "Frame rate.")
-  static let gap = value("gap", \.marquee.gap, .integer("<pixels>", in: 0...RunOptions.maximumWidth),
+  static let gap = value("gap", \.zone.gap, .integer("<pixels>", in: 0...RunOptions.maximumWidth),
                          help: "Dark columns between the end of the text and its start.")
-  static let direction = value("direction", \.marquee.direction, .choice(),
+  static let direction = value("direction", \.zone.direction, .choice(),
                                help: "Scroll direction; auto: the way the text reads (right for Arabic and Hebrew).")
-  static let textDirection = value("text-direction", \.textDirection, .choice(),
+  static let textDirection = value("text-direction", \.zone.textDirection, .choice(),
                                    help: "How messages read: auto (from the first letter), ltr, or rtl (Arabic, Hebrew).")
-  static let align = value("align", \.marquee.alignment, .choice(),
+  static let align = value("align", \.zone.alignment, .choice(),
                            help: "Where text that fits stands; start: where reading starts (right for Arabic).")
-  static let valign = value("valign", \.marquee.verticalAlignment, .choice(),
+  static let valign = value("valign", \.zone.verticalAlignment, .choice(),
                             help: "Where the line stands.")
-  static let mode = value("mode", \.mode, .choice(),
+  static let mode = value("mode", \.zone.mode, .choice(),
                           help: "auto: still if it fits, else scroll; scroll; cycle: one message at a time; pages: wrapped into pages that take turns.")
-  static let dwell = value("dwell", \.dwell, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
+  static let dwell = value("dwell", \.zone.dwell, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
                            needs: .cycleMode, help: "Cycle: how long each message stands.")
-  static let entry = value("in", \.entry, .effects, needs: .cycleMode,
+  static let entry = value("in", \.zone.entry, .effects, needs: .cycleMode,
                            help: "Cycle: how messages enter; see 'marquee effects'.")
-  static let exit = optional("out", \.exit, .effects, places: [.commandLine, .zone], needs: .cycleMode,
+  static let exit = optional("out", \.zone.exit, .effects, places: [.commandLine, .zone], needs: .cycleMode,
                              default: "the exit half of --in", help: "Cycle: how messages leave.")
-  static let duration = value("duration", \.duration, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
+  static let duration = value("duration", \.zone.duration, .number("<seconds>", in: 0...RunOptions.maximumSeconds),
                               needs: .cycleMode, help: "Cycle: how long a transition takes.")
-  static let ease = value("ease", \.easing, .choice(), needs: .cycleMode,
+  static let ease = value("ease", \.zone.easing, .choice(), needs: .cycleMode,
                           help: "Cycle: how a transition follows time.")
   static let sprite = optional("sprite", \.spritePath, .text("<file>"), needs: .cycleMode,
                                help: "Cycle: frames for the sprite effect ('#'/'.' rows, frames separated by empty lines).")
   static let icons = optional("icons", \.iconsPath, .text("<folder>"),
                               help: "A folder of pictures (PNG, GIF, PBM, XBM) messages show by name: {icon:logo} is logo.png; see 'marquee icons'.")
-  static let seed = value("seed", \.seed, .seed, help: "Seed of the random effect's order.")
-  static let invert = flag("invert", \.marquee.presentation.inverted, places: [.commandLine, .zone],
+  static let seed = value("seed", \.zone.seed, .seed, help: "Seed of the random effect's order.")
+  static let invert = flag("invert", \.zone.presentation.inverted, places: [.commandLine, .zone],
                            help: "Light the dark pixels and darken the lit ones.")
   /// What `--flip` and `"flip"` take.
   static let flipRule = "use \"h\", \"v\", \"hv\" or \"\" (no flip)"
@@ -60,16 +60,16 @@ extension Option {
       }
     },
     encodeJSON: { options in
-      .string((options.marquee.presentation.flippedHorizontally ? "h" : "") + (options.marquee.presentation.flippedVertically ? "v" : ""))
+      .string((options.zone.presentation.flippedHorizontally ? "h" : "") + (options.zone.presentation.flippedVertically ? "v" : ""))
     })
   static let font = value(
-    "font", \.fonts, .fonts,
+    "font", \.zone.fonts, .fonts,
     help: "Fonts, first choice first: 5x7, 3x5, a font name (unifont, wenquanyi_12pt, Lat15-Terminus16) or a path; see 'marquee fonts'.")
-  static let fit = value("fit", \.fit, .choice(),
+  static let fit = value("fit", \.zone.fit, .choice(),
                          help: "shrink: the largest font of --font whose line fits the sign's (or zone's) height.")
-  static let letterSpacing = value("letter-spacing", \.letterSpacing, .integer("<pixels>", in: 0...64),
+  static let letterSpacing = value("letter-spacing", \.zone.letterSpacing, .integer("<pixels>", in: 0...64),
                                    help: "Dark columns between letters.")
-  static let lineSpacing = value("line-spacing", \.lineSpacing, .integer("<pixels>", in: 0...64), needs: .cycleMode,
+  static let lineSpacing = value("line-spacing", \.zone.lineSpacing, .integer("<pixels>", in: 0...64), needs: .cycleMode,
                                  help: "Pages: dark rows between lines.")
   package static let gif = optional("gif", \.gifPath, .text("<file>"),
                             help: "Record the sign to an animated GIF (no waiting) for --seconds or --frames.")
@@ -78,7 +78,7 @@ extension Option {
                                 default: "10", help: "With --gif: how long to record.")
   static let gifScale = value("gif-scale", \.gifScale, .integer("<pixels>", in: 1...32), places: [.commandLine],
                               needs: .gif, help: "With --gif: image pixels per LED.")
-  static let color = value("color", \.ledColor, .color,
+  static let color = value("color", \.zone.ledColor, .color,
                            help: "LED color: red, green, amber, blue, white, or #rrggbb (RGB boards light each zone in its own).")
   package static let stdin = flag(
     "stdin", \.stdin,
@@ -164,8 +164,8 @@ extension Option {
   /// Sets both flips from `h`/`v` letters; `false` (nothing set) for other text.
   static func setFlips(_ text: String, in options: inout RunOptions) -> Bool {
     guard text.allSatisfy({ $0 == "h" || $0 == "v" }) else { return false }
-    options.marquee.presentation.flippedHorizontally = text.contains("h")
-    options.marquee.presentation.flippedVertically = text.contains("v")
+    options.zone.presentation.flippedHorizontally = text.contains("h")
+    options.zone.presentation.flippedVertically = text.contains("v")
     return true
   }
 }

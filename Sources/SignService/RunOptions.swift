@@ -3,8 +3,14 @@ import Drivers
 import Marquee
 import SimpleJSON
 
-/// Everything the command line says about one run of the sign.
+/// Everything the command line says about one run of the sign: the sign's own options
+/// (size, pacing, outputs, files, the server), and in ``zone`` the options every zone
+/// starts from.
 public struct RunOptions: Sendable, Equatable {
+  /// What the zones show and how, as the command line gives it: the default of every zone
+  /// (a layout's and a config's zones start from it; the messages are the first zone's).
+  public var zone = ZoneOptions()
+
   /// Where frames go.
   public enum Output: String, Sendable, CaseIterable {
     /// The simulated LED sign (dots, in colour) redrawn in place.
@@ -23,24 +29,10 @@ public struct RunOptions: Sendable, Equatable {
     case exit
   }
 
-  /// How messages are shown.
-  public var mode = DisplayMode.auto
-  /// Cycle mode: seconds each message stands.
-  public var dwell = 2.0
-  /// Cycle mode: the entry effects, `name[+name...]`.
-  public var entry = "scroll-up"
-  /// Cycle mode: the exit effects (`nil`: the entry effects' exit halves).
-  public var exit: String?
-  /// Cycle mode: seconds a transition takes.
-  public var duration = 0.5
-  /// Cycle mode: how transitions follow time.
-  public var easing = Easing.linear
   /// Cycle mode: a sprite file for the sprite effect.
   public var spritePath: String?
   /// A folder of pictures messages show by name (`{icon:logo}`), besides the built-in icons.
   public var iconsPath: String?
-  /// The seed of the random effect.
-  public var seed: UInt64 = 0x5EED
 
   /// Record an animated GIF to this file instead of showing the sign.
   public var gifPath: String?
@@ -50,8 +42,6 @@ public struct RunOptions: Sendable, Equatable {
   public var seconds: Double?
   /// Image pixels per LED in GIFs.
   public var gifScale = 4
-  /// The LED color (simulator and GIF).
-  public var ledColor = "red"
   /// Read updates from standard input while running.
   public var stdin = false
   /// What to do when standard input ends.
@@ -112,8 +102,6 @@ public struct RunOptions: Sendable, Equatable {
   /// Whether `--width` or `--height` were given (a board sets its own size).
   public var sizeGiven = false
 
-  /// The messages to show.
-  public var messages: [String] = []
   /// Sign width in pixels.
   public var width = 64
   /// Sign height in pixels.
@@ -129,18 +117,6 @@ public struct RunOptions: Sendable, Equatable {
   public var noWait = false
   /// Where frames go (`nil`: LEDs on a terminal, text otherwise).
   public var output: Output?
-  /// Fonts, most preferred first: built-in names, font names or paths.
-  public var fonts = ["5x7"]
-  /// Dark columns between letters.
-  public var letterSpacing = 1
-  /// Pages mode: dark rows between lines.
-  public var lineSpacing = 0
-  /// Whether the fonts are used as given or the largest that fits the zone.
-  public var fit = ZoneContent.FontFit.none
-  /// The direction messages read in: from each one's first letter by default.
-  public var textDirection = TextDirection.auto
-  /// How the text moves and where it stands.
-  public var marquee = MarqueeSettings()
   /// Whether to colour the simulated LEDs.
   public var color = true
 

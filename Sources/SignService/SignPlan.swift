@@ -44,7 +44,7 @@ public enum SignPlan {
     let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved, reports: reports)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
-      spec.options.ledColor == options.ledColor ? nil
+      spec.options.ledColor == options.zone.ledColor ? nil
         : ColorRegion(x: zone.x, y: zone.y, width: zone.width, height: zone.height, color: (LEDColor(spec.options.ledColor) ?? .red).rgb)
     }
     if let loops = options.loops {
@@ -60,7 +60,7 @@ public enum SignPlan {
     let access: FontCache.Access
     if case .offered = fontAccess { access = FontCache.offered(startingWith: zones.flatMap(\.options.fonts)) } else { access = .any }
     let feed = Feed(
-      zones: zones, stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access,
+      zones: zones, clockStart: options.clockStart, spritePath: options.spritePath, stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access,
       clock: clock, reports: reports)
     return BuiltSign(options: options, controller: controller, zones: zones, feed: feed)
   }
@@ -69,10 +69,10 @@ public enum SignPlan {
   /// the command line are the first zone's), or one zone, `main`.
   package static func zoneOptions(_ options: RunOptions) throws -> [ZoneSpec] {
     guard options.hasZones else {
-      return [ZoneSpec(place: ZonePlace(name: "main", x: 0, y: 0, width: options.width, height: options.height), options: options)]
+      return [ZoneSpec(place: ZonePlace(name: "main", x: 0, y: 0, width: options.width, height: options.height), options: options.zone)]
     }
     var specs = try zoneSpecs(options)
-    if !options.messages.isEmpty { specs[0].options.messages = options.messages }
+    if !options.zone.messages.isEmpty { specs[0].options.messages = options.zone.messages }
     return specs
   }
 
@@ -81,8 +81,8 @@ public enum SignPlan {
     _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache(), saved: [(zone: String, document: JSONValue)] = [],
     reports: SignReports = .standardError()
   ) throws -> (SignController, [ZoneSpec]) {
-    func content(_ options: RunOptions) throws -> ZoneContent {
-      try makeContent(options, fonts: fonts.chain(options.fonts).chain)
+    func content(_ zone: ZoneOptions) throws -> ZoneContent {
+      try makeContent(zone, epoch: options.clockStart, sprite: options.spritePath, fonts: fonts.chain(zone.fonts).chain)
     }
     do {
       var specs = try zoneOptions(options)
@@ -124,7 +124,7 @@ public enum SignPlan {
 
   /// Says, once at the start, which Arabic letters of a zone's messages are drawn unjoined:
   /// those no font of its chain has the joined forms of, and those Unicode has none for.
-  static func warnUnjoined(_ options: RunOptions, fonts: FontChain, zone: String?, reports: SignReports) {
+  static func warnUnjoined(_ options: ZoneOptions, fonts: FontChain, zone: String?, reports: SignReports) {
     let renderer = TextRenderer(fonts: fonts, direction: options.textDirection)
     var letters: [Unicode.Scalar] = []
     for message in options.messages {
@@ -166,28 +166,31 @@ public enum SignPlan {
   }
 
   /// The content of one zone from its options, placeholders of MQTT topics filled in from
-  /// `values` (without them, with their defaults).
-  static func makeContent(_ options: RunOptions, fonts: FontChain, values: LiveValues = LiveValues()) throws -> ZoneContent {
+  /// `values` (without them, with their defaults); `epoch` is the sign's t = 0 in Unix time
+  /// and `sprite` the sprite effect's file (the sign's own options).
+  static func makeContent(
+    _ options: ZoneOptions, epoch: Double?, sprite: String?, fonts: FontChain, values: LiveValues = LiveValues()
+  ) throws -> ZoneContent {
     let transition = Transition(
       entry: try EffectCatalog.parse(options.entry),
       exit: try options.exit.map(EffectCatalog.parse),
       duration: options.duration, easing: options.easing)
-    let ribbon = ZoneContent.Ribbon(speed: options.marquee.speed, gap: options.marquee.gap, direction: options.marquee.direction)
+    let ribbon = ZoneContent.Ribbon(speed: options.speed, gap: options.gap, direction: options.direction)
     let motion: ZoneContent.Motion
     switch options.mode {
     case .auto: motion = .auto(ribbon)
     case .scroll: motion = .scroll(ribbon)
-    case .cycle: motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.marquee.speed))
+    case .cycle: motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.speed))
     case .pages:
-      motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.marquee.speed, pages: ZoneContent.Pages(lineSpacing: options.lineSpacing)))
+      motion = .cycle(ZoneContent.Cycle(dwell: options.dwell, speed: options.speed, pages: ZoneContent.Pages(lineSpacing: options.lineSpacing)))
     }
     let style = ZoneContent.Style(
-      renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing, direction: options.textDirection), alignment: options.marquee.alignment,
-      verticalAlignment: options.marquee.verticalAlignment, presentation: options.marquee.presentation, fit: options.fit)
+      renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing, direction: options.textDirection), alignment: options.alignment,
+      verticalAlignment: options.verticalAlignment, presentation: options.presentation, fit: options.fit)
     var content = ZoneContent(
       messages: options.messages.map(values.fill), motion: motion, style: style, transition: transition, seed: options.seed,
-      sprite: try options.spritePath.map(loadSprite) ?? .pacman)
-    content.epoch = options.clockStart
+      sprite: try sprite.map(loadSprite) ?? .pacman)
+    content.epoch = epoch
     return content
   }
 

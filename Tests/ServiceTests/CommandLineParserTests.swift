@@ -15,7 +15,7 @@ import Testing
 
   @Test func defaultsSuitA64x8Sign() throws {
     let parsed = try options(["Hello"])
-    #expect(parsed.messages == ["Hello"])
+    #expect(parsed.zone.messages == ["Hello"])
     #expect(parsed.width == 64 && parsed.height == 8)
     #expect(parsed.output == nil && parsed.frames == nil)
   }
@@ -28,16 +28,16 @@ import Testing
       "A", "B",
     ])
     #expect(parsed.width == 32 && parsed.height == 16)
-    #expect(parsed.marquee.speed == 12.5 && parsed.fps == 25 && parsed.marquee.gap == 3)
-    #expect(parsed.marquee.direction == .right && parsed.marquee.alignment == .center)
-    #expect(parsed.marquee.verticalAlignment == .top && parsed.mode == .scroll)
-    #expect(parsed.letterSpacing == 2 && parsed.frames == 6 && parsed.noWait)
+    #expect(parsed.zone.speed == 12.5 && parsed.fps == 25 && parsed.zone.gap == 3)
+    #expect(parsed.zone.direction == .right && parsed.zone.alignment == .center)
+    #expect(parsed.zone.verticalAlignment == .top && parsed.zone.mode == .scroll)
+    #expect(parsed.zone.letterSpacing == 2 && parsed.frames == 6 && parsed.noWait)
     #expect(parsed.output == .ascii && !parsed.color)
-    #expect(parsed.messages == ["A", "B"])
+    #expect(parsed.zone.messages == ["A", "B"])
   }
 
   @Test func doubleDashEndsOptions() throws {
-    #expect(try options(["--", "--width", "-x"]).messages == ["--width", "-x"])
+    #expect(try options(["--", "--width", "-x"]).zone.messages == ["--width", "-x"])
   }
 
   @Test func helpAndVersion() throws {
@@ -88,6 +88,31 @@ import Testing
     "font": ("3x5,5x7", #""3x5,5x7""#), "fit": ("shrink", #""shrink""#), "letter-spacing": ("2", "2"), "line-spacing": ("2", "2"), "color": ("#00ff80", ##""#00FF80""##),
   ]
 
+  /// The zone options are exactly `ZoneOptions`: each changes only `RunOptions.zone`, and
+  /// every field of `ZoneOptions` but the messages is some zone option's.
+  @Test func theZoneKeysAreExactlyTheZonesOptions() throws {
+    var reached: Set<String> = ["messages"]
+    for option in Option.zoneOptions {
+      let sample = try #require(OptionModelTests.samples[option.name])
+      var options = RunOptions()
+      try option.applyText(option.placeholder == nil ? nil : sample.text, &options)
+      var rest = options
+      rest.zone = ZoneOptions()
+      #expect(rest == RunOptions(), "'--\(option.name)' changes the sign's own options")
+      let before = Mirror(reflecting: ZoneOptions()).children, after = Mirror(reflecting: options.zone).children
+      for (old, new) in zip(before, after) where "\(old.value)" != "\(new.value)" { reached.insert(old.label ?? "") }
+    }
+    let fields = Set(Mirror(reflecting: ZoneOptions()).children.compactMap(\.label))
+    #expect(fields == reached, "fields no zone option sets: \(fields.subtracting(reached).sorted())")
+    // And no sign option reaches into a zone's.
+    for option in Option.all where !option.places.contains(.zone) {
+      var options = RunOptions()
+      let text = option.placeholder == nil ? nil : "1"
+      guard (try? option.applyText(text, &options)) != nil else { continue }
+      #expect(options.zone == ZoneOptions(), "'--\(option.name)' is the sign's and changes a zone's options")
+    }
+  }
+
   @Test(arguments: Option.zoneOptions.map(\.name))
   func aZoneOptionMeansTheSameOnTheCommandLineAndInJSON(name: String) throws {
     let option = try #require(Option.all.first { $0.name == name })
@@ -95,7 +120,7 @@ import Testing
     var fromText = RunOptions()
     try option.applyText(option.placeholder == nil ? nil : sample.text, &fromText)
     var fromJSON = RunOptions()
-    try LayoutFile.apply(try JSONFields(JSONParser.parse(#"{"\#(option.key)": \#(sample.json)}"#)), to: &fromJSON)
+    try LayoutFile.apply(try JSONFields(JSONParser.parse(#"{"\#(option.key)": \#(sample.json)}"#)), to: &fromJSON.zone)
     #expect(fromText == fromJSON)
     #expect(fromText != RunOptions(), "the sample changes something")
     // Feed lines take the same keys, but a zone's colour, fixed when the display is set up.
@@ -135,15 +160,15 @@ import Testing
     #expect(throws: UsageError.self) { try CommandLineParser.parse(["--seed", "9007199254740992", "X"]) }
     var options = RunOptions()
     #expect(throws: JSONFieldError.self) {
-      try LayoutFile.apply(try JSONFields(JSONParser.parse(#"{"seed": 9007199254740992}"#)), to: &options)
+      try LayoutFile.apply(try JSONFields(JSONParser.parse(#"{"seed": 9007199254740992}"#)), to: &options.zone)
     }
   }
 
   @Test func helpDefaultsAreReadFromTheDefaults() {
     let defaults = RunOptions()
     #expect(Option.width.helpLine.hasSuffix("(default: \(defaults.width))"))
-    #expect(Option.seed.helpLine.hasSuffix("(default: \(defaults.seed))"))
-    #expect(Option.entry.helpLine.hasSuffix("(default: \(defaults.entry))"))
+    #expect(Option.seed.helpLine.hasSuffix("(default: \(defaults.zone.seed))"))
+    #expect(Option.entry.helpLine.hasSuffix("(default: \(defaults.zone.entry))"))
   }
 }
 

@@ -10,7 +10,7 @@ import Testing
 @Suite struct FeedNotifyTests {
   @Test func aNotifyLineShowsAndADismissLineEndsIt() throws {
     var options = RunOptions()
-    options.messages = ["Open"]
+    options.zone.messages = ["Open"]
     options.width = 32
     let built = try SignPlan.build(options, stop: StopFlag(), now: 0)
     func frame(_ t: Double) -> Framebuffer { built.timeline.frame(at: t).pixels }

@@ -31,7 +31,7 @@ import Testing
 
   @Test func aDepartureThatIsNotUpdatedGivesWayToItsFallback() throws {
     var options = RunOptions()
-    options.messages = ["Timetable"]
+    options.zone.messages = ["Timetable"]
     options.width = 64
     let stop = StopFlag()
     defer { stop.set() }
@@ -75,7 +75,7 @@ import Testing
     let fields = try JSONFields(try JSONParser.parse(#"{"programs": [{"name": "menu", "default": true, "messages": ["Menu of the day"]}]}"#))
     let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
     var options = RunOptions()
-    options.messages = ["Started with this"]
+    options.zone.messages = ["Started with this"]
     let stop = StopFlag()
     defer { stop.set() }
     let clock = ManualSignClock(wall: 0)
@@ -91,7 +91,7 @@ import Testing
 
   @Test func placeholdersShowTheirTopicsLatestValue() throws {
     var options = RunOptions()
-    options.messages = ["Temp {mqtt:home/outside/temp|--}°C {{mqtt:literal}} {mqtt:a/+/b}"]
+    options.zone.messages = ["Temp {mqtt:home/outside/temp|--}°C {{mqtt:literal}} {mqtt:a/+/b}"]
     options.width = 128
     let stop = StopFlag()
     defer { stop.set() }
@@ -114,7 +114,7 @@ import Testing
 
   @Test func aPlaceholderWhoseTopicFallsSilentGoesStaleAndComesBack() throws {
     var options = RunOptions()
-    options.messages = ["Timetable"]
+    options.zone.messages = ["Timetable"]
     options.width = 128
     let stop = StopFlag()
     defer { stop.set() }
@@ -143,7 +143,7 @@ import Testing
     let fields = try JSONFields(try JSONParser.parse(#"{"off": [{"times": ["00:00-24:00"]}]}"#))
     let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
     var options = RunOptions()
-    options.messages = ["Open"]
+    options.zone.messages = ["Open"]
     let stop = StopFlag()
     defer { stop.set() }
     let built = try SignPlan.build(options, stop: stop, now: 0)

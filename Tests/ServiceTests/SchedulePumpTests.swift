@@ -21,7 +21,7 @@ import Testing
       """#))
     let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
     var options = RunOptions()
-    options.messages = ["Start"]
+    options.zone.messages = ["Start"]
     let stop = StopFlag()
     let built = try SignPlan.build(options, stop: stop, now: 0)
     let frames = FrameTap(width: 64, height: 8, fps: 10)
@@ -53,8 +53,8 @@ import Testing
     let fields = try JSONFields(try JSONParser.parse(#"{"off": [{"dates": "2000-01-01/2000-01-01"}]}"#))
     let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
     var options = RunOptions()
-    options.messages = ["{time:%H:%M}"]
-    options.marquee.alignment = .left
+    options.zone.messages = ["{time:%H:%M}"]
+    options.zone.alignment = .left
     let stop = StopFlag()
     let clock = ManualSignClock(wall: 3600)
     let built = try SignPlan.build(options, stop: stop, now: clock.wall, clock: clock.clock)
@@ -65,7 +65,7 @@ import Testing
     clock.advance(by: 0.25)
     clock.setWall(ten)
     pump.look()
-    #expect((built.feed.currentOptions["main"]?.clockStart ?? 0) > 1_000_000, "the sign's start did not follow the clock")
+    #expect((built.feed.clockStart ?? 0) > 1_000_000, "the sign's start did not follow the clock")
     var frame = Frame(width: 64, height: 8)
     var workspace = FrameWorkspace()
     let t = clock.monotonic - started
@@ -87,7 +87,7 @@ import Testing
     let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
     #expect(schedule.holdUntilClockSet == "booting")
     var options = RunOptions()
-    options.messages = ["Start"]
+    options.zone.messages = ["Start"]
     let stop = StopFlag()
     let built = try SignPlan.build(options, stop: stop, now: 0)
     let frames = FrameTap(width: 64, height: 8, fps: 10)

@@ -30,7 +30,7 @@ import Testing
     """#) throws -> RunOptions {
     var options = RunOptions()
     options.width = 32
-    options.messages = ["Config"]
+    options.zone.messages = ["Config"]
     options.statePath = state
     options.schedule = try ScheduleFile.read(try JSONFields(try JSONParser.parse(schedule)), base: RunOptions(), zones: ["main"])
     return options

@@ -132,7 +132,7 @@ package enum ScheduleFile {
     }
     // Checked now against the option model, so a bad program is refused at the start.
     for part in parts {
-      var options = base
+      var options = base.zone
       let documentFields = try JSONFields(part.document, path: part.path)
       try LayoutFile.apply(documentFields, to: &options)
       try LayoutFile.checkCycleOnly(documentFields, options)

@@ -215,16 +215,19 @@ extension SignSession {
 
   /// A zone's content and options as the state file keeps them: what ``state()`` shows,
   /// less the colour (set at the start only).
-  static func document(_ options: RunOptions) -> JSONValue {
+  static func document(_ options: ZoneOptions) -> JSONValue {
     .object(describe(options).filter { $0.key != "color" })
   }
 
   /// A zone's content and every option that applies to it, under the keys feed lines,
   /// layout files and content documents use: made from the options' declarations, so
   /// whatever a command accepts for the zone the state shows.
-  public static func describe(_ options: RunOptions) -> [(key: String, value: JSONValue)] {
+  public static func describe(_ options: ZoneOptions) -> [(key: String, value: JSONValue)] {
     // The cycle-mode options only for a zone that cycles: elsewhere a write refuses them.
     let shown = Option.zoneOptions.filter { $0.needs != .cycleMode || options.mode.takesTurns }
-    return [("messages", .array(options.messages.map { .string($0) }))] + shown.map { ($0.key, $0.encodeJSON(options)) }
+    var carrier = RunOptions()
+    carrier.zone = options
+    let messages: [(key: String, value: JSONValue)] = [("messages", .array(options.messages.map { .string($0) }))]
+    return messages + shown.map { ($0.key, $0.encodeJSON(carrier)) }
   }
 }

@@ -21,7 +21,7 @@ extension SignSession {
       ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
       ("on", .bool(!frames.off)), ("dark", dark(at: now)), ("program", pump.current?.program.map { .string($0) } ?? .null),
       ("zones", .array(zones.map { zone in
-        let zoneOptions = options[zone.name] ?? RunOptions()
+        let zoneOptions: ZoneOptions = options[zone.name] ?? ZoneOptions()
         var members: [(key: String, value: JSONValue)] = [
           ("name", .string(zone.name)), ("x", .number(Double(zone.x))), ("y", .number(Double(zone.y))),
           ("width", .number(Double(zone.width))), ("height", .number(Double(zone.height))),

@@ -6,7 +6,7 @@ import SignService
 // Options, as the command line or a config file gives them.
 var options = RunOptions()
 options.width = 64
-options.messages = ["Welcome"]
+options.zone.messages = ["Welcome"]
 
 // Build the sign as marquee does: its zones, their fonts, and the feed that updates them.
 let stop = StopFlag()
