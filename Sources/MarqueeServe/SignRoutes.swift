@@ -1,4 +1,5 @@
 import BitmapFonts
+import Dispatch
 import HTTP
 import Marquee
 import MatrixCore
@@ -88,6 +89,7 @@ public final class SignRoutes: Sendable {
       }
     }
     router.add("GET", "/api/frame") { [self] request in .now(frame(request)) }
+    router.add("POST", "/api/preview") { [self] request in preview(request) }
     router.add("GET", "/api/events") { [self] _ in .now(.events(SignEvents(session: session))) }
     router.add("GET", "/api/effects") { _ in
       .now(.json(.array(EffectCatalog.all.map { .object([("name", .string($0.name)), ("summary", .string($0.summary))]) })))
@@ -131,6 +133,37 @@ public final class SignRoutes: Sendable {
     }
     return router
   }
+
+  /// `POST /api/preview?seconds=N`: the body (a content document, as `PATCH /api/content`
+  /// takes it) drawn as an animated GIF, on a queue of its own so the session's commands
+  /// never wait for one; the sign draws one at a time (another is answered 503).
+  func preview(_ request: HTTPRequest) -> HTTPReply {
+    let document: JSONValue
+    var seconds = SignSession.PreviewLimits.defaultSeconds
+    do {
+      document = try SignRoutes.body(request).value
+      if let text = request.query["seconds"] {
+        guard let value = Double(text), value.isFinite else { throw SignRefusal(field: "seconds", "expected a number, got '\(text)'") }
+        seconds = value
+      }
+    } catch {
+      return .now(SignRoutes.response(SignRefusal(from: error)))
+    }
+    let (source, length) = (source, seconds)
+    return .later { [session] complete in
+      SignRoutes.previews.async {
+        do {
+          let gif = try session.preview(document, seconds: length, from: source)
+          complete(HTTPResponse(status: 200, headers: [("Content-Type", "image/gif")], body: gif))
+        } catch {
+          complete(SignRoutes.response(SignRefusal(from: error)))
+        }
+      }
+    }
+  }
+
+  /// Where previews are drawn: apart from the session's queue and the frame loop.
+  static let previews = DispatchQueue(label: "marquee.previews", qos: .utility)
 
   /// File work, answered from the session's queue.
   func later(_ body: @escaping @Sendable () -> HTTPResponse) -> HTTPReply {

@@ -5,6 +5,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --programs URL PLAYING OTHER
        page_check.py --notify URL
        page_check.py --language URL
+       page_check.py --preview URL
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -327,7 +328,47 @@ def language_check():
     print("page ok: Chinese and English, chosen from the browser and by the switch, remembered")
 
 
+def preview_check():
+    """A draft previewed: the sign draws it as a GIF the page shows, and the sign changes
+    only when Show is pressed, to exactly what was previewed."""
+    url = sys.argv[2].rstrip("/")
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        field = lambda name: driver.find_element(By.ID, name)
+        wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the zones in the form")
+        before = json.loads(api(url, "/api/state"))["zones"][0]["messages"]
+        field("messages").clear()
+        field("messages").send_keys("Draft 1")
+        driver.execute_script("""window.sent = [];
+          const send = window.fetch;
+          window.fetch = (path, init) => {
+            if (init && init.body) window.sent.push([path, JSON.parse(init.body)]);
+            return send(path, init);
+          };""")
+        field("preview").click()
+        wait(lambda: field("draft-box").is_displayed() and driver.execute_script(
+            "const i = document.getElementById('draft'); return i.complete && i.naturalWidth > 0;"), "the draft's GIF shown")
+        width = driver.execute_script("return document.getElementById('draft').naturalWidth;")
+        state = json.loads(api(url, "/api/state"))
+        assert width >= state["width"], "the GIF is %d pixels wide" % width
+        # Previewing changed nothing on the sign.
+        time.sleep(0.5)
+        assert json.loads(api(url, "/api/state"))["zones"][0]["messages"] == before, "the preview changed the sign"
+        field("send").click()
+        wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == ["Draft 1"], "Show to put the draft on the sign")
+        sent = driver.execute_script("return window.sent;")
+        assert sent[0][0].startswith("/api/preview") and sent[1][0] == "/api/content", "sent %r" % sent
+        assert sent[0][1] == sent[1][1], "Show sent %r, the preview drew %r" % (sent[1][1], sent[0][1])
+        wait(lambda: not field("draft-box").is_displayed(), "the draft put away once shown")
+        print("page ok: a draft previewed as the sign draws it, the sign unchanged until Show")
+    finally:
+        driver.quit()
+
+
 def main():
+    if sys.argv[1] == "--preview":
+        return preview_check()
     if sys.argv[1] == "--language":
         return language_check()
     if sys.argv[1] == "--notify":

@@ -68,4 +68,10 @@ import Testing
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
     try check(sign, ["--language", "{url}"])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func aDraftIsPreviewedBeforeItGoesLive() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "32", "Live"])
+    try check(sign, ["--preview", "{url}"])
+  }
 }

@@ -31,10 +31,18 @@ import Testing
       responder = SignRoutes(session: session).responder(hosts: HostNames(machineName: "signpi"), token: token)
     }
 
+    /// Sends a request; a query in `path` (`?seconds=1`) is split off as a server would.
     func send(_ method: String, _ path: String, _ body: String? = nil, headers: [String: String] = [:]) -> HTTPResponse {
       var all = ["Host": "127.0.0.1:8080"].merging(headers) { _, new in new }
       if body != nil { all["Content-Type"] = "application/json" }
-      return responder.respond(to: HTTPRequest(method: method, path: path, headers: all, body: Array((body ?? "").utf8))).wait()
+      let parts = path.split(separator: "?", maxSplits: 1)
+      var query: [String: String] = [:]
+      for pair in parts.dropFirst().first?.split(separator: "&") ?? [] {
+        let nameValue = pair.split(separator: "=", maxSplits: 1)
+        query[String(nameValue[0])] = nameValue.count > 1 ? String(nameValue[1]) : ""
+      }
+      let request = HTTPRequest(method: method, path: String(parts[0]), query: query, headers: all, body: Array((body ?? "").utf8))
+      return responder.respond(to: request).wait()
     }
 
     func json(_ response: HTTPResponse) throws -> JSONValue { try JSONParser.parse(String(decoding: response.body, as: UTF8.self)) }

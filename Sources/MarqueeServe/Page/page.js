@@ -8,7 +8,7 @@ const WORDS = {
   en: {
     "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on",
     sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
-    cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", pause: "Pause",
+    cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", preview: "Preview", "draft-note": "Draft: not on the sign until you press Show", pause: "Pause",
     resume: "Resume", token: "Enter the token", "notify-title": "Notify",
     notification: "Notification (interrupts, then the sign goes on)", where: "Where", "whole-sign": "whole sign",
     for: "For", seconds: "seconds", passes: "passes", "how-many": "How many", priority: "Priority", in: "In", out: "Out",
@@ -27,7 +27,7 @@ const WORDS = {
   zh: {
     "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启",
     sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页", reads: "书写方向", ltr: "从左到右", rtl: "从右到左",
-    effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", pause: "暂停", resume: "继续",
+    effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", preview: "预览", "draft-note": "草稿：按“显示”后才会上屏", pause: "暂停", resume: "继续",
     token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
     "whole-sign": "整屏", for: "按", seconds: "秒", passes: "遍", "how-many": "数量", priority: "优先级", in: "进入特效",
     out: "退出特效", cut: "直接切换", wake: "关屏时段也点亮显示", notify: "发送通知", "dismiss-all": "全部撤销",
@@ -305,16 +305,40 @@ async function listen() {
 }
 
 $("zone").addEventListener("change", fillForm);
+// The content document the form stands for: what "Preview" draws and "Show" sends.
+function draftUpdate() {
+  const messages = $("messages").value.split("\n").map((m) => m.trim()).filter((m) => m.length > 0);
+  const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, textDirection: $("reads").value, immediately: true };
+  // The entry effect is for cycling messages; the speed for scrolling ones.
+  if (update.mode === "cycle" || update.mode === "pages") update.in = $("effect").value;
+  else update.speed = Number($("speed").value);
+  return update;
+}
+
 $("content").addEventListener("submit", async (event) => {
   event.preventDefault();
-  const messages = $("messages").value.split("\n").map((m) => m.trim()).filter((m) => m.length > 0);
   try {
-    const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, textDirection: $("reads").value, immediately: true };
-    // The entry effect is for cycling messages; the speed for scrolling ones.
-    if (update.mode === "cycle" || update.mode === "pages") update.in = $("effect").value;
-    else update.speed = Number($("speed").value);
-    state = await api("/api/content", "PATCH", update);
+    state = await api("/api/content", "PATCH", draftUpdate());
     fillForm();
+    showStatus("");
+    $("draft-box").hidden = true;
+  } catch (error) { showStatus(error.message); }
+});
+
+// A draft drawn by the sign itself (its engine and fonts) as a GIF, the sign unchanged.
+$("preview").addEventListener("click", async () => {
+  try {
+    const response = await fetch("/api/preview?seconds=4", {
+      method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(draftUpdate()),
+    });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      throw new Error(signError(data.error || response.statusText));
+    }
+    const image = $("draft");
+    if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
+    image.src = URL.createObjectURL(await response.blob());
+    $("draft-box").hidden = false;
     showStatus("");
   } catch (error) { showStatus(error.message); }
 });

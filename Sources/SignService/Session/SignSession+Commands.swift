@@ -27,18 +27,7 @@ extension SignSession {
   /// after a restart too); on a sign without programs, until changed again. Content with
   /// a lifetime, and content from a live source (MQTT), is live data and never kept.
   func setContent(_ document: JSONValue, replacing: Bool, from source: CommandSource) throws -> SignAnswer {
-    let fields = try JSONFields(document)
-    let documents: [JSONFields]
-    if fields.value["zones"] != nil {
-      try fields.rejectUnknownKeys(["zones"])
-      documents = try fields.objects("zones") ?? []
-    } else {
-      documents = [fields]
-    }
-    if let filters = source.valueFilters {
-      for document in documents { try LiveValues.checkTopics(in: document.value, allowed: filters, path: document.path) }
-    }
-    let updates = try documents.map { try feed.prepare($0, replacing: replacing, keeping: source.keeps) }
+    let updates = try contentUpdates(document, replacing: replacing, from: source)
     let until = pump.stretchEnd(at: clock.wall())
     let kept = source.keeps && statePath != nil && !updates.contains { $0.lifetime != nil }
     if source.keeps {
@@ -55,6 +44,24 @@ extension SignSession {
       for update in updates { if let pause = update.pause { record.paused[update.zone] = pause } }
     }
     return .changed(kept: kept, until: kept ? until : nil)
+  }
+
+  /// A content document (one zone's, or `{"zones": [...]}`) checked whole and built into
+  /// updates, nothing applied: what ``setContent(_:replacing:from:)`` commits and a
+  /// preview draws.
+  func contentUpdates(_ document: JSONValue, replacing: Bool, from source: CommandSource) throws -> [Feed.Update] {
+    let fields = try JSONFields(document)
+    let documents: [JSONFields]
+    if fields.value["zones"] != nil {
+      try fields.rejectUnknownKeys(["zones"])
+      documents = try fields.objects("zones") ?? []
+    } else {
+      documents = [fields]
+    }
+    if let filters = source.valueFilters {
+      for document in documents { try LiveValues.checkTopics(in: document.value, allowed: filters, path: document.path) }
+    }
+    return try documents.map { try feed.prepare($0, replacing: replacing, keeping: source.keeps) }
   }
 
   /// Pauses or resumes one zone, or every zone.

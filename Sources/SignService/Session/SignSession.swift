@@ -27,6 +27,8 @@ public final class SignSession: Sendable {
     var saved = SignState()
   }
 
+  /// Whether a preview is being drawn (one at a time).
+  let previewing = Atomic<Bool>(false)
   /// The options the sign runs with (completed by ``SignPlan``).
   public let options: RunOptions
   public let controller: SignController

@@ -1,0 +1,63 @@
+import Drivers
+import Marquee
+import MatrixCore
+import SimpleJSON
+import Synchronization
+
+/// A draft shown before it goes live (预览): a content document drawn by the sign's own
+/// engine and fonts into an animated GIF, the sign itself untouched.
+extension SignSession {
+  /// The bounds of one preview: how long it may be, its frame rate, and how much drawing it
+  /// may cost, so that a flood of previews holds bounded memory and time.
+  public enum PreviewLimits {
+    /// The default length, in seconds.
+    public static let defaultSeconds = 4.0
+    /// The longest preview, in seconds.
+    public static let longestSeconds = 10.0
+    /// Frames per second of the GIF (fewer on a large sign, see ``pixelBudget``).
+    public static let fps = 20.0
+    /// The widest image, in pixels: a small sign's LEDs are drawn larger, up to 6 pixels.
+    public static let imageWidth = 1024
+    /// Image pixels over all frames: past it, the preview has fewer frames per second.
+    public static let pixelBudget = 1 << 23
+  }
+
+  /// A GIF of `document` (a content document, as `PATCH /api/content` takes it: checked the
+  /// same way, with the same refusals) playing for its first `seconds` on the whole sign, the
+  /// zones it does not name showing what they show now, from their start.
+  ///
+  /// Only one preview is drawn at a time; another asked meanwhile is refused as busy.
+  ///
+  /// - Throws: ``SignRefusal`` (`busy`, or `invalid` naming `seconds`), or what the content
+  ///   command throws for a bad document.
+  public func preview(_ document: JSONValue, seconds: Double = PreviewLimits.defaultSeconds, from source: CommandSource = .person) throws -> [UInt8] {
+    guard seconds.isFinite, seconds >= 0.1, seconds <= PreviewLimits.longestSeconds else {
+      throw SignRefusal(field: "seconds", "expected a number from 0.1 to \(Int(PreviewLimits.longestSeconds)), got \(seconds)")
+    }
+    guard previewing.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
+      throw SignRefusal(.busy, "another preview is being drawn; try again in a moment")
+    }
+    defer { previewing.store(false, ordering: .releasing) }
+    var preview = source
+    preview.keeps = false
+    let updates = try contentUpdates(document, replacing: false, from: preview)
+    var drafts: [String: ZoneContent] = [:]
+    for update in updates { if let content = update.content { drafts[update.zone] = content } }
+    let zones = try controller.sign.zones.map { zone in try Zone(place: zone.place, content: drafts[zone.name] ?? zone.content) }
+    let sign = try Sign(width: width, height: height, zones: zones)
+    let scale = max(1, min(6, PreviewLimits.imageWidth / width))
+    let imagePixels = width * scale * height * scale
+    let wanted = max(1, Int((seconds * PreviewLimits.fps).rounded()))
+    let frameCount = max(1, min(wanted, PreviewLimits.pixelBudget / max(1, imagePixels)))
+    let fps = Double(frameCount) / seconds
+    var recorder = try GIFRecorder(
+      width: width, height: height, fps: fps, scale: scale, color: (LEDColor(options.zone.ledColor) ?? .red).rgb.tuple)
+    var frame = Frame(width: width, height: height)
+    var workspace = FrameWorkspace()
+    for index in 0..<frameCount {
+      sign.render(at: Double(index) / fps, into: &frame, workspace: &workspace)
+      try recorder.show(frame, changed: true)
+    }
+    return recorder.data
+  }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import HTTP
+import MatrixCore
+import SimpleJSON
+import Testing
+import TestSupport
+
+@testable import Marquee
+@testable import MarqueeServe
+@testable import SignService
+
+/// `POST /api/preview`: a draft drawn by the sign's own engine into a GIF, the sign itself
+/// untouched; refused as `PATCH /api/content` refuses; one at a time; bounded.
+@Suite struct PreviewTests {
+  static let pillow = ChildProcess.commandExists("python3")
+    && (try? ChildProcess.run("/usr/bin/env", ["python3", "-c", "import PIL"]))?.status == 0
+
+  /// The LEDs of each frame of a GIF the sign drew, read by Pillow (an independent decoder)
+  /// at each dot's centre: lit when brighter than the dark dots' colour.
+  static func decode(_ gif: [UInt8], width: Int, height: Int) throws -> [Framebuffer] {
+    let path = NSTemporaryDirectory() + "marquee-preview-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).gif"
+    try Data(gif).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let script = """
+      import sys
+      from PIL import Image, ImageSequence
+      im = Image.open(sys.argv[1]); w, h = int(sys.argv[2]), int(sys.argv[3]); s = im.size[0] // w
+      for f in ImageSequence.Iterator(im):
+          rgb = f.convert("RGB")
+          print("".join("#" if sum(rgb.getpixel((x * s + s // 2 - (1 if s > 2 else 0), y * s + s // 2 - (1 if s > 2 else 0)))) > 200 else "." for y in range(h) for x in range(w)))
+      """
+    let result = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script, path, "\(width)", "\(height)"], timeout: 60)
+    #expect(result.status == 0, "\(result.stderr)")
+    return try result.stdout.split(separator: "\n").map { line in
+      let rows = stride(from: 0, to: line.count, by: width).map { start in
+        String(line.dropFirst(start).prefix(width))
+      }
+      return try Framebuffer(text: rows.joined(separator: "\n"))
+    }
+  }
+
+  @Test(.enabled(if: pillow, "needs python3 with Pillow (Debian package python3-pil)"))
+  func theDraftIsDrawnAsTheSignWouldShowItAndTheSignDoesNotChange() throws {
+    let served = try SignRoutesTests.Served()
+    let before = served.session.state()
+    let answer = served.send("POST", "/api/preview?seconds=1", #"{"zone": "right", "messages": ["Sale"], "mode": "auto"}"#)
+    #expect(answer.status == 200 && answer.header("content-type") == "image/gif", "\(String(decoding: answer.body, as: UTF8.self))")
+    #expect(Array(answer.body.prefix(6)) == Array("GIF89a".utf8))
+    // Nothing changed on the sign.
+    #expect(served.session.state() == before)
+    // The first frame: the left zone as it is, the right one showing the draft, as a sign
+    // built with that content draws it.
+    let frames = try PreviewTests.decode(answer.body, width: 64, height: 8)
+    #expect(frames.count == 20, "one second at 20 frames a second")
+    var options = RunOptions()
+    options.width = 64
+    options.configZones = try JSONParser.parse(#"""
+      [{"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
+       {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["Sale"], "font": "3x5"}]
+      """#)
+    options.clockStart = 0
+    let expected = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    var frame = Frame(width: 64, height: 8)
+    var workspace = FrameWorkspace()
+    expected.controller.sign.render(at: 0, into: &frame, workspace: &workspace)
+    #expect(frames.first == frame.pixels, "\(frames.first.map { $0.text } ?? "none")\nwant\n\(frame.pixels.text)")
+  }
+
+  @Test func aBadDraftIsRefusedAsAChangeWouldBe() throws {
+    let served = try SignRoutesTests.Served()
+    for body in [#"{"zones": [{"zone": "left", "speed": "fast"}]}"#, #"{"zone": "nowhere", "messages": ["x"]}"#, #"{"messages": ["x"], "font": "/etc/passwd"}"#] {
+      let preview = served.send("POST", "/api/preview", body)
+      let change = served.send("PATCH", "/api/content", body)
+      #expect(preview.status == change.status && preview.status >= 400, "\(body)")
+      #expect(try served.json(preview)["error"] == served.json(change)["error"], "\(body)")
+    }
+    for seconds in ["0", "11", "nan", "x", "-1"] {
+      let answer = served.send("POST", "/api/preview?seconds=\(seconds)", #"{"messages": ["x"]}"#)
+      let error = try served.json(answer)["error"]
+      guard case .string(let text)? = error else { Issue.record("no error for \(seconds)"); continue }
+      #expect(answer.status == 400 && text.hasPrefix("seconds: "), "\(seconds): \(text)")
+    }
+  }
+
+  @Test func oneAtATimeAndBounded() throws {
+    let served = try SignRoutesTests.Served()
+    served.session.previewing.store(true, ordering: .relaxed)
+    let busy = served.send("POST", "/api/preview", #"{"messages": ["x"]}"#)
+    #expect(busy.status == 503)
+    served.session.previewing.store(false, ordering: .relaxed)
+    #expect(served.send("POST", "/api/preview", #"{"messages": ["x"]}"#).status == 200)
+    // A large sign: fewer frames, never more image pixels than the budget.
+    var options = RunOptions()
+    options.width = 4096
+    options.height = 64
+    options.zone.messages = ["Wide"]
+    let wide = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    let gif = try wide.preview(.object([("messages", .array([.string("x")]))]), seconds: 10)
+    #expect(gif.count < 4 << 20, "\(gif.count) bytes")
+  }
+}
