@@ -63,11 +63,17 @@ public final class MQTTBridge: Sendable {
     configuration.monotonic = session.clock.monotonic
     let inbox = Inbox()
     let reports = session.reports
+    stats.counts.withLock { $0.broker = "mqtt://\(HostPort(host: address.host, port: address.port))" }
     client = MQTTClient(configuration, onMessage: { inbox.deliver($0) }, onEvent: { event in
       switch event {
-      case .connected: reports.notice("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
+      case .connected:
+        stats.counts.withLock { $0.connected = true }
+        reports.notice("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
       case .disconnected(let reason, let retry):
-        stats.counts.withLock { $0.lastError = reason }
+        stats.counts.withLock {
+          $0.lastError = reason
+          if retry > 0 { $0.connected = false }
+        }
         reports.notice("MQTT: \(reason)" + (retry > 0 ? "; trying again in \(retry) s" : ""))
       case .skipped(let topic, let bytes):
         let say = stats.counts.withLock { counts in

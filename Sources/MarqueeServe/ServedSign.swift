@@ -50,7 +50,7 @@ public final class ServedSign: Sendable {
     let stats = ServeStats()
     // Without a token, anyone who can reach the API could read other topics through
     // placeholders: the MQTT filters hold for its content too.
-    routes = SignRoutes(session: session, stats: stats, valueFilters: mqtt != nil && token == nil ? mqtt?.valueFilters : nil)
+    routes = SignRoutes(session: session, stats: stats, valueFilters: mqtt != nil && token == nil ? mqtt?.valueFilters : nil, version: version)
     let hangups = HangupWatch()
     server = try HTTPServer(
       address: listen, responder: routes.responder(hosts: hosts, token: token), clock: { session.clock.monotonicNanoseconds },

@@ -19,10 +19,17 @@ public final class SignRoutes: Sendable {
   /// without a token and the sign is on MQTT; nil: any topic.
   let valueFilters: [String]?
 
-  public init(session: SignSession, stats: ServeStats = ServeStats(), valueFilters: [String]? = nil) {
+  /// The version `/api/status` names.
+  let version: String
+  /// When the routes were made (the session's monotonic clock): the uptime's start.
+  let started: Double
+
+  public init(session: SignSession, stats: ServeStats = ServeStats(), valueFilters: [String]? = nil, version: String = "unknown") {
     self.session = session
     self.stats = stats
     self.valueFilters = valueFilters
+    self.version = version
+    started = session.clock.monotonic()
   }
 
   /// Who sends the API's writes: a person (their changes are kept); without a token on a
@@ -53,6 +60,8 @@ public final class SignRoutes: Sendable {
     router.add("GET", "/") { _ in .now(WebPage.response(WebPage.html, type: "text/html; charset=utf-8")) }
     router.add("GET", "/page.css") { _ in .now(WebPage.response(WebPage.css, type: "text/css; charset=utf-8")) }
     router.add("GET", "/page.js") { _ in .now(WebPage.response(WebPage.script, type: "text/javascript; charset=utf-8")) }
+    router.add("GET", "/manifest.webmanifest") { _ in .now(WebPage.response(WebPage.manifest, type: "application/manifest+json")) }
+    router.add("GET", "/icon.svg") { _ in .now(WebPage.response(WebPage.icon, type: "image/svg+xml")) }
     router.add("GET", "/api/state") { [self] _ in .now(.json(session.state())) }
     router.add("PUT", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: true) } }
     router.add("PATCH", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: false) } }
@@ -108,6 +117,7 @@ public final class SignRoutes: Sendable {
       })))
     }
     router.add("GET", "/api/stats") { [self] _ in .now(.json(.object(session.frameStats() + stats.members()))) }
+    router.add("GET", "/api/status") { [self] _ in .now(.json(status())) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
     router.add("PUT", "/api/schedule") { [self] request in
       perform(request, needsSchedule: true) { .schedule($0.value) }
@@ -243,6 +253,17 @@ public final class SignRoutes: Sendable {
     }
   }
 
+  /// `GET /api/status`: the version, how long the sign has run, the session's status, and
+  /// the MQTT connection (null without `--mqtt`).
+  func status() -> JSONValue {
+    let counts = stats.counts.withLock { $0 }
+    let mqtt: JSONValue = counts.broker.map { broker in
+      .object([("broker", .string(broker)), ("connected", .bool(counts.connected)), ("lastError", counts.lastError.map { .string($0) } ?? .null)])
+    } ?? .null
+    let uptime = (session.clock.monotonic() - started).rounded()
+    return .object([("version", .string(version)), ("uptimeSeconds", .number(uptime))] + session.status() + [("mqtt", mqtt)])
+  }
+
   /// `GET /api/schedule`, or 404 for a sign without one.
   func schedule() -> HTTPResponse {
     guard let view = session.scheduleView() else {
@@ -284,6 +305,9 @@ public final class ServeStats: Sendable {
     public var taken = 0, refused = 0, published = 0, replaced = 0, dropped = 0, oversized = 0
     public var lastError: String?
     public var lastRefusal: String?
+    /// The broker (its address without the password), and whether it is connected now.
+    public var broker: String?
+    public var connected = false
   }
 
   public let counts = Mutex(Counts())

@@ -19,7 +19,7 @@ enum WebPage {
   /// What the page may load and run: only its own script and style from this sign, only
   /// this sign to talk to, and no framing: an injected tag could not run or send anything.
   static let policy =
-    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
   /// The answer for one of the page's files.
   static func response(_ text: String, type: String) -> HTTPResponse {

@@ -143,7 +143,12 @@ public enum StateFile {
   ///   I/O error, not a regular file): the sign does not start rather than overwrite what a
   ///   person changed with its next write.
   public static func load(_ path: String, reports: SignReports = .standardError(), now: Double = LocalTime.now()) throws -> SignState? {
-    if access(path, F_OK) != 0 && errno == ENOENT { return nil }
+    try read(path, reports: reports, now: now).state
+  }
+
+  /// What ``load(_:reports:now:)`` found: the state, or why the file was set aside.
+  public static func read(_ path: String, reports: SignReports, now: Double) throws -> (state: SignState?, setAside: String?) {
+    if access(path, F_OK) != 0 && errno == ENOENT { return (nil, nil) }
     let bytes: [UInt8]
     do {
       bytes = try FileBytes.read(path, limit: limit, regularOnly: true)
@@ -151,21 +156,23 @@ public enum StateFile {
       guard error.tooLarge else {
         throw SignFailure("\(path): the state file cannot be read (\(error.reason)); the sign does not start, so that what was changed is not overwritten. Let marquee read it, or move it away to start from the config.")
       }
-      return setAside(path, because: error.reason, reports: reports, now: now)
+      return (nil, setAside(path, because: error.reason, reports: reports, now: now))
     }
     do {
-      return try SignState(json: String(decoding: bytes, as: UTF8.self))
+      return (try SignState(json: String(decoding: bytes, as: UTF8.self)), nil)
     } catch {
-      return setAside(path, because: "\(error)", reports: reports, now: now)
+      return (nil, setAside(path, because: "\(error)", reports: reports, now: now))
     }
   }
 
-  /// Moves a state file the sign cannot use aside, saying so; nil (start from the config).
-  static func setAside(_ path: String, because reason: String, reports: SignReports, now: Double) -> SignState? {
+  /// Moves a state file the sign cannot use aside, saying so; what it said (the sign
+  /// starts from its config).
+  static func setAside(_ path: String, because reason: String, reports: SignReports, now: Double) -> String {
     let aside = "\(path).broken-\(Int(saturating: now))"
     let moved = rename(path, aside) == 0
-    reports.warning("\(path): \(reason); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config")
-    return nil
+    let said = "\(path): \(reason); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config"
+    reports.warning(said)
+    return said
   }
 
   /// Refuses a state file in a folder others may write to: they could put a link or a file

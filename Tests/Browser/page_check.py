@@ -6,6 +6,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --notify URL
        page_check.py --language URL
        page_check.py --preview URL
+       page_check.py --panel URL VERSION
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -366,7 +367,39 @@ def preview_check():
         driver.quit()
 
 
+def panel_check():
+    """The control panel: the power button turns the sign off (the API and the preview
+    agree it is dark) and on again; the status names the version, the clock and the state
+    file; the manifest makes the page installable. At phone and desktop widths."""
+    url, version = sys.argv[2].rstrip("/"), sys.argv[3]
+    for width in (390, 1280):
+        driver = browser()
+        try:
+            driver.set_window_size(width, 900)
+            driver.get(url + "/")
+            field = lambda name: driver.find_element(By.ID, name)
+            wait(lambda: field("power-off").is_displayed(), "the power button at %d px" % width)
+            field("power-off").click()
+            wait(lambda: json.loads(api(url, "/api/state"))["on"] is False, "the sign turned off")
+            wait(lambda: field("wake").is_displayed() and field("lit-text").text == "Dark: turned off", "the page to say it is dark")
+            wait(lambda: (canvas_frame(driver) or "#").count("#") == 0, "the preview dark")
+            field("wake").click()
+            wait(lambda: json.loads(api(url, "/api/state"))["on"] is True, "the sign turned on")
+            wait(lambda: field("power-off").is_displayed(), "the power button back")
+            status = wait(lambda: field("status-list").text, "the status")
+            assert version in status and "Saved changes" in status and "Clock" in status, "status %r" % status
+            manifest = driver.execute_script("return document.querySelector('link[rel=manifest]').href;")
+            assert manifest.endswith("/manifest.webmanifest"), manifest
+            with urllib.request.urlopen(manifest, timeout=10) as response:
+                assert json.loads(response.read().decode())["start_url"] == "/"
+        finally:
+            driver.quit()
+    print("page ok: power off and on from the page, the status, installable, at phone and desktop widths")
+
+
 def main():
+    if sys.argv[1] == "--panel":
+        return panel_check()
     if sys.argv[1] == "--preview":
         return preview_check()
     if sys.argv[1] == "--language":

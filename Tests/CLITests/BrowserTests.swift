@@ -74,4 +74,11 @@ import Testing
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "Live"])
     try check(sign, ["--preview", "{url}"])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func thePanelTurnsTheSignOffAndOnAndShowsItsStatus() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "32", "Lit"])
+    let version = try BinaryRunner.run(["--version"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+    try check(sign, ["--panel", "{url}", version])
+  }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTP
+import SimpleJSON
 import Testing
 import TestSupport
 
@@ -24,6 +25,8 @@ import TestSupport
     #expect(WebPage.html == (try WebPageFilesTests.file("index.html")))
     #expect(WebPage.css == (try WebPageFilesTests.file("page.css")))
     #expect(WebPage.script == (try WebPageFilesTests.file("page.js")))
+    #expect(WebPage.manifest == (try WebPageFilesTests.file("manifest.webmanifest")))
+    #expect(WebPage.icon == (try WebPageFilesTests.file("icon.svg")))
   }
 
   @Test(.enabled(if: hasPython, "needs python3 (Debian package python3)"))
@@ -51,10 +54,27 @@ import TestSupport
     }
   }
 
+  /// The manifest is JSON naming the page and an icon the sign serves; the icon is SVG.
+  @Test func thePageCanBeAddedToAHomeScreen() throws {
+    let manifest = try JSONParser.parse(WebPage.manifest)
+    #expect(manifest["start_url"] == .string("/") && manifest["display"] == .string("standalone"))
+    guard case .array(let icons)? = manifest["icons"], case .string(let source)? = icons.first?["src"] else {
+      Issue.record("no icon in the manifest")
+      return
+    }
+    #expect(source == "/icon.svg" && WebPage.icon.hasPrefix("<svg "))
+    #expect(WebPage.html.contains(#"<link rel="manifest" href="/manifest.webmanifest">"#))
+    #expect(WebPage.policy.contains("manifest-src 'self'"))
+    // The page's weight: what a phone loads on a slow link, all from the sign's memory.
+    let bytes = [WebPage.html, WebPage.css, WebPage.script, WebPage.manifest, WebPage.icon].map(\.utf8.count).reduce(0, +)
+    #expect(bytes < 64 * 1024, "\(bytes) bytes")
+  }
+
   @Test func theSignServesTheThreeWithAPolicy() throws {
     let served = try SignRoutesTests.Served()
     for (path, type, body) in [
       ("/", "text/html", WebPage.html), ("/page.css", "text/css", WebPage.css), ("/page.js", "text/javascript", WebPage.script),
+      ("/manifest.webmanifest", "application/manifest+json", WebPage.manifest), ("/icon.svg", "image/svg+xml", WebPage.icon),
     ] {
       let answer = served.send("GET", path)
       #expect(answer.status == 200, "\(path)")

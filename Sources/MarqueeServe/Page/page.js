@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 // (messages, names) and the sign's identifiers (effect names, JSON keys) are never translated.
 const WORDS = {
   en: {
-    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on",
+    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on", "turn-off": "Turn off", "playing-program": "Playing: {0}", "stale-zones": "No fresh data: {0}",
     sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
     cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", preview: "Preview", "draft-note": "Draft: not on the sign until you press Show", pause: "Pause",
     resume: "Resume", token: "Enter the token", "notify-title": "Notify",
@@ -22,10 +22,14 @@ const WORDS = {
     showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
     "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
     kept: "Kept as they are: {0}",
+    "status-title": "Status", version: "Version", uptime: "Running for", "size-board": "Size and board", "clock": "Clock",
+    "clock-set": "set", "clock-unset": "not set yet (no network time)", "state-file": "Saved changes", "state-none": "not kept (no --state)",
+    "state-ok": "kept in {0}", "state-bad": "problem: {0}", mqtt: "MQTT", "mqtt-none": "not used", "mqtt-up": "connected to {0}",
+    "mqtt-down": "not connected to {0}: {1}", "no-board": "terminal or simulator",
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
   },
   zh: {
-    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启",
+    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启", "turn-off": "关闭", "playing-program": "正在播放：{0}", "stale-zones": "数据未更新：{0}",
     sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页", reads: "书写方向", ltr: "从左到右", rtl: "从右到左",
     effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", preview: "预览", "draft-note": "草稿：按“显示”后才会上屏", pause: "暂停", resume: "继续",
     token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
@@ -39,6 +43,10 @@ const WORDS = {
     "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
     "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
     kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
+    "status-title": "状态", version: "版本", uptime: "已运行", "size-board": "尺寸与控制板", "clock": "时钟",
+    "clock-set": "已同步", "clock-unset": "尚未同步（无网络时间）", "state-file": "保存的更改", "state-none": "不保存（未加 --state）",
+    "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
+    "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
   },
 };
 // The effects' summaries in Chinese (their names stay as the sign knows them).
@@ -97,9 +105,9 @@ let language = localStorage.getItem("marquee-lang")
   || ((navigator.languages || [navigator.language || ""]).some((l) => /^zh/i.test(l)) ? "zh" : "en");
 let effectList = [];
 // A word of the page in its language, with {0} filled in.
-function t(key, value) {
+function t(key, ...values) {
   const text = (WORDS[language] || WORDS.en)[key] || WORDS.en[key] || key;
-  return value === undefined ? text : text.replace("{0}", value);
+  return values.reduce((said, value, index) => said.replace("{" + index + "}", value), text);
 }
 function applyLanguage() {
   document.documentElement.lang = language === "zh" ? "zh-CN" : "en";
@@ -125,6 +133,7 @@ $("lang").addEventListener("change", () => {
   if (state) fillForm();
   loadPrograms();
   loadNotifications();
+  loadStatus();
 });
 let token = localStorage.getItem("marquee-token") || "";
 let state = null;
@@ -205,11 +214,22 @@ function draw() {
 }
 
 // What the LEDs show: dark when the sign is off, with why and until when, and a way to light it.
+// One line under the preview: why the LEDs are dark and until when, or what plays and
+// which zones went stale; and the power button for the one case or the other.
 function showLit() {
   const dark = state && state.dark;
-  $("lit-text").textContent = !dark ? "" : dark.reason === "turned off" ? t("dark-off")
-    : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open");
+  if (dark) {
+    $("lit-text").textContent = dark.reason === "turned off" ? t("dark-off")
+      : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open");
+  } else if (state) {
+    const parts = [];
+    if (state.program) parts.push(t("playing-program", state.program));
+    const stale = state.zones.filter((z) => z.stale).map((z) => z.name);
+    if (stale.length) parts.push(t("stale-zones", stale.join(", ")));
+    $("lit-text").textContent = parts.join(" · ");
+  }
   $("wake").hidden = !dark;
+  $("power-off").hidden = !state || !!dark;
 }
 function fillForm() {
   if (!state) return;
@@ -346,6 +366,9 @@ $("brightness").addEventListener("change", async () => {
   try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); }
   catch (error) { showStatus(error.message); }
 });
+$("power-off").addEventListener("click", async () => {
+  try { state = await api("/api/power", "POST", { on: false }); showLit(); } catch (error) { showStatus(error.message); }
+});
 $("wake").addEventListener("click", async () => {
   try { state = await api("/api/power", "POST", { on: true }); showLit(); } catch (error) { showStatus(error.message); }
 });
@@ -356,6 +379,40 @@ $("resume").addEventListener("click", async () => {
   try { state = await api("/api/resume", "POST", {}); } catch (error) { showStatus(error.message); }
 });
 window.addEventListener("resize", draw);
+
+// What an owner needs to see first (GET /api/status): version, uptime, board, clock, the
+// state file, MQTT, and the sign's last warnings.
+async function loadStatus() {
+  let status;
+  try { status = await api("/api/status"); } catch (error) { return; }
+  const hours = Math.floor(status.uptimeSeconds / 3600), minutes = Math.floor((status.uptimeSeconds % 3600) / 60);
+  const state = status.stateFile;
+  const rows = [
+    ["version", status.version],
+    ["uptime", hours + " h " + minutes + " min"],
+    ["size-board", status.width + "×" + status.height + ", " + (status.board || t("no-board"))],
+    ["clock", t(status.clockSynchronized ? "clock-set" : "clock-unset")],
+    ["state-file", !state ? t("state-none") : state.healthy ? t("state-ok", state.path) : t("state-bad", state.lastFailure || state.setAside)],
+    ["mqtt", !status.mqtt ? t("mqtt-none") : status.mqtt.connected ? t("mqtt-up", status.mqtt.broker) : t("mqtt-down", status.mqtt.broker, status.mqtt.lastError || "")],
+  ];
+  const list = $("status-list");
+  list.innerHTML = "";
+  for (const [key, value] of rows) {
+    const term = document.createElement("dt"), detail = document.createElement("dd");
+    term.textContent = t(key);
+    term.dataset.key = key;
+    detail.textContent = value;
+    list.append(term, detail);
+  }
+  const reports = $("report-list");
+  reports.innerHTML = "";
+  for (const report of status.reports.slice().reverse()) {
+    const item = document.createElement("li");
+    item.textContent = report.text;
+    if (report.level === "warning") item.className = "warning";
+    reports.append(item);
+  }
+}
 
 // The programs as written (GET /api/programs) and which one plays (GET /api/schedule).
 let programs = [];
@@ -487,3 +544,5 @@ applyLanguage();
 load().then(listen);
 // A program can change by the clock alone: look again now and then.
 setInterval(loadPrograms, 30000);
+loadStatus();
+setInterval(loadStatus, 30000);

@@ -120,6 +120,29 @@ extension SignSession {
     ]
   }
 
+  /// What an owner, or whoever they call for help, needs to see first: the sign's size and
+  /// board, whether the wall clock is set, the state file's health, and the last reports.
+  public func status() -> [(key: String, value: JSONValue)] {
+    var members: [(key: String, value: JSONValue)] = [
+      ("width", .number(Double(width))), ("height", .number(Double(height))),
+      ("board", options.boardPath.map { .string($0) } ?? .null),
+      ("clockSynchronized", .bool(clock.wallIsSet())),
+    ]
+    if let statePath {
+      let failure = saveFailure.withLock { $0 }
+      members.append(("stateFile", .object([
+        ("path", .string(statePath)), ("healthy", .bool(stateSetAside == nil && failure == nil)),
+        ("setAside", stateSetAside.map { .string($0) } ?? .null), ("lastFailure", failure.map { .string($0) } ?? .null),
+      ])))
+    } else {
+      members.append(("stateFile", .null))
+    }
+    members.append(("reports", .array(reports.recent.suffix(10).map { report in
+      .object([("level", .string(report.level == .warning ? "warning" : "notice")), ("text", .string(report.text))])
+    })))
+    return members
+  }
+
   /// Copies what the LEDs show into `pixels` (dark while the sign is off), or with
   /// `composed` the frame the sign composed whether lit or not; its generation,
   /// brightness and whether the sign is off.

@@ -27,6 +27,11 @@ public final class SignSession: Sendable {
     var saved = SignState()
   }
 
+  /// What was said when the state file found at the start could not be used and was set
+  /// aside (nil: it was fine, or there was none).
+  public let stateSetAside: String?
+  /// The last time a change could not be kept in the state file, and why (nil: never).
+  let saveFailure = Mutex<String?>(nil)
   /// Whether a preview is being drawn (one at a time).
   let previewing = Atomic<Bool>(false)
   /// The options the sign runs with (completed by ``SignPlan``).
@@ -67,7 +72,9 @@ public final class SignSession: Sendable {
   ) throws {
     statePath = options.statePath
     if let statePath { try StateFile.checkFolder(of: statePath) }
-    let saved = try statePath.flatMap { try StateFile.load($0, reports: reports, now: clock.wall()) }
+    let read = try statePath.map { try StateFile.read($0, reports: reports, now: clock.wall()) }
+    let saved = read?.state
+    stateSetAside = read?.setAside
     let now = clock.wall()
     let built = try SignPlan.build(
       options, stop: stop, fontAccess: fontAccess, saved: saved?.zones(holdingAt: now).map { (zone: $0.name, document: $0.document) } ?? [], clock: clock, reports: reports)
@@ -168,8 +175,10 @@ public final class SignSession: Sendable {
       } catch let error as StateFile.TooLarge {
         throw SignRefusal(.tooLarge, "the change was not made: \(error)")
       } catch {
+        saveFailure.withLock { $0 = "\(error)" }
         throw SignRefusal(.notSaved, "the change was not made: \(error)")
       }
+      saveFailure.withLock { $0 = nil }
     }
     record.withLock { $0.saved = next }
   }
