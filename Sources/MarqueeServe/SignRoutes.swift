@@ -119,6 +119,19 @@ public final class SignRoutes: Sendable {
     router.add("GET", "/api/stats") { [self] _ in .now(.json(.object(session.frameStats() + stats.members()))) }
     router.add("GET", "/api/status") { [self] _ in .now(.json(status())) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
+    router.add("GET", "/api/timetable") { [self] request in
+      var days = 7
+      if let text = request.query["days"] {
+        guard let number = Int(text), (1...31).contains(number) else {
+          return .now(SignRoutes.response(SignRefusal(field: "days", "expected a whole number from 1 to 31, got '\(text)'")))
+        }
+        days = number
+      }
+      guard let table = session.timetable(days: days) else {
+        return .now(.error(404, "this sign has no programs, brightness schedule or off periods (see Docs/programs.md)"))
+      }
+      return .now(.json(table))
+    }
     router.add("PUT", "/api/schedule") { [self] request in
       perform(request, needsSchedule: true) { .schedule($0.value) }
     }

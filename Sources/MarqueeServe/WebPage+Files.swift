@@ -96,6 +96,10 @@ extension WebPage {
       <div id="editor-status" role="status"></div>
     </form>
   </section>
+  <section id="week" hidden>
+    <h2 data-t="week-title">The week ahead</h2>
+    <table id="week-table"><tbody></tbody></table>
+  </section>
   <section id="about">
     <h2 data-t="status-title">Status</h2>
     <dl id="status-list"></dl>
@@ -147,6 +151,9 @@ h2 { font-size: 1rem; font-weight: 600; margin: 1.2rem 0 .4rem; }
 #status-list dd { margin: 0; overflow-wrap: anywhere; }
 #report-list { padding-left: 1.2rem; font-size: .9rem; }
 #report-list .warning { color: #f99; }
+#week-table { border-collapse: collapse; width: 100%; font-size: .95rem; }
+#week-table td { padding: .2rem .5rem .2rem 0; border-bottom: 1px solid #333; vertical-align: top; }
+#week-table td:nth-child(2) { font-variant-numeric: tabular-nums; white-space: nowrap; }
 
 """#
 
@@ -176,6 +183,9 @@ const WORDS = {
     showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
     "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
     kept: "Kept as they are: {0}",
+    "week-title": "The week ahead", "week-on": "on", "week-off": "off (dark)", "week-program": "program {0}", "week-default": "program {0} (default)",
+    "week-turns": "programs {0} take turns", "week-brightness": "brightness {0}", "week-forward": "clocks go forward from {0} to {1}",
+    "week-back": "clocks go back from {0} to {1}",
     "status-title": "Status", version: "Version", uptime: "Running for", "size-board": "Size and board", "clock": "Clock",
     "clock-set": "set", "clock-unset": "not set yet (no network time)", "state-file": "Saved changes", "state-none": "not kept (no --state)",
     "state-ok": "kept in {0}", "state-bad": "problem: {0}", mqtt: "MQTT", "mqtt-none": "not used", "mqtt-up": "connected to {0}",
@@ -197,6 +207,9 @@ const WORDS = {
     "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
     "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
     kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
+    "week-title": "一周节目表", "week-on": "开启", "week-off": "熄灭", "week-program": "节目 {0}", "week-default": "节目 {0}（默认）",
+    "week-turns": "节目 {0} 轮流播放", "week-brightness": "亮度 {0}", "week-forward": "时钟从 {0} 拨快到 {1}",
+    "week-back": "时钟从 {0} 拨回到 {1}",
     "status-title": "状态", version: "版本", uptime: "已运行", "size-board": "尺寸与控制板", "clock": "时钟",
     "clock-set": "已同步", "clock-unset": "尚未同步（无网络时间）", "state-file": "保存的更改", "state-none": "不保存（未加 --state）",
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
@@ -288,6 +301,7 @@ $("lang").addEventListener("change", () => {
   loadPrograms();
   loadNotifications();
   loadStatus();
+  loadWeek();
 });
 let token = localStorage.getItem("marquee-token") || "";
 let state = null;
@@ -534,6 +548,27 @@ $("resume").addEventListener("click", async () => {
 });
 window.addEventListener("resize", draw);
 
+// The week ahead as the sign computes it (GET /api/timetable): one row per change.
+async function loadWeek() {
+  let table;
+  try { table = await api("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; return; }
+  const body = $("week-table").tBodies[0];
+  body.innerHTML = "";
+  for (const entry of table.entries) {
+    const parts = [];
+    if (entry.clocks) parts.push(t(entry.clocks.forward ? "week-forward" : "week-back", entry.clocks.from, entry.clocks.to));
+    if (entry.on !== undefined) parts.push(t(entry.on ? "week-on" : "week-off"));
+    if (entry.program) parts.push(t(entry.default ? "week-default" : "week-program", entry.program));
+    if (entry.takeTurns) parts.push(t("week-turns", entry.takeTurns.join(", ")));
+    if (entry.brightness !== undefined) parts.push(t("week-brightness", entry.brightness));
+    const row = body.insertRow();
+    row.insertCell().textContent = t(entry.weekday) + " " + entry.day.slice(5);
+    row.insertCell().textContent = entry.time;
+    row.insertCell().textContent = parts.join(", ");
+  }
+  $("week").hidden = false;
+}
+
 // What an owner needs to see first (GET /api/status): version, uptime, board, clock, the
 // state file, MQTT, and the sign's last warnings.
 async function loadStatus() {
@@ -700,6 +735,8 @@ load().then(listen);
 setInterval(loadPrograms, 30000);
 loadStatus();
 setInterval(loadStatus, 30000);
+loadWeek();
+setInterval(loadWeek, 300000);
 
 """#
 

@@ -7,6 +7,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --language URL
        page_check.py --preview URL
        page_check.py --panel URL VERSION
+       page_check.py --week URL SCHEDULE-TEXT-FILE
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -397,7 +398,34 @@ def panel_check():
     print("page ok: power off and on from the page, the status, installable, at phone and desktop widths")
 
 
+def week_check():
+    """The week table shows, row for row, what `marquee schedule` prints (its lines in
+    SCHEDULE-TEXT-FILE, the header dropped): the same days, times and programs."""
+    url, path = sys.argv[2].rstrip("/"), sys.argv[3]
+    with open(path, encoding="utf-8") as handle:
+        printed = [line for line in handle.read().splitlines()[1:] if line.strip()]
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        rows = lambda: driver.execute_script(
+            "return [...document.querySelectorAll('#week-table tr')].map((r) => [...r.cells].map((c) => c.textContent));")
+        wait(lambda: len(rows()) == len(printed), "the week's %d rows (%d shown)" % (len(printed), len(rows())))
+        for row, line in zip(rows(), printed):
+            words = line.split()
+            # "Mon 2026-12-07 09:00  program day": the date, the time, and the program's name.
+            assert row[0].endswith(words[1][5:]) and row[1] == words[2], "row %r for %r" % (row, line)
+            for word in words[3:]:
+                if word.strip(",") in ("program", "programs", "brightness", "on", "off", "(default)", "take", "turns", "clocks", "go", "forward", "back", "from", "to"):
+                    continue
+                assert word.strip(",") in row[2], "row %r for %r" % (row, line)
+        print("page ok: the week table is what marquee schedule prints, %d rows" % len(printed))
+    finally:
+        driver.quit()
+
+
 def main():
+    if sys.argv[1] == "--week":
+        return week_check()
     if sys.argv[1] == "--panel":
         return panel_check()
     if sys.argv[1] == "--preview":

@@ -81,4 +81,22 @@ import Testing
     let version = try BinaryRunner.run(["--version"]).stdout.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
     try check(sign, ["--panel", "{url}", version])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func theWeekTableIsWhatMarqueeSchedulePrints() throws {
+    let config = NSTemporaryDirectory() + "marquee-browser-week-\(getpid()).json"
+    let printed = NSTemporaryDirectory() + "marquee-browser-week-\(getpid()).txt"
+    try #"""
+      {"width": 32, "messages": ["x"],
+       "programs": [{"name": "weekday", "days": ["mon", "tue", "wed", "thu", "fri"], "times": ["09:00-18:00"], "messages": ["Open"]},
+                    {"name": "closed", "default": true, "messages": ["Closed"]}],
+       "brightness": [{"at": "07:00", "level": 12}, {"at": "20:00", "level": 3}],
+       "off": [{"times": ["01:00-06:00"]}]}
+      """#.write(toFile: config, atomically: true, encoding: .utf8)
+    defer { for file in [config, printed] { try? FileManager.default.removeItem(atPath: file) } }
+    // Today's date, as the sign reads it: the schedule from the same day.
+    try BinaryRunner.run(["schedule", "--config", config, "--days", "7"]).stdout.write(toFile: printed, atomically: true, encoding: .utf8)
+    let sign = try ServedSign(["--config", config, "--output", "ascii"])
+    try check(sign, ["--week", "{url}", printed])
+  }
 }

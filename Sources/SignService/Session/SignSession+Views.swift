@@ -86,6 +86,39 @@ extension SignSession {
     return .object(members)
   }
 
+  /// The week ahead (``Timetable``) from today (the sign's local date) for `days` days, as
+  /// the schedule playing now (the state file's changes included) computes it; nil
+  /// without a schedule.
+  public func timetable(days: Int) -> JSONValue? {
+    guard hasSchedule else { return nil }
+    let schedule = pump.schedule
+    let today = LocalTime.date(at: clock.wall()).date
+    let entries: [JSONValue] = Timetable.entries(schedule, from: today, days: days).map { entry in
+      var members: [(key: String, value: JSONValue)] = [
+        ("at", .number(entry.time.rounded())), ("day", .string("\(entry.day)")), ("weekday", .string(entry.day.weekday.rawValue)),
+        ("time", .string(entry.clock)),
+      ]
+      switch entry.change {
+      case .clocks(let forward, let from, let to):
+        members.append(("clocks", .object([("forward", .bool(forward)), ("from", .string(from)), ("to", .string(to))])))
+      case .sign(let on, let program, let brightness):
+        if let on { members.append(("on", .bool(on))) }
+        switch program {
+        case .plays(let name)?: members.append(("program", .string(name)))
+        case .byDefault(let name)?: members += [("program", .string(name)), ("default", .bool(true))]
+        case .takeTurns(let names)?: members.append(("takeTurns", .array(names.map { .string($0) })))
+        case nil: break
+        }
+        if let brightness { members.append(("brightness", .number(Double(brightness)))) }
+      }
+      return .object(members)
+    }
+    return .object([
+      ("from", .string("\(today)")), ("days", .number(Double(days))),
+      ("untilClockSet", schedule.holdUntilClockSet.map { .string($0) } ?? .null), ("entries", .array(entries)),
+    ])
+  }
+
   /// The notifications waiting and showing, in the order they came.
   public func notifications() -> JSONValue {
     let sign = controller.sign
