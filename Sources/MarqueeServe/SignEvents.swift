@@ -35,9 +35,17 @@ final class SignEvents: HTTPEventSource, @unchecked Sendable {
   /// A frame as an event: size, brightness, whether the LEDs are lit, and each row's bits
   /// in hex (MSB leftmost).
   static func frameEvent(_ pixels: Framebuffer, brightness: Double, on: Bool) -> String {
+    let rows = SignEvents.hexRows(pixels).map { "\"" + $0 + "\"" }
+    let level = (brightness * 1000).rounded() / 1000
+    return "{\"width\":\(pixels.width),\"height\":\(pixels.height),\"brightness\":\(level),\"on\":\(on),\"rows\":[\(rows.joined(separator: ","))]}"
+  }
+
+  /// Each row's bits in hex, two digits per 8 pixels, the leftmost pixel in the top bit:
+  /// how the event stream, the icons' previews and the page draw pixels.
+  static func hexRows(_ pixels: Framebuffer) -> [String] {
+    let digits = Array("0123456789abcdef")
     var rows: [String] = []
     rows.reserveCapacity(pixels.height)
-    let digits = Array("0123456789abcdef")
     for y in 0..<pixels.height {
       var row = ""
       for byteStart in stride(from: 0, to: pixels.width, by: 8) {
@@ -46,9 +54,8 @@ final class SignEvents: HTTPEventSource, @unchecked Sendable {
         row.append(digits[byte >> 4])
         row.append(digits[byte & 15])
       }
-      rows.append("\"" + row + "\"")
+      rows.append(row)
     }
-    let level = (brightness * 1000).rounded() / 1000
-    return "{\"width\":\(pixels.width),\"height\":\(pixels.height),\"brightness\":\(level),\"on\":\(on),\"rows\":[\(rows.joined(separator: ","))]}"
+    return rows
   }
 }

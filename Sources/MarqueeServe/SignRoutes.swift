@@ -109,9 +109,17 @@ public final class SignRoutes: Sendable {
       let icons = session.feed.fonts.icons
       return .now(.json(.array(icons.names.compactMap { name in
         icons[name].map { icon in
-          .object([
+          // The smallest picture as the sign draws it, for a picker to show.
+          let smallest = icon.pictures.min { $0.width * $0.height < $1.width * $1.height }
+          let picture: JSONValue = smallest.map { pixels in
+            .object([
+              ("width", .number(Double(pixels.width))), ("height", .number(Double(pixels.height))),
+              ("rows", .array(SignEvents.hexRows(pixels).map { .string($0) })),
+            ])
+          } ?? .null
+          return .object([
             ("name", .string(name)), ("sizes", .array(icon.pictures.map { .string("\($0.width)x\($0.height)") })),
-            ("frames", .number(Double(icon.animation?.frames.count ?? 1))),
+            ("frames", .number(Double(icon.animation?.frames.count ?? 1))), ("picture", picture),
           ])
         }
       })))

@@ -23,6 +23,7 @@ extension WebPage {
   <form id="content">
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
     <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages" dir="auto"></textarea></label>
+    <details id="icon-picker"><summary data-t="icons">Icons</summary><div id="icon-grid" role="list"></div></details>
     <div class="row">
       <label><span data-t="mode">Mode</span> <select id="mode" name="mode">
         <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option><option value="pages" data-t="pages-mode">pages</option>
@@ -154,6 +155,10 @@ h2 { font-size: 1rem; font-weight: 600; margin: 1.2rem 0 .4rem; }
 #week-table { border-collapse: collapse; width: 100%; font-size: .95rem; }
 #week-table td { padding: .2rem .5rem .2rem 0; border-bottom: 1px solid #333; vertical-align: top; }
 #week-table td:nth-child(2) { font-variant-numeric: tabular-nums; white-space: nowrap; }
+#icon-grid { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; max-height: 14rem; overflow-y: auto; }
+#icon-grid .icon { display: flex; flex-direction: column; align-items: center; gap: .2rem; min-width: 3.2rem; min-height: 3.2rem; padding: .3rem; }
+#icon-grid .icon span { font-size: .7rem; }
+#icon-grid canvas { image-rendering: pixelated; }
 
 """#
 
@@ -183,6 +188,7 @@ const WORDS = {
     showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
     "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
     kept: "Kept as they are: {0}",
+    icons: "Icons", "icon-insert": "Insert {0}",
     "week-title": "The week ahead", "week-on": "on", "week-off": "off (dark)", "week-program": "program {0}", "week-default": "program {0} (default)",
     "week-turns": "programs {0} take turns", "week-brightness": "brightness {0}", "week-forward": "clocks go forward from {0} to {1}",
     "week-back": "clocks go back from {0} to {1}",
@@ -207,6 +213,7 @@ const WORDS = {
     "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
     "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
     kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
+    icons: "图标", "icon-insert": "插入 {0}",
     "week-title": "一周节目表", "week-on": "开启", "week-off": "熄灭", "week-program": "节目 {0}", "week-default": "节目 {0}（默认）",
     "week-turns": "节目 {0} 轮流播放", "week-brightness": "亮度 {0}", "week-forward": "时钟从 {0} 拨快到 {1}",
     "week-back": "时钟从 {0} 拨回到 {1}",
@@ -548,6 +555,56 @@ $("resume").addEventListener("click", async () => {
 });
 window.addEventListener("resize", draw);
 
+// Draws hex rows (leftmost pixel in the top bit) as LED dots on `canvas`, `scale` pixels each.
+function drawDots(canvas, width, height, rows, scale) {
+  canvas.width = width * scale;
+  canvas.height = height * scale;
+  const g = canvas.getContext("2d");
+  g.fillStyle = "#000";
+  g.fillRect(0, 0, canvas.width, canvas.height);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const lit = (parseInt(rows[y].substr((x >> 3) * 2, 2), 16) >> (7 - (x & 7))) & 1;
+      g.fillStyle = lit ? "#ff3018" : "#2a2a2a";
+      g.fillRect(x * scale, y * scale, scale - (scale > 2 ? 1 : 0), scale - (scale > 2 ? 1 : 0));
+    }
+  }
+}
+
+// The icons the sign offers (GET /api/icons), drawn as the sign draws them; a tap puts
+// {icon:NAME} where the cursor is in the messages.
+async function loadIcons() {
+  let icons;
+  try { icons = await api("/api/icons"); } catch (error) { $("icon-picker").hidden = true; return; }
+  const grid = $("icon-grid");
+  grid.innerHTML = "";
+  for (const icon of icons) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "icon";
+    button.dataset.icon = icon.name;
+    button.title = icon.name;
+    button.setAttribute("aria-label", t("icon-insert", icon.name));
+    if (icon.picture) {
+      const canvas = document.createElement("canvas");
+      drawDots(canvas, icon.picture.width, icon.picture.height, icon.picture.rows, Math.max(2, Math.floor(32 / icon.picture.height)));
+      button.append(canvas);
+    }
+    const label = document.createElement("span");
+    label.textContent = icon.name;
+    button.append(label);
+    button.addEventListener("click", () => insertAtCursor($("messages"), "{icon:" + icon.name + "}"));
+    grid.append(button);
+  }
+}
+
+function insertAtCursor(field, text) {
+  const start = field.selectionStart ?? field.value.length, end = field.selectionEnd ?? start;
+  field.value = field.value.slice(0, start) + text + field.value.slice(end);
+  field.focus();
+  field.selectionStart = field.selectionEnd = start + text.length;
+}
+
 // The week ahead as the sign computes it (GET /api/timetable): one row per change.
 async function loadWeek() {
   let table;
@@ -737,6 +794,7 @@ loadStatus();
 setInterval(loadStatus, 30000);
 loadWeek();
 setInterval(loadWeek, 300000);
+loadIcons();
 
 """#
 

@@ -8,6 +8,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --preview URL
        page_check.py --panel URL VERSION
        page_check.py --week URL SCHEDULE-TEXT-FILE
+       page_check.py --icons URL
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -423,7 +424,46 @@ def week_check():
         driver.quit()
 
 
+def icons_check():
+    """The icon picker: every icon the sign offers, drawn with the sign's own pixels; a tap
+    puts {icon:NAME} at the cursor, and Show puts it on the sign."""
+    url = sys.argv[2].rstrip("/")
+    icons = json.loads(api(url, "/api/icons"))
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        field = lambda name: driver.find_element(By.ID, name)
+        wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the form")
+        driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
+        buttons = lambda: driver.find_elements(By.CSS_SELECTOR, "#icon-grid button")
+        wait(lambda: len(buttons()) == len(icons), "all %d icons in the picker" % len(icons))
+        # Each picture is the sign's: its lit dots are the bits the API gives.
+        lit = driver.execute_script("""
+          return [...document.querySelectorAll('#icon-grid canvas')].map((c) => {
+            const g = c.getContext('2d'), data = g.getImageData(0, 0, c.width, c.height).data;
+            let count = 0;
+            for (let i = 0; i < data.length; i += 4) if (data[i] > 200 && data[i + 1] < 100) count++;
+            return count;
+          });""")
+        for icon, pixels in zip(icons, lit):
+            bits = sum(bin(int(row, 16)).count("1") for row in icon["picture"]["rows"])
+            assert (bits == 0) == (pixels == 0), "icon %s: %d bits, %d red pixels" % (icon["name"], bits, pixels)
+        name = icons[0]["name"]
+        field("messages").clear()
+        field("messages").send_keys("Next ")
+        driver.find_element(By.CSS_SELECTOR, "#icon-grid button[data-icon='%s']" % name).click()
+        value = field("messages").get_attribute("value")
+        assert value == "Next {icon:%s}" % name, "the messages read %r" % value
+        field("send").click()
+        wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == [value], "the icon on the sign")
+        print("page ok: %d icons drawn as the sign draws them, one put on the sign" % len(icons))
+    finally:
+        driver.quit()
+
+
 def main():
+    if sys.argv[1] == "--icons":
+        return icons_check()
     if sys.argv[1] == "--week":
         return week_check()
     if sys.argv[1] == "--panel":

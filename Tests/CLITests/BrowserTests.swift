@@ -99,4 +99,10 @@ import Testing
     let sign = try ServedSign(["--config", config, "--output", "ascii"])
     try check(sign, ["--week", "{url}", printed])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func theIconPickerInsertsAnIconTheSignDraws() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "64", "--height", "16", "Hi"])
+    try check(sign, ["--icons", "{url}"])
+  }
 }
