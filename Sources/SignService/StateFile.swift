@@ -21,7 +21,7 @@ public struct SignState: Sendable, Equatable {
   public var poweredOff = false
   /// The programs as last set over the API (they replace the config's), if they were.
   public var programs: JSONValue?
-  /// The brightness schedule and off periods as last set over the API
+  /// The location, brightness schedule and off periods as last set over the API
   /// (`{"brightness": […], "off": […]}`, replacing the config's), if they were.
   public var schedule: JSONValue?
   /// Until when (Unix time) each zone's kept content holds: a change made while a program
@@ -103,7 +103,7 @@ public struct SignState: Sendable, Equatable {
       programs = list
     }
     if let written = try fields.object("schedule") {
-      try written.rejectUnknownKeys(["brightness", "off"])
+      try written.rejectUnknownKeys(["location", "brightness", "off"])
       schedule = written.value
     }
     if let until = try fields.object("until"), case .object(let members) = until.value {

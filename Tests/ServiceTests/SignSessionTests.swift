@@ -152,3 +152,27 @@ import Testing
     #expect(throws: JSONFieldError(field: "brightness", reason: "16 is out of range (0 to 15)")) { try MQTTBridge.command("brightness", "16") }
   }
 }
+
+/// The night and off hours set over the API: a sunset rule needs the sign's location, which
+/// the same request may give; kept across a restart.
+@Suite struct NightAndOffHoursTests {
+  @Test func aSunsetRuleWithTheSignsLocationIsKeptAcrossARestart() throws {
+    let folder = try SignSessionTests.Folder()
+    let options = try SignSessionTests.options(state: folder.path + "/sign.state")
+    let clock = ManualSignClock(wall: SignSessionTests.at(10))
+    let first = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    let sunset = #"{"brightness": [{"at": "07:00", "level": 12}, {"at": "sunset", "offset": -15, "level": 3}], "off": [{"times": ["01:00-06:00"]}]}"#
+    guard case .failure(let refusal) = first.perform(.schedule(try JSONParser.parse(sunset))) else {
+      Issue.record("a sunset rule without a location was taken")
+      return
+    }
+    #expect(refusal.description == #"brightness[1].at: sunset needs the sign's "location" (latitude and longitude)"#)
+    let located = #"{"location": {"latitude": 39.9, "longitude": 116.4}, "brightness": [{"at": "07:00", "level": 12}, {"at": "sunset", "offset": -15, "level": 3}]}"#
+    #expect(first.perform(.schedule(try JSONParser.parse(located))) == .success(.scheduled))
+    #expect(first.pump.schedule.location == Location(latitude: 39.9, longitude: 116.4))
+    #expect(first.scheduleView()?["schedule"]?["location"]?["latitude"] == .number(39.9))
+    let second = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    #expect(second.pump.schedule.location == Location(latitude: 39.9, longitude: 116.4))
+    #expect(second.pump.schedule.brightness.count == 2)
+  }
+}

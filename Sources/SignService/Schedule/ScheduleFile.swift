@@ -24,12 +24,7 @@ package enum ScheduleFile {
     let scheduled = schedulesBrightness(fields)
     guard keys.contains(where: { $0 == "brightness" ? scheduled : fields.optional($0) != nil }) else { return nil }
     var schedule = SignSchedule()
-    if let location = try fields.object("location") {
-      try location.rejectUnknownKeys(["latitude", "longitude"])
-      guard let latitude = try location.number("latitude", in: -90...90) else { throw location.missing("latitude") }
-      guard let longitude = try location.number("longitude", in: -180...180) else { throw location.missing("longitude") }
-      schedule.location = Location(latitude: latitude, longitude: longitude)
-    }
+    schedule.location = try readLocation(fields)
     schedule.programs = try programs(try fields.objects("programs") ?? [], base: base, zones: zones)
     if scheduled { try readBrightness(try fields.objects("brightness") ?? [], into: &schedule) }
     try readOff(try fields.objects("off") ?? [], into: &schedule)
@@ -43,6 +38,35 @@ package enum ScheduleFile {
       schedule.holdUntilClockSet = held
     }
     return schedule
+  }
+
+  /// The sign's `location` (`{"latitude": 52.52, "longitude": 13.40}`), for sunrise and
+  /// sunset; nil when absent.
+  static func readLocation(_ fields: JSONFields) throws(JSONFieldError) -> Location? {
+    guard let location = try fields.object("location") else { return nil }
+    try location.rejectUnknownKeys(["latitude", "longitude"])
+    guard let latitude = try location.number("latitude", in: -90...90) else { throw location.missing("latitude") }
+    guard let longitude = try location.number("longitude", in: -180...180) else { throw location.missing("longitude") }
+    return Location(latitude: latitude, longitude: longitude)
+  }
+
+  /// What a person sets of the night and off hours (`PUT /api/schedule`, and the state
+  /// file that keeps it): the `location`, the `brightness` schedule and the `off` periods,
+  /// each optional, read over `schedule` (the location first: sunset rules need it).
+  package static func readNightAndOff(_ fields: JSONFields, into schedule: inout SignSchedule) throws(JSONFieldError) {
+    try fields.rejectUnknownKeys(["location", "brightness", "off"])
+    if fields.optional("location") != nil { schedule.location = try readLocation(fields) }
+    if fields.optional("brightness") != nil { try readBrightness(try fields.objects("brightness") ?? [], into: &schedule) }
+    if fields.optional("off") != nil { try readOff(try fields.objects("off") ?? [], into: &schedule) }
+  }
+
+  /// The night and off hours of `schedule` as written: what the state file keeps.
+  package static func nightAndOff(_ schedule: SignSchedule) -> JSONValue {
+    var members: [(key: String, value: JSONValue)] = []
+    if let location = schedule.location {
+      members.append(("location", .object([("latitude", .number(location.latitude)), ("longitude", .number(location.longitude))])))
+    }
+    return .object(members + [("brightness", .array(schedule.brightnessSource)), ("off", .array(schedule.offSource))])
   }
 
   /// The brightness schedule: levels at times of day or at sunrise and sunset (which need

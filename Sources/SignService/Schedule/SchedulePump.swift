@@ -147,6 +147,7 @@ public final class SchedulePump: Sendable {
   /// over the API), at once; the programs stay.
   public func replaceBrightnessAndOff(with other: SignSchedule) {
     plan.withLock {
+      $0.location = other.location
       $0.brightness = other.brightness
       $0.brightnessSource = other.brightnessSource
       $0.off = other.off

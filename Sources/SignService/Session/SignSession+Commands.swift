@@ -183,15 +183,16 @@ extension SignSession {
     return .programs(list)
   }
 
-  /// The brightness schedule and the off periods, as the config writes them
-  /// (`{"brightness": […], "off": […]}`, each optional); checked whole, kept, played.
+  /// The sign's location, brightness schedule and off periods, as the config writes them
+  /// (`{"location": {…}, "brightness": […], "off": […]}`, each optional); checked whole,
+  /// kept, played.
   func setSchedule(_ document: JSONValue) throws -> SignAnswer {
-    let fields = try JSONFields(document)
-    try fields.rejectUnknownKeys(["brightness", "off"])
     var next = pump.schedule
-    if fields.optional("brightness") != nil { try ScheduleFile.readBrightness(try fields.objects("brightness") ?? [], into: &next) }
-    if fields.optional("off") != nil { try ScheduleFile.readOff(try fields.objects("off") ?? [], into: &next) }
-    let written = JSONValue.object([("brightness", .array(next.brightnessSource)), ("off", .array(next.offSource))])
+    try ScheduleFile.readNightAndOff(try JSONFields(document), into: &next)
+    // The brightness schedule as it stands is read again: a location changed may break
+    // (or fix) its sunset rules.
+    try ScheduleFile.readBrightness(try JSONFields(.object([("brightness", .array(next.brightnessSource))])).objects("brightness") ?? [], into: &next)
+    let written = ScheduleFile.nightAndOff(next)
     try save { $0.schedule = written }
     pump.replaceBrightnessAndOff(with: next)
     changed()

@@ -82,7 +82,7 @@ extension SignSession {
     ]
     if let next = now.nextChange { members.append(("next", SignSession.moment(next))) }
     members.append(("programs", .array(programs)))
-    members.append(("schedule", .object([("brightness", .array(pump.schedule.brightnessSource)), ("off", .array(pump.schedule.offSource))])))
+    members.append(("schedule", ScheduleFile.nightAndOff(pump.schedule)))
     return .object(members)
   }
 

@@ -112,10 +112,8 @@ public final class SignSession: Sendable {
     }
     if let written = saved?.schedule {
       do {
-        let fields = try JSONFields(written, path: "schedule")
         var restored = schedule
-        if fields.optional("brightness") != nil { try ScheduleFile.readBrightness(try fields.objects("brightness") ?? [], into: &restored) }
-        if fields.optional("off") != nil { try ScheduleFile.readOff(try fields.objects("off") ?? [], into: &restored) }
+        try ScheduleFile.readNightAndOff(try JSONFields(written, path: "schedule"), into: &restored)
         schedule = restored
       } catch {
         reports.warning("\(path ?? "state"): \(error); the config's brightness schedule and off periods play")
