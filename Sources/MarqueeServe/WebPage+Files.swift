@@ -97,6 +97,21 @@ extension WebPage {
       <div id="editor-status" role="status"></div>
     </form>
   </section>
+  <section id="night">
+    <h2 data-t="night-title">Night and off hours</h2>
+    <form id="night-form">
+      <fieldset id="brightness-rules"><legend data-t="brightness-rules">Brightness through the day</legend></fieldset>
+      <button id="add-brightness" class="quiet" type="button" data-t="add-rule">Add a time</button>
+      <fieldset id="off-periods"><legend data-t="off-periods">Off hours (dark)</legend></fieldset>
+      <button id="add-off" class="quiet" type="button" data-t="add-off">Add off hours</button>
+      <fieldset id="location"><legend data-t="location">Where the sign is (for sunrise and sunset)</legend>
+        <label><span data-t="latitude">Latitude</span> <input id="latitude" data-field="location.latitude" type="number" step="any" min="-90" max="90" inputmode="decimal"></label>
+        <label><span data-t="longitude">Longitude</span> <input id="longitude" data-field="location.longitude" type="number" step="any" min="-180" max="180" inputmode="decimal"></label>
+      </fieldset>
+      <div class="row"><button id="night-save" type="submit" data-t="save-night">Save</button></div>
+      <div id="night-status" role="status"></div>
+    </form>
+  </section>
   <section id="week" hidden>
     <h2 data-t="week-title">The week ahead</h2>
     <table id="week-table"><tbody></tbody></table>
@@ -159,6 +174,11 @@ h2 { font-size: 1rem; font-weight: 600; margin: 1.2rem 0 .4rem; }
 #icon-grid .icon { display: flex; flex-direction: column; align-items: center; gap: .2rem; min-width: 3.2rem; min-height: 3.2rem; padding: .3rem; }
 #icon-grid .icon span { font-size: .7rem; }
 #icon-grid canvas { image-rendering: pixelated; }
+#night-form fieldset { border: 1px solid #333; border-radius: .4rem; padding: .5rem; margin: .5rem 0; }
+#night-form .rule { align-items: flex-end; border-bottom: 1px solid #222; padding-bottom: .4rem; }
+#night-form input { min-height: 2.4rem; }
+#night-form [aria-invalid="true"] { outline: 2px solid #f66; }
+#night-status { min-height: 1.2rem; font-size: .9rem; }
 
 """#
 
@@ -189,6 +209,11 @@ const WORDS = {
     "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
     kept: "Kept as they are: {0}",
     icons: "Icons", "icon-insert": "Insert {0}",
+    "night-title": "Night and off hours", "brightness-rules": "Brightness through the day", "add-rule": "Add a time",
+    "off-periods": "Off hours (dark)", "add-off": "Add off hours", location: "Where the sign is (for sunrise and sunset)",
+    latitude: "Latitude", longitude: "Longitude", at: "At (HH:MM, sunrise or sunset)", offset: "Minutes after (− before)", level: "Level (0-15)",
+    "off-times": "Times (23:00-07:00, …)", "off-days": "Days (sat,sun; empty: every day)", "off-dates": "Dates (2026-12-24/2026-12-26)",
+    remove: "Remove", "save-night": "Save", "night-saved": "Saved: the sign follows it from now on.",
     "week-title": "The week ahead", "week-on": "on", "week-off": "off (dark)", "week-program": "program {0}", "week-default": "program {0} (default)",
     "week-turns": "programs {0} take turns", "week-brightness": "brightness {0}", "week-forward": "clocks go forward from {0} to {1}",
     "week-back": "clocks go back from {0} to {1}",
@@ -214,6 +239,11 @@ const WORDS = {
     "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
     kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
     icons: "图标", "icon-insert": "插入 {0}",
+    "night-title": "夜间亮度与休息时段", "brightness-rules": "全天亮度", "add-rule": "添加时间点",
+    "off-periods": "休息时段（熄灭）", "add-off": "添加休息时段", location: "显示屏位置（用于日出日落）",
+    latitude: "纬度", longitude: "经度", at: "时间（HH:MM、sunrise 或 sunset）", offset: "推后分钟（负数为提前）", level: "亮度（0-15）",
+    "off-times": "时段（23:00-07:00，…）", "off-days": "星期（sat,sun；留空为每天）", "off-dates": "日期（2026-12-24/2026-12-26）",
+    remove: "删除", "save-night": "保存", "night-saved": "已保存：显示屏从现在起照此运行。",
     "week-title": "一周节目表", "week-on": "开启", "week-off": "熄灭", "week-program": "节目 {0}", "week-default": "节目 {0}（默认）",
     "week-turns": "节目 {0} 轮流播放", "week-brightness": "亮度 {0}", "week-forward": "时钟从 {0} 拨快到 {1}",
     "week-back": "时钟从 {0} 拨回到 {1}",
@@ -605,6 +635,96 @@ function insertAtCursor(field, text) {
   field.selectionStart = field.selectionEnd = start + text.length;
 }
 
+// The night and off hours (GET and PUT /api/schedule): brightness rules, off periods and
+// the sign's location, each input named by the field the sign's refusals name.
+function nightRow(kind, index, values) {
+  const row = document.createElement("div");
+  row.className = "row rule";
+  const fields = kind === "brightness"
+    ? [["at", "text", values.at || ""], ["offset", "number", values.offset ?? ""], ["level", "number", values.level ?? ""]]
+    : [["times", "text", (values.times || []).join(", "), "off-times"], ["days", "text", (values.days || []).join(","), "off-days"], ["dates", "text", values.dates || "", "off-dates"]];
+  for (const [key, type, value, words] of fields) {
+    const label = document.createElement("label"), span = document.createElement("span"), input = document.createElement("input");
+    span.textContent = t(words || key);
+    input.type = type;
+    input.value = value;
+    input.dataset.key = key;
+    input.dataset.field = kind + "[" + index + "]." + key;
+    if (type === "number") input.inputMode = "numeric";
+    label.append(span, " ", input);
+    row.append(label);
+  }
+  const remove = document.createElement("button");
+  remove.type = "button";
+  remove.className = "quiet";
+  remove.textContent = t("remove");
+  remove.addEventListener("click", () => { row.remove(); renumber(kind); });
+  row.append(remove);
+  return row;
+}
+
+function renumber(kind) {
+  const rows = [...$(kind === "brightness" ? "brightness-rules" : "off-periods").querySelectorAll(".rule")];
+  rows.forEach((row, index) => { for (const input of row.querySelectorAll("input")) input.dataset.field = kind + "[" + index + "]." + input.dataset.key; });
+}
+
+function fillNight(schedule) {
+  for (const [kind, box, list] of [["brightness", "brightness-rules", schedule.brightness || []], ["off", "off-periods", schedule.off || []]]) {
+    for (const old of $(box).querySelectorAll(".rule")) old.remove();
+    list.forEach((values, index) => $(box).append(nightRow(kind, index, values)));
+  }
+  if (schedule.location) {
+    $("latitude").value = schedule.location.latitude;
+    $("longitude").value = schedule.location.longitude;
+  }
+}
+
+async function loadNight() {
+  try { fillNight((await api("/api/schedule")).schedule); } catch (error) { fillNight({}); }
+}
+
+// The form as the sign takes it: only what is filled in.
+function nightDocument() {
+  const list = (box) => [...$(box).querySelectorAll(".rule")].map((row) => {
+    const value = {};
+    for (const input of row.querySelectorAll("input")) {
+      const text = input.value.trim();
+      if (text === "") continue;
+      if (input.dataset.key === "offset" || input.dataset.key === "level") value[input.dataset.key] = Number(text);
+      else if (input.dataset.key === "times" || input.dataset.key === "days") value[input.dataset.key] = text.split(/[,，\s]+/).filter((w) => w);
+      else value[input.dataset.key] = text;
+    }
+    return value;
+  });
+  const document_ = { brightness: list("brightness-rules"), off: list("off-periods") };
+  if ($("latitude").value !== "" || $("longitude").value !== "") {
+    document_.location = { latitude: Number($("latitude").value), longitude: Number($("longitude").value) };
+  }
+  return document_;
+}
+
+$("add-brightness").addEventListener("click", () => {
+  $("brightness-rules").append(nightRow("brightness", $("brightness-rules").querySelectorAll(".rule").length, { at: "22:00", level: 4 }));
+});
+$("add-off").addEventListener("click", () => {
+  $("off-periods").append(nightRow("off", $("off-periods").querySelectorAll(".rule").length, { times: ["23:00-07:00"] }));
+});
+$("night-form").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  for (const marked of document.querySelectorAll("#night-form [aria-invalid]")) marked.removeAttribute("aria-invalid");
+  try {
+    await api("/api/schedule", "PUT", nightDocument());
+    $("night-status").textContent = t("night-saved");
+    loadWeek();
+  } catch (error) {
+    // The sign names the field: mark that input and say what is wrong beside it.
+    $("night-status").textContent = error.message;
+    const field = error.message.split(/[:：]/)[0];
+    const input = document.querySelector('#night-form [data-field="' + field + '"]');
+    if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+  }
+});
+
 // The week ahead as the sign computes it (GET /api/timetable): one row per change.
 async function loadWeek() {
   let table;
@@ -795,6 +915,7 @@ setInterval(loadStatus, 30000);
 loadWeek();
 setInterval(loadWeek, 300000);
 loadIcons();
+loadNight();
 
 """#
 

@@ -9,6 +9,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --panel URL VERSION
        page_check.py --week URL SCHEDULE-TEXT-FILE
        page_check.py --icons URL
+       page_check.py --night URL
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -461,7 +462,45 @@ def icons_check():
         driver.quit()
 
 
+def night_check():
+    """Night and off hours from the page: a sunset rule without the sign's location is
+    refused at its field; with the location it is kept, and off hours too, as the API
+    reads them back."""
+    url = sys.argv[2].rstrip("/")
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        field = lambda name: driver.find_element(By.ID, name)
+        wait(lambda: field("add-brightness").is_displayed(), "the night form")
+        field("add-brightness").click()
+        rule = lambda key: driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].%s"]' % key)
+        for key, value in (("at", "sunset"), ("offset", "-15"), ("level", "3")):
+            rule(key).clear()
+            rule(key).send_keys(value)
+        field("night-save").click()
+        said = wait(lambda: field("night-status").text, "the sign's refusal")
+        assert said.startswith('brightness[0].at: sunset needs the sign\'s "location"'), "said %r" % said
+        assert rule("at").get_attribute("aria-invalid") == "true", "the field is not marked"
+        field("latitude").send_keys("39.9")
+        field("longitude").send_keys("116.4")
+        field("add-off").click()
+        field("night-save").click()
+        wait(lambda: field("night-status").text.startswith("Saved"), "the save")
+        schedule = json.loads(api(url, "/api/schedule"))["schedule"]
+        assert schedule["brightness"] == [{"at": "sunset", "offset": -15, "level": 3}], "brightness %r" % schedule["brightness"]
+        assert schedule["off"] == [{"times": ["23:00-07:00"]}], "off %r" % schedule["off"]
+        assert schedule["location"] == {"latitude": 39.9, "longitude": 116.4}, "location %r" % schedule.get("location")
+        # What the sign keeps is what the page shows after a reload.
+        driver.refresh()
+        wait(lambda: rule("at").get_attribute("value") == "sunset" and field("latitude").get_attribute("value") == "39.9", "the form filled again")
+        print("page ok: night brightness, off hours and the location set from the page, refused at the field first")
+    finally:
+        driver.quit()
+
+
 def main():
+    if sys.argv[1] == "--night":
+        return night_check()
     if sys.argv[1] == "--icons":
         return icons_check()
     if sys.argv[1] == "--week":

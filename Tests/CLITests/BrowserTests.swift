@@ -105,4 +105,10 @@ import Testing
     let sign = try ServedSign(["--output", "ascii", "--width", "64", "--height", "16", "Hi"])
     try check(sign, ["--icons", "{url}"])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func nightAndOffHoursAreSetFromThePage() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
+    try check(sign, ["--night", "{url}"])
+  }
 }
