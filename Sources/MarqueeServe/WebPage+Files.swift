@@ -679,8 +679,14 @@ function fillNight(schedule) {
   }
 }
 
+// Filled from the sign once; never over what a person has started to type.
+let nightTouched = false;
+$("night-form").addEventListener("input", () => { nightTouched = true; });
 async function loadNight() {
-  try { fillNight((await api("/api/schedule")).schedule); } catch (error) { fillNight({}); }
+  let schedule = {};
+  try { schedule = (await api("/api/schedule")).schedule; } catch (error) { schedule = {}; }
+  if (!nightTouched) fillNight(schedule);
+  $("night-form").dataset.loaded = "1";
 }
 
 // The form as the sign takes it: only what is filled in.
@@ -704,9 +710,11 @@ function nightDocument() {
 }
 
 $("add-brightness").addEventListener("click", () => {
+  nightTouched = true;
   $("brightness-rules").append(nightRow("brightness", $("brightness-rules").querySelectorAll(".rule").length, { at: "22:00", level: 4 }));
 });
 $("add-off").addEventListener("click", () => {
+  nightTouched = true;
   $("off-periods").append(nightRow("off", $("off-periods").querySelectorAll(".rule").length, { times: ["23:00-07:00"] }));
 });
 $("night-form").addEventListener("submit", async (event) => {
@@ -714,6 +722,7 @@ $("night-form").addEventListener("submit", async (event) => {
   for (const marked of document.querySelectorAll("#night-form [aria-invalid]")) marked.removeAttribute("aria-invalid");
   try {
     await api("/api/schedule", "PUT", nightDocument());
+    nightTouched = false;
     $("night-status").textContent = t("night-saved");
     loadWeek();
   } catch (error) {

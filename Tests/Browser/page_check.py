@@ -471,7 +471,7 @@ def night_check():
     try:
         driver.get(url + "/")
         field = lambda name: driver.find_element(By.ID, name)
-        wait(lambda: field("add-brightness").is_displayed(), "the night form")
+        wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled from the sign")
         field("add-brightness").click()
         rule = lambda key: driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].%s"]' % key)
         for key, value in (("at", "sunset"), ("offset", "-15"), ("level", "3")):
@@ -492,7 +492,8 @@ def night_check():
         assert schedule["location"] == {"latitude": 39.9, "longitude": 116.4}, "location %r" % schedule.get("location")
         # What the sign keeps is what the page shows after a reload.
         driver.refresh()
-        wait(lambda: rule("at").get_attribute("value") == "sunset" and field("latitude").get_attribute("value") == "39.9", "the form filled again")
+        wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled again")
+        assert rule("at").get_attribute("value") == "sunset" and field("latitude").get_attribute("value") == "39.9", "the form after a reload"
         print("page ok: night brightness, off hours and the location set from the page, refused at the field first")
     finally:
         driver.quit()
