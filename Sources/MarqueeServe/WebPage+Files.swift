@@ -19,6 +19,7 @@ extension WebPage {
 <main>
   <header class="top"><h1>marquee</h1><select id="lang" aria-label="Language / 语言"><option value="en">English</option><option value="zh">简体中文</option></select></header>
   <canvas id="sign" width="64" height="8" aria-label="the sign" data-t-aria="sign"></canvas>
+  <div id="zone-chips" hidden></div>
   <p id="lit" role="status"><span id="lit-text"></span> <button id="wake" class="quiet" type="button" hidden data-t="turn-on">Turn on</button> <button id="power-off" class="quiet" type="button" hidden data-t="turn-off">Turn off</button></p>
   <form id="content">
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
@@ -179,6 +180,10 @@ h2 { font-size: 1rem; font-weight: 600; margin: 1.2rem 0 .4rem; }
 #night-form input { min-height: 2.4rem; }
 #night-form [aria-invalid="true"] { outline: 2px solid #f66; }
 #night-status { min-height: 1.2rem; font-size: .9rem; }
+#zone-chips { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; }
+#zone-chips .chip { min-height: 2.4rem; }
+#zone-chips .chip[aria-pressed="true"] { border-color: #4af; color: #9cf; }
+#sign { cursor: pointer; }
 
 """#
 
@@ -415,8 +420,53 @@ function draw() {
       g.fill();
     }
   }
+  drawZones(g, scale);
   canvas.dataset.frame = frame.rows.join(",");
 }
+
+// A sign of several zones: each outlined on the preview (the one being edited brighter),
+// named in a row of buttons under it; tapping a zone, on the preview or by name, edits it.
+function drawZones(g, scale) {
+  if (!state || state.zones.length < 2) return;
+  g.lineWidth = 2;
+  for (const z of state.zones) {
+    g.strokeStyle = z.name === $("zone").value ? "#4af" : "rgba(120,170,255,0.45)";
+    g.strokeRect(z.x * scale + 1, z.y * scale + 1, z.width * scale - 2, z.height * scale - 2);
+  }
+}
+
+function showZoneChips() {
+  const chips = $("zone-chips");
+  const zones = state ? state.zones : [];
+  chips.hidden = zones.length < 2;
+  if (chips.dataset.names !== zones.map((z) => z.name).join("\n")) {
+    chips.innerHTML = "";
+    for (const z of zones) {
+      const chip = document.createElement("button");
+      chip.type = "button";
+      chip.className = "quiet chip";
+      chip.dataset.zone = z.name;
+      chip.textContent = z.name;
+      chip.addEventListener("click", () => selectZone(z.name));
+      chips.append(chip);
+    }
+    chips.dataset.names = zones.map((z) => z.name).join("\n");
+  }
+  for (const chip of chips.children) chip.setAttribute("aria-pressed", String(chip.dataset.zone === $("zone").value));
+}
+
+function selectZone(name) {
+  $("zone").value = name;
+  fillForm();
+}
+
+$("sign").addEventListener("click", (event) => {
+  if (!state || !frame || state.zones.length < 2) return;
+  const canvas = $("sign"), box = canvas.getBoundingClientRect();
+  const x = Math.floor((event.clientX - box.left) / box.width * frame.width), y = Math.floor((event.clientY - box.top) / box.height * frame.height);
+  const hit = state.zones.find((z) => x >= z.x && x < z.x + z.width && y >= z.y && y < z.y + z.height);
+  if (hit) selectZone(hit.name);
+});
 
 // What the LEDs show: dark when the sign is off, with why and until when, and a way to light it.
 // One line under the preview: why the LEDs are dark and until when, or what plays and
@@ -439,6 +489,9 @@ function showLit() {
 function fillForm() {
   if (!state) return;
   showLit();
+  showZoneChips();
+  // The outlines follow the zone being edited, even when the frame does not change.
+  draw();
   const zone = $("zone"), chosen = zone.value;
   zone.innerHTML = "";
   for (const z of state.zones) zone.add(new Option(z.name, z.name));

@@ -10,6 +10,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --week URL SCHEDULE-TEXT-FILE
        page_check.py --icons URL
        page_check.py --night URL
+       page_check.py --zones URL
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -499,7 +500,42 @@ def night_check():
         driver.quit()
 
 
+def zones_check():
+    """A sign of two zones ("left" showing L, "right" showing R): both outlined on the
+    preview and named under it; a tap on the right half edits "right"."""
+    url = sys.argv[2].rstrip("/")
+    for width in (390, 1280):
+        driver = browser()
+        try:
+            driver.set_window_size(width, 900)
+            driver.get(url + "/")
+            field = lambda name: driver.find_element(By.ID, name)
+            chips = lambda: [chip.text for chip in driver.find_elements(By.CSS_SELECTOR, "#zone-chips button")]
+            wait(lambda: chips() == ["left", "right"], "the zones named under the preview")
+            wait(lambda: canvas_frame(driver), "the preview")
+            # The outline between the zones: blue at the border, off the dots' centres.
+            blue = lambda: driver.execute_script("""
+              const c = document.getElementById('sign'), scale = c.width / 64, g = c.getContext('2d');
+              const p = g.getImageData(Math.floor(32 * scale), Math.floor(c.height / 2), 1, 1).data;
+              return p[2] > 90 && p[2] > p[0] + 30;""")
+            wait(blue, "an outline at the zones' border")
+            canvas = field("sign")
+            # Selenium's offsets are from the element's centre: a quarter of its width right.
+            webdriver.ActionChains(driver).move_to_element_with_offset(canvas, canvas.size["width"] // 4, 0).click().perform()
+            wait(lambda: field("zone").get_attribute("value") == "right", "the tap to select the right zone")
+            assert field("messages").get_attribute("value") == "R", "the form shows %r" % field("messages").get_attribute("value")
+            pressed = driver.find_element(By.CSS_SELECTOR, '#zone-chips button[data-zone="right"]').get_attribute("aria-pressed")
+            assert pressed == "true", "the chip is not marked"
+            driver.find_element(By.CSS_SELECTOR, '#zone-chips button[data-zone="left"]').click()
+            wait(lambda: field("messages").get_attribute("value") == "L", "the chip to select the left zone")
+        finally:
+            driver.quit()
+    print("page ok: zones outlined and named, selected by a tap on the preview or by name")
+
+
 def main():
+    if sys.argv[1] == "--zones":
+        return zones_check()
     if sys.argv[1] == "--night":
         return night_check()
     if sys.argv[1] == "--icons":

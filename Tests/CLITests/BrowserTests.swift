@@ -111,4 +111,16 @@ import Testing
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
     try check(sign, ["--night", "{url}"])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func zonesAreDrawnAndATapSelectsOne() throws {
+    let layout = NSTemporaryDirectory() + "marquee-browser-zones-\(getpid()).json"
+    try #"""
+      {"zones": [{"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
+                 {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["R"]}]}
+      """#.write(toFile: layout, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: layout) }
+    let sign = try ServedSign(["--layout", layout, "--width", "64", "--output", "ascii"])
+    try check(sign, ["--zones", "{url}"])
+  }
 }
