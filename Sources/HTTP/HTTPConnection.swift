@@ -12,6 +12,8 @@ final class HTTPConnection {
   var lastActivity: Int64
   /// Since when the output has been waiting to be taken.
   var waitingSince: Int64 = 0
+  /// Answers given on this connection (0: a connection not yet proven a client's).
+  var answered = 0
   /// A responder answers later: nothing more is read until it has.
   var awaiting = false
   var awaitingCloses = false

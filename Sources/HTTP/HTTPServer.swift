@@ -11,7 +11,8 @@ import Synchronization
 /// fills the client's buffers, not the server's. Requests and event streams have separate
 /// budgets; when the requests' budget is full, the connection that has been idle (or
 /// sending half a head) longest makes room for the new one, so silent connections cannot
-/// lock a normal request out; when the streams' budget is full, the oldest stream makes
+/// lock a normal request out (connections that have never had an answer go before a
+/// client's kept-alive one); when the streams' budget is full, the oldest stream makes
 /// room. A half-sent head is answered 408 after ``Limits/headDeadline``, an idle connection
 /// is closed after ``Limits/idleTimeout``, an answer the client does not take within
 /// ``Limits/stallTimeout`` closes the connection, and so does an event stream whose bytes
@@ -130,9 +131,11 @@ public final class HTTPServer: @unchecked Sendable {
         if revents & Int16(POLLIN | POLLHUP) != 0 { receive(connection, now: now) }
       }
       deliverCompletions(now: now)
-      if descriptors[0].revents & Int16(POLLIN) != 0 { acceptAll(now: now) }
       onTick?()
       for connection in connections where !connection.dead { serveInput(connection, now: now) }
+      // New connections after the requests already read are answered: a full budget makes
+      // room among connections that are waiting, never one with its request in hand.
+      if descriptors[0].revents & Int16(POLLIN) != 0 { acceptAll(now: now) }
       for connection in connections where connection.events != nil && !connection.dead && !connection.hasOutput {
         push(to: connection, now: now)
       }
@@ -160,15 +163,21 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   func acceptAll(now: Int64) {
+    // Connections accepted in this turn have not been read yet: a burst of new ones is
+    // answered 503 beyond the budget rather than evicting each other unread.
+    let before = nextID
     while true {
       let descriptor = accept(listener, nil, nil)
       if descriptor < 0 { return }
       SocketCalls.prepare(descriptor)
       let open = connections.filter { $0.events == nil && !$0.dead }
       if open.count >= limits.connections {
-        // Full: the connection idle (or half-sent) longest makes room, if one is.
-        let waiting = open.filter { !$0.awaiting && !$0.hasOutput }
-        guard let victim = waiting.min(by: { $0.quietSince < $1.quietSince }) else {
+        // Full: the connection idle (or half-sent) longest makes room, if one is; one that
+        // has never had an answer first, so a flood of new connections evicts its own kind
+        // before a client's kept-alive connection between its requests.
+        let waiting = open.filter { !$0.awaiting && !$0.hasOutput && $0.id <= before }
+        let unproven = waiting.filter { $0.answered == 0 }
+        guard let victim = (unproven.isEmpty ? waiting : unproven).min(by: { $0.quietSince < $1.quietSince }) else {
           SocketCalls.sendOnce(descriptor, HTTPResponse.error(503, "the sign is answering \(limits.connections) requests; try again later")
             .serialized(closes: true))
           close(descriptor)
@@ -279,6 +288,7 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   func answer(_ connection: HTTPConnection, with response: HTTPResponse, closes: Bool, now: Int64) {
+    connection.answered += 1
     guard let source = response.events else {
       connection.queue(response.serialized(closes: closes), now: now)
       if closes { connection.closeAfterWrite = true }
