@@ -11,6 +11,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --icons URL
        page_check.py --night URL
        page_check.py --zones URL
+       page_check.py --draft URL SIGN-PID
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -533,7 +534,36 @@ def zones_check():
     print("page ok: zones outlined and named, selected by a tap on the preview or by name")
 
 
+def draft_check():
+    """What a person typed and has not shown stays: through a change made elsewhere, and
+    when the sign goes away (the page says the connection is lost and keeps trying)."""
+    import os
+    import signal as signals
+    url, pid = sys.argv[2].rstrip("/"), int(sys.argv[3])
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        field = lambda name: driver.find_element(By.ID, name)
+        wait(lambda: driver.execute_script("return typeof state === 'object' && state !== null;"), "the sign's state")
+        field("messages").clear()
+        field("messages").send_keys("Typed, not shown")
+        field("speed").click()
+        request = urllib.request.Request(url + "/api/content", data=json.dumps({"messages": ["From elsewhere"]}).encode(),
+                                         headers={"Content-Type": "application/json"}, method="PATCH")
+        urllib.request.urlopen(request, timeout=10).read()
+        wait(lambda: driver.execute_script("return state.zones[0].messages[0];") == "From elsewhere", "the change to reach the page")
+        assert field("messages").get_attribute("value") == "Typed, not shown", "the draft was replaced"
+        os.kill(pid, signals.SIGTERM)
+        wait(lambda: "Connection lost" in field("status").text, "the page to say the connection is lost")
+        assert field("messages").get_attribute("value") == "Typed, not shown", "the draft was lost with the connection"
+        print("page ok: a draft kept through a change from elsewhere and a lost connection")
+    finally:
+        driver.quit()
+
+
 def main():
+    if sys.argv[1] == "--draft":
+        return draft_check()
     if sys.argv[1] == "--zones":
         return zones_check()
     if sys.argv[1] == "--night":

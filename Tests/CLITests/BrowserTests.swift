@@ -123,4 +123,10 @@ import Testing
     let sign = try ServedSign(["--layout", layout, "--width", "64", "--output", "ascii"])
     try check(sign, ["--zones", "{url}"])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func whatWasTypedStaysThroughAChangeAndALostConnection() throws {
+    let sign = try ServedSign(["--output", "ascii", "--width", "32", "Live"])
+    try check(sign, ["--draft", "{url}", "\(sign.child.pid)"])
+  }
 }

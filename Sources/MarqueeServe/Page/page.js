@@ -266,6 +266,7 @@ function showZoneChips() {
 
 function selectZone(name) {
   $("zone").value = name;
+  contentDraft = false;
   fillForm();
 }
 
@@ -295,6 +296,8 @@ function showLit() {
   $("wake").hidden = !dark;
   $("power-off").hidden = !state || !!dark;
 }
+// Whether the content form holds a draft a person typed (until Show, or another zone).
+let contentDraft = false;
 function fillForm() {
   if (!state) return;
   showLit();
@@ -306,11 +309,15 @@ function fillForm() {
   for (const z of state.zones) zone.add(new Option(z.name, z.name));
   zone.value = state.zones.some((z) => z.name === chosen) ? chosen : state.zones[0].name;
   const z = state.zones.find((z) => z.name === zone.value);
-  if (document.activeElement !== $("messages")) $("messages").value = z.messages.join("\n");
-  $("mode").value = z.mode;
-  $("speed").value = z.speed;
-  if (z.textDirection) $("reads").value = z.textDirection;
-  if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
+  // What a person has typed and not yet shown stays: a change from elsewhere, or the
+  // connection coming back, does not wipe it.
+  if (!contentDraft) {
+    $("messages").value = z.messages.join("\n");
+    $("mode").value = z.mode;
+    $("speed").value = z.speed;
+    if (z.textDirection) $("reads").value = z.textDirection;
+    if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
+  }
   $("brightness").value = state.brightness;
   const where = $("notify-zone"), place = where.value;
   where.innerHTML = "";
@@ -391,7 +398,8 @@ async function listen() {
   }
 }
 
-$("zone").addEventListener("change", fillForm);
+$("zone").addEventListener("change", () => { contentDraft = false; fillForm(); });
+for (const id of ["messages", "mode", "speed", "reads", "effect"]) $(id).addEventListener("input", () => { contentDraft = true; });
 // The content document the form stands for: what "Preview" draws and "Show" sends.
 function draftUpdate() {
   const messages = $("messages").value.split("\n").map((m) => m.trim()).filter((m) => m.length > 0);
@@ -406,6 +414,7 @@ $("content").addEventListener("submit", async (event) => {
   event.preventDefault();
   try {
     state = await api("/api/content", "PATCH", draftUpdate());
+    contentDraft = false;
     fillForm();
     showStatus("");
     $("draft-box").hidden = true;
@@ -495,6 +504,7 @@ function insertAtCursor(field, text) {
   field.value = field.value.slice(0, start) + text + field.value.slice(end);
   field.focus();
   field.selectionStart = field.selectionEnd = start + text.length;
+  field.dispatchEvent(new Event("input"));
 }
 
 // The night and off hours (GET and PUT /api/schedule): brightness rules, off periods and
