@@ -12,6 +12,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --night URL
        page_check.py --zones URL
        page_check.py --draft URL SIGN-PID
+       page_check.py --screenshots URL FOLDER   (Docs/serve-page-phone.png and -desktop.png)
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -561,7 +562,31 @@ def draft_check():
         driver.quit()
 
 
+def screenshots():
+    """The whole page at a phone's width and a desktop's, in Chinese and English, for Docs."""
+    import os
+    url, folder = sys.argv[2].rstrip("/"), sys.argv[3]
+    for name, width, language in (("phone", 390, "zh-CN"), ("desktop", 1280, "en-US")):
+        driver = browser(language)
+        try:
+            driver.set_window_size(width, 900)
+            driver.get(url + "/")
+            wait(lambda: canvas_frame(driver) and driver.find_element(By.ID, "status-list").text, "the page filled")
+            wait(lambda: driver.execute_script("return document.querySelectorAll('#week-table tr').length") > 0, "the week")
+            driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
+            time.sleep(1)
+            height = driver.execute_script("return document.documentElement.scrollHeight;")
+            driver.set_window_size(width, height + 40)
+            time.sleep(0.5)
+            driver.save_screenshot(os.path.join(folder, "serve-page-%s.png" % name))
+        finally:
+            driver.quit()
+    print("page ok: screenshots in %s" % folder)
+
+
 def main():
+    if sys.argv[1] == "--screenshots":
+        return screenshots()
     if sys.argv[1] == "--draft":
         return draft_check()
     if sys.argv[1] == "--zones":
