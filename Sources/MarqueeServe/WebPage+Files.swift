@@ -197,7 +197,7 @@ const $ = (id) => document.getElementById(id);
 // (messages, names) and the sign's identifiers (effect names, JSON keys) are never translated.
 const WORDS = {
   en: {
-    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on", "turn-off": "Turn off", "playing-program": "Playing: {0}", "stale-zones": "No fresh data: {0}",
+    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on", "turn-off": "Turn off", "playing-program": "Playing: {0}", "notification-showing": "Notification: {0}", "stale-zones": "No fresh data: {0}",
     sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
     cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", preview: "Preview", "draft-note": "Draft: not on the sign until you press Show", pause: "Pause",
     resume: "Resume", token: "Enter the token", "notify-title": "Notify",
@@ -229,7 +229,7 @@ const WORDS = {
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
   },
   zh: {
-    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启", "turn-off": "关闭", "playing-program": "正在播放：{0}", "stale-zones": "数据未更新：{0}",
+    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启", "turn-off": "关闭", "playing-program": "正在播放：{0}", "notification-showing": "通知：{0}", "stale-zones": "数据未更新：{0}",
     sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页", reads: "书写方向", ltr: "从左到右", rtl: "从右到左",
     effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", preview: "预览", "draft-note": "草稿：按“显示”后才会上屏", pause: "暂停", resume: "继续",
     token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
@@ -470,8 +470,11 @@ $("sign").addEventListener("click", (event) => {
 });
 
 // What the LEDs show: dark when the sign is off, with why and until when, and a way to light it.
-// One line under the preview: why the LEDs are dark and until when, or what plays and
-// which zones went stale; and the power button for the one case or the other.
+// The notification showing now, if one is (GET /api/notify).
+let notificationShowing = null;
+// One line under the preview: why the LEDs are dark and until when, or what plays (a
+// notification, the program) and which zones went stale; and the power button for the one
+// case or the other.
 function showLit() {
   const dark = state && state.dark;
   if (dark) {
@@ -479,6 +482,7 @@ function showLit() {
       : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open");
   } else if (state) {
     const parts = [];
+    if (notificationShowing) parts.push(t("notification-showing", notificationShowing.messages.join(" / ")));
     if (state.program) parts.push(t("playing-program", state.program));
     const stale = state.zones.filter((z) => z.stale).map((z) => z.name);
     if (stale.length) parts.push(t("stale-zones", stale.join(", ")));
@@ -521,6 +525,8 @@ function fillForm() {
 async function loadNotifications() {
   let list;
   try { list = (await api("/api/notify")).notifications; } catch (error) { return; }
+  notificationShowing = list.find((n) => n.showing) || null;
+  showLit();
   const items = $("notify-list");
   items.innerHTML = "";
   for (const n of list) {

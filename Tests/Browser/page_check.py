@@ -246,6 +246,7 @@ def notify_check():
         assert listed[0]["messages"] == ["Doorbell"] and listed[0]["zone"] is None, "sent %r" % listed
         assert listed[0]["duration"] == 30 and listed[0]["in"] is None, "sent %r" % listed
         wait(lambda: "Doorbell" in field("notify-list").text and "showing" in field("notify-list").text, "the notification listed")
+        wait(lambda: "Notification: Doorbell" in field("lit-text").text, "the line under the preview to name the notification")
         field("notify-dismiss").click()
         wait(lambda: json.loads(api(url, "/api/notify"))["notifications"] == [], "the first dismissal")
         # Passes, effects in and out, and waking: what the form sends is what the sign queues.
