@@ -163,21 +163,29 @@ public final class HTTPServer: @unchecked Sendable {
   }
 
   func acceptAll(now: Int64) {
-    // Connections accepted in this turn have not been read yet: a burst of new ones is
-    // answered 503 beyond the budget rather than evicting each other unread.
     let before = nextID
     while true {
-      let descriptor = accept(listener, nil, nil)
-      if descriptor < 0 { return }
-      SocketCalls.prepare(descriptor)
       let open = connections.filter { $0.events == nil && !$0.dead }
+      var victim: HTTPConnection?
       if open.count >= limits.connections {
         // Full: the connection idle (or half-sent) longest makes room, if one is; one that
         // has never had an answer first, so a flood of new connections evicts its own kind
         // before a client's kept-alive connection between its requests.
-        let waiting = open.filter { !$0.awaiting && !$0.hasOutput && $0.id <= before }
-        let unproven = waiting.filter { $0.answered == 0 }
-        guard let victim = (unproven.isEmpty ? waiting : unproven).min(by: { $0.quietSince < $1.quietSince }) else {
+        let waiting = open.filter { !$0.awaiting && !$0.hasOutput }
+        let older = waiting.filter { $0.id <= before }
+        if older.isEmpty && !waiting.isEmpty {
+          // Only connections accepted in this turn, not read yet, could make room: the
+          // rest wait in the listener's backlog until those have been read and answered.
+          return
+        }
+        let unproven = older.filter { $0.answered == 0 }
+        victim = (unproven.isEmpty ? older : unproven).min { $0.quietSince < $1.quietSince }
+      }
+      let descriptor = accept(listener, nil, nil)
+      if descriptor < 0 { return }
+      SocketCalls.prepare(descriptor)
+      if open.count >= limits.connections {
+        guard let victim else {
           SocketCalls.sendOnce(descriptor, HTTPResponse.error(503, "the sign is answering \(limits.connections) requests; try again later")
             .serialized(closes: true))
           close(descriptor)
@@ -192,6 +200,7 @@ public final class HTTPServer: @unchecked Sendable {
       connections.append(HTTPConnection(descriptor: descriptor, id: nextID, now: now))
     }
   }
+
 
   func receive(_ connection: HTTPConnection, now: Int64) {
     if connection.events != nil {

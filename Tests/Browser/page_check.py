@@ -99,6 +99,15 @@ def browser(language=None):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
+def opened(url, language=None, width=None):
+    """A browser on the sign's page (at `width` pixels), and a finder of its elements by id."""
+    driver = browser(language)
+    if width:
+        driver.set_window_size(width, 900)
+    driver.get(url + "/")
+    return driver, lambda name: driver.find_element(By.ID, name)
+
+
 def prompt(driver):
     """The open prompt, or None."""
     try:
@@ -233,10 +242,8 @@ def edit_programs(driver, url, other):
 def notify_check():
     """The notify form: a notification sent, listed as showing, then dismissed."""
     url = sys.argv[2].rstrip("/")
-    driver = browser()
+    driver, field = opened(url)
     try:
-        driver.get(url + "/")
-        field = lambda name: driver.find_element(By.ID, name)
         wait(lambda: field("notify-zone").get_attribute("innerHTML").count("<option") >= 2, "the zones in the notify form")
         field("notify-text").send_keys("Doorbell")
         field("notify-seconds").clear()
@@ -340,10 +347,8 @@ def preview_check():
     """A draft previewed: the sign draws it as a GIF the page shows, and the sign changes
     only when Show is pressed, to exactly what was previewed."""
     url = sys.argv[2].rstrip("/")
-    driver = browser()
+    driver, field = opened(url)
     try:
-        driver.get(url + "/")
-        field = lambda name: driver.find_element(By.ID, name)
         wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the zones in the form")
         before = json.loads(api(url, "/api/state"))["zones"][0]["messages"]
         field("messages").clear()
@@ -380,11 +385,8 @@ def panel_check():
     file; the manifest makes the page installable. At phone and desktop widths."""
     url, version = sys.argv[2].rstrip("/"), sys.argv[3]
     for width in (390, 1280):
-        driver = browser()
+        driver, field = opened(url, width=width)
         try:
-            driver.set_window_size(width, 900)
-            driver.get(url + "/")
-            field = lambda name: driver.find_element(By.ID, name)
             wait(lambda: field("power-off").is_displayed(), "the power button at %d px" % width)
             field("power-off").click()
             wait(lambda: json.loads(api(url, "/api/state"))["on"] is False, "the sign turned off")
@@ -434,10 +436,8 @@ def icons_check():
     puts {icon:NAME} at the cursor, and Show puts it on the sign."""
     url = sys.argv[2].rstrip("/")
     icons = json.loads(api(url, "/api/icons"))
-    driver = browser()
+    driver, field = opened(url)
     try:
-        driver.get(url + "/")
-        field = lambda name: driver.find_element(By.ID, name)
         wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the form")
         driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
         buttons = lambda: driver.find_elements(By.CSS_SELECTOR, "#icon-grid button")
@@ -471,10 +471,8 @@ def night_check():
     refused at its field; with the location it is kept, and off hours too, as the API
     reads them back."""
     url = sys.argv[2].rstrip("/")
-    driver = browser()
+    driver, field = opened(url)
     try:
-        driver.get(url + "/")
-        field = lambda name: driver.find_element(By.ID, name)
         wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled from the sign")
         field("add-brightness").click()
         rule = lambda key: driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].%s"]' % key)
@@ -508,11 +506,8 @@ def zones_check():
     preview and named under it; a tap on the right half edits "right"."""
     url = sys.argv[2].rstrip("/")
     for width in (390, 1280):
-        driver = browser()
+        driver, field = opened(url, width=width)
         try:
-            driver.set_window_size(width, 900)
-            driver.get(url + "/")
-            field = lambda name: driver.find_element(By.ID, name)
             chips = lambda: [chip.text for chip in driver.find_elements(By.CSS_SELECTOR, "#zone-chips button")]
             wait(lambda: chips() == ["left", "right"], "the zones named under the preview")
             wait(lambda: canvas_frame(driver), "the preview")
@@ -542,10 +537,8 @@ def draft_check():
     import os
     import signal as signals
     url, pid = sys.argv[2].rstrip("/"), int(sys.argv[3])
-    driver = browser()
+    driver, field = opened(url)
     try:
-        driver.get(url + "/")
-        field = lambda name: driver.find_element(By.ID, name)
         wait(lambda: driver.execute_script("return typeof state === 'object' && state !== null;"), "the sign's state")
         field("messages").clear()
         field("messages").send_keys("Typed, not shown")

@@ -54,10 +54,7 @@ import TestSupport
     #expect(frames.count == 20, "one second at 20 frames a second")
     var options = RunOptions()
     options.width = 64
-    options.configZones = try JSONParser.parse(#"""
-      [{"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
-       {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["Sale"], "font": "3x5"}]
-      """#)
+    options.configZones = try JSONParser.parse(SignRoutesTests.Served.zones.replacingOccurrences(of: #"["R"]"#, with: #"["Sale"]"#))
     options.clockStart = 0
     let expected = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
     var frame = Frame(width: 64, height: 8)

@@ -13,6 +13,11 @@ import Testing
   /// A sign of two zones in a session as `marquee serve` makes it, and its routes behind
   /// every check.
   final class Served {
+    /// The two zones: "left" showing L, "right" showing R in the 3x5 font.
+    static let zones = #"""
+      [{"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
+       {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["R"], "font": "3x5"}]
+      """#
     let session: SignSession
     let responder: any HTTPResponder
     var frames: FrameTap { session.frames }
@@ -21,10 +26,7 @@ import Testing
     init(token: String? = nil, clock: SignClock = .system) throws {
       var options = RunOptions()
       options.width = 64
-      options.configZones = try JSONParser.parse(#"""
-        [{"name": "left", "x": 0, "y": 0, "width": 32, "height": 8, "messages": ["L"]},
-         {"name": "right", "x": 32, "y": 0, "width": 32, "height": 8, "messages": ["R"], "font": "3x5"}]
-        """#)
+      options.configZones = try JSONParser.parse(Served.zones)
       options.clockStart = 0
       options.fps = 40
       session = try SignSession(options, stop: StopFlag(), clock: clock, reports: .inMemory())
