@@ -54,13 +54,14 @@ public struct Player {
     Int(saturating: (Double(time &- start) * fps / 1e9).rounded(.down))
   }
 
-  /// Plays `timeline` on `display` until the frame limit or until `stop` is set.
+  /// Plays `timeline` on `display` until the frame limit or until `stop` is set; with
+  /// `heartbeat`, says when each frame's work begins and ends (for a watchdog).
   ///
   /// - Throws: whatever the display throws; the display is not shut down here (the caller
   ///   owns it and shuts it down on every path).
   @discardableResult
   public func run<D: Display>(
-    _ timeline: some Timeline, on display: inout D, clock: some PlayerClock, stop: StopFlag
+    _ timeline: some Timeline, on display: inout D, clock: some PlayerClock, stop: StopFlag, heartbeat: PlayerHeartbeat? = nil
   ) throws -> Statistics {
     var statistics = Statistics()
     var frame = Frame(width: timeline.width, height: timeline.height)
@@ -72,9 +73,11 @@ public struct Player {
     let limit = frameLimit ?? Int.max
     while index < limit, !stop.isSet {
       let t = Double(index) / fps
+      heartbeat?.working(at: clock.now())
       timeline.render(at: t, into: &frame, workspace: &workspace)
       let changed = !hasPrevious || frame != previous
       try display.show(frame, changed: changed)
+      heartbeat?.frameShown()
       statistics.rendered += 1
       if changed {
         previous.pixels.assign(frame.pixels)

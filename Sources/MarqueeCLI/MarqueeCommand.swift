@@ -214,21 +214,21 @@ public enum MarqueeCommand {
   ) throws {
     if let tap {
       var tapped = TappedDisplay(inner: display, board: tap)
-      try playUntilDone(timeline, on: &tapped, options: options, stop: stop)
+      try playUntilDone(timeline, on: &tapped, options: options, stop: stop, heartbeat: tap.heartbeat)
     } else {
       try playUntilDone(timeline, on: &display, options: options, stop: stop)
     }
   }
 
   static func playUntilDone<D: Display>(
-    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag
+    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, heartbeat: PlayerHeartbeat? = nil
   ) throws {
     let player = try Player(fps: options.fps, frameLimit: options.frames, paced: !options.noWait)
     do {
       if options.noWait {
-        try player.run(timeline, on: &display, clock: ManualClock(), stop: stop)
+        try player.run(timeline, on: &display, clock: ManualClock(), stop: stop, heartbeat: heartbeat)
       } else {
-        try player.run(timeline, on: &display, clock: MonotonicClock(), stop: stop)
+        try player.run(timeline, on: &display, clock: MonotonicClock(), stop: stop, heartbeat: heartbeat)
       }
     } catch {
       try? display.shutdown()

@@ -37,6 +37,8 @@ public final class ServedSign: Sendable {
   public let routes: SignRoutes
   let server: HTTPServer
   let bridge: MQTTBridge?
+  /// systemd's notifications, when it started the sign as `Type=notify` (`NOTIFY_SOCKET`).
+  let systemd: SystemdLink?
 
   /// Listens on `listen` (refusing hosts `hosts` does not name, asking `token` for the API
   /// when given) and makes the MQTT bridge; nothing runs until ``start()``.
@@ -52,10 +54,14 @@ public final class ServedSign: Sendable {
     // placeholders: the MQTT filters hold for its content too.
     routes = SignRoutes(session: session, stats: stats, valueFilters: mqtt != nil && token == nil ? mqtt?.valueFilters : nil, version: version)
     let hangups = HangupWatch()
+    let systemd = SystemdNotifier.fromEnvironment().map {
+      SystemdLink(notifier: $0, watchdog: SystemdNotifier.watchdogSeconds(), session: session, stats: stats, stop: stop)
+    }
+    self.systemd = systemd
     server = try HTTPServer(
       address: listen, responder: routes.responder(hosts: hosts, token: token), clock: { session.clock.monotonicNanoseconds },
       shouldStop: { stop.isSet },
-      onTick: { ServedSign.reloadOnHangup(session, seen: hangups) })
+      onTick: { ServedSign.reloadOnHangup(session, seen: hangups, systemd: systemd) })
     let listening = "\(server.address)"
     bridge = mqtt.map { mqtt in
       MQTTBridge(
@@ -72,23 +78,28 @@ public final class ServedSign: Sendable {
     session.start()
     server.start()
     bridge?.start()
+    systemd?.start()
   }
 
   /// Says `offline` on MQTT and disconnects, and waits for the server to close (the stop
   /// flag must be set for it to).
   public func finish() {
+    systemd?.stopping()
     bridge?.stop()
     server.join()
   }
 
   /// After each SIGHUP, the config read again on the session's queue (it reads files).
-  static func reloadOnHangup(_ session: SignSession, seen watch: HangupWatch) {
+  static func reloadOnHangup(_ session: SignSession, seen watch: HangupWatch, systemd: SystemdLink?) {
     let count = HangupSignal.count
     guard watch.seen.withLock({ seen in
       defer { seen = count }
       return seen != count
     }) else { return }
+    guard session.canReload else { return }
+    systemd?.reloading()
     session.submit(.reload) { result in
+      defer { systemd?.reloaded() }
       switch result {
       case .success: session.reports.notice("SIGHUP: the config was reloaded")
       case .failure(let refusal) where refusal.kind == .unsupported: break

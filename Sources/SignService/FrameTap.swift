@@ -1,3 +1,4 @@
+import Marquee
 import Platform
 import MatrixCore
 import Synchronization
@@ -6,6 +7,9 @@ import Synchronization
 /// frame loop and the server. Each side copies under the lock into storage of its own, so
 /// the frame loop never waits on the network and never allocates.
 package final class FrameTap: Sendable {
+  /// What the frame loop showing these frames is doing (a watchdog reads it).
+  package let heartbeat = PlayerHeartbeat()
+
   struct State {
     var pixels: Framebuffer
     var brightness = 1.0

@@ -51,6 +51,8 @@ public final class SignSession: Sendable {
   public let reports: SignReports
   /// Reads the config again (SIGHUP): the options a restart would run with.
   let reloadOptions: (@Sendable () throws -> RunOptions)?
+  /// Whether the sign has a config to read again (``SignCommand/reload``).
+  public var canReload: Bool { reloadOptions != nil }
   /// The brightness step the sign started with (what a reload goes back to).
   let startLevel: Int
   let record: Mutex<Record>

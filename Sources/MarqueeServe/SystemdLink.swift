@@ -1,0 +1,103 @@
+import Platform
+import Marquee
+import SignService
+import Synchronization
+
+/// The sign's side of systemd's `Type=notify-reload` protocol: `READY=1` once the first
+/// frame is shown (not before), `RELOADING=1` and `READY=1` around a SIGHUP reload,
+/// `STOPPING=1` on the way out, `STATUS=` lines for `systemctl status`, and, with a
+/// watchdog, `WATCHDOG=1` at half its interval only while the frame loop is alive: resting
+/// between frames (or through an off period), or working on a frame for less than half the
+/// interval. A loop stuck in a frame stops the pings and systemd restarts the sign.
+final class SystemdLink: Sendable {
+  let notifier: SystemdNotifier
+  /// The watchdog's interval, in seconds, if systemd set one.
+  let watchdog: Double?
+  let session: SignSession
+  let stats: ServeStats
+  let stop: StopFlag
+  /// Whether `STOPPING=1` went (it is said once, by whoever comes first).
+  let stoppingSaid = Atomic<Bool>(false)
+
+  init(notifier: SystemdNotifier, watchdog: Double?, session: SignSession, stats: ServeStats, stop: StopFlag) {
+    self.notifier = notifier
+    self.watchdog = watchdog
+    self.session = session
+    self.stats = stats
+    self.stop = stop
+  }
+
+  /// Waits for the first frame, says ready, then pings and reports until the stop.
+  func start() {
+    DetachedThread.start { [self] in run() }
+  }
+
+  func run() {
+    let heartbeat = session.frames.heartbeat
+    while !stop.isSet && heartbeat.framesShown == 0 { usleep(10_000) }
+    if stop.isSet {
+      stopping()
+      return
+    }
+    var said = status()
+    notifier.send("READY=1\nSTATUS=" + said)
+    let step = min(1.0, (watchdog ?? 2) / 2)
+    var next = SystemClock.monotonicSeconds()
+    while !stop.isSet {
+      let now = SystemClock.monotonicSeconds()
+      if now >= next {
+        next = now + step
+        if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(watchdog * 5e8)) {
+          notifier.send("WATCHDOG=1")
+        }
+        let now = status()
+        if now != said {
+          said = now
+          notifier.send("STATUS=" + now)
+        }
+      }
+      usleep(20_000)
+    }
+    stopping()
+  }
+
+  /// The sign is on its way out (said once; the shutdown path says it before the sign goes
+  /// dark, whatever this thread is doing).
+  func stopping() {
+    guard stoppingSaid.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+    notifier.send("STOPPING=1")
+  }
+
+  /// A SIGHUP reload begins (`MONOTONIC_USEC`: when, as `Type=notify-reload` asks).
+  func reloading() {
+    notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)")
+  }
+
+  /// The reload ended (done, or refused with the old config still running).
+  func reloaded() {
+    notifier.send("READY=1\nSTATUS=" + status())
+  }
+
+  /// One line a person reads in `systemctl status`: the program, lit or dark, MQTT, and the
+  /// last refusal of a command from MQTT.
+  func status() -> String {
+    var parts: [String] = []
+    if let program = session.pump.current?.program { parts.append("program \(program)") }
+    switch session.frames.darkness {
+    case nil: parts.append("lit")
+    case .turnedOff?: parts.append("dark: turned off")
+    case .offPeriod?: parts.append("dark: off hours")
+    }
+    let counts = stats.counts.withLock { $0 }
+    if counts.broker != nil {
+      parts.append(counts.connected ? "MQTT connected" : "MQTT not connected" + (counts.lastError.map { ": \($0)" } ?? ""))
+    }
+    if let refusal = counts.lastRefusal { parts.append("last refusal: \(refusal)") }
+    return parts.joined(separator: "; ").replacingNewlines
+  }
+}
+
+extension String {
+  /// The text on one line (a STATUS= value ends at a newline).
+  fileprivate var replacingNewlines: String { String(map { $0.isNewline ? " " : $0 }) }
+}

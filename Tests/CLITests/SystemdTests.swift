@@ -1,0 +1,118 @@
+import Foundation
+import Platform
+import Synchronization
+import TestSupport
+import Testing
+
+/// `marquee serve` under a service manager: a test plays systemd with a datagram socket of
+/// its own (`NOTIFY_SOCKET`, `WATCHDOG_USEC`) and reads what the sign says, and when.
+@Suite struct SystemdTests {
+  /// systemd's notification socket, as a test holds it: every datagram with when it came.
+  final class FakeSystemd: @unchecked Sendable {
+    let folder = NSTemporaryDirectory() + "marquee-systemd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    var path: String { folder + "/notify" }
+    let descriptor: Int32
+    let heard = Mutex<[(at: Double, message: String)]>([])
+    let stopped = Atomic<Bool>(false)
+
+    init() throws {
+      try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+      descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+      var address = sockaddr_un()
+      address.sun_family = sa_family_t(AF_UNIX)
+      let bytes = Array((folder + "/notify").utf8)
+      withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in bytes.enumerated() { raw[index] = byte } }
+      let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      }
+      guard bound == 0 else { throw CLIError("cannot bind the notify socket") }
+      Thread.detachNewThread { [self] in
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while !stopped.load(ordering: .acquiring) {
+          var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+          guard poll(&poller, 1, 100) > 0 else { continue }
+          let count = recv(descriptor, &buffer, buffer.count, 0)
+          guard count > 0 else { continue }
+          let message = String(decoding: buffer[0..<count], as: UTF8.self)
+          heard.withLock { $0.append((SystemClock.monotonicSeconds(), message)) }
+        }
+      }
+    }
+
+    deinit {
+      stopped.store(true, ordering: .releasing)
+      usleep(150_000)
+      close(descriptor)
+      try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    var messages: [String] { heard.withLock { $0.map(\.message) } }
+    /// When each message starting with `prefix` came.
+    func times(of prefix: String) -> [Double] { heard.withLock { $0.filter { $0.message.hasPrefix(prefix) }.map(\.at) } }
+
+    func environment(watchdogSeconds: Double) -> [String: String] {
+      ["NOTIFY_SOCKET": path, "WATCHDOG_USEC": String(Int(watchdogSeconds * 1_000_000))]
+    }
+  }
+
+  @Test func readyAfterTheFirstFramePingsWhileShowingReloadingAndStopping() throws {
+    let systemd = try FakeSystemd()
+    let config = systemd.folder + "/sign.json"
+    try #"{"messages": ["Ready"], "width": 32}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let child = try BinaryRunner.start(
+      ["serve", "--listen", "127.0.0.1:0", "--config", config, "--output", "ascii", "--mode", "scroll", "--speed", "20"],
+      environment: systemd.environment(watchdogSeconds: 2))
+    // READY=1 only once a frame is out.
+    #expect(eventually(within: 20) { systemd.messages.contains { $0.hasPrefix("READY=1") } })
+    let framesAtReady = child.outputSoFar.count
+    #expect(framesAtReady > 0, "READY=1 before the first frame")
+    #expect(systemd.messages.first?.hasPrefix("READY=1\nSTATUS=") == true, "\(systemd.messages)")
+    // Pings every second (half of 2 s) while the frames go out.
+    #expect(eventually(within: 20) { systemd.times(of: "WATCHDOG=1").count >= 5 })
+    let pings = systemd.times(of: "WATCHDOG=1")
+    let gaps = zip(pings.dropFirst(), pings).map { $0 - $1 }
+    #expect(gaps.allSatisfy { $0 < 1.9 }, "gaps \(gaps)")
+    // A reload: RELOADING=1 with the moment, then READY=1.
+    child.send(SIGHUP)
+    #expect(eventually(within: 20) {
+      let messages = systemd.messages
+      guard let reloading = messages.lastIndex(where: { $0.hasPrefix("RELOADING=1\nMONOTONIC_USEC=") }) else { return false }
+      return messages[(reloading + 1)...].contains { $0.hasPrefix("READY=1") }
+    }, "\(systemd.messages)")
+    child.send(SIGTERM)
+    #expect(child.wait(timeout: 20).status == 128 + SIGTERM)
+    #expect(eventually(within: 5) { systemd.messages.last == "STOPPING=1" }, "\(systemd.messages.suffix(3))")
+  }
+
+  @Test func aFrameLoopStuckInItsDisplayStopsThePings() throws {
+    let systemd = try FakeSystemd()
+    // The frames go into a pipe nobody reads: once it is full, writing a frame blocks.
+    let child = try TestSupport.ChildProcess(
+      "/bin/sh", ["-c", "'\(BinaryRunner.path)' serve --listen 127.0.0.1:0 --output ascii --width 64 --mode scroll --speed 40 Stuck | sleep 60"],
+      environment: systemd.environment(watchdogSeconds: 1))
+    defer {
+      child.sendToCommands(SIGKILL)
+      _ = child.wait(timeout: 20)
+    }
+    #expect(eventually(within: 20) { systemd.times(of: "WATCHDOG=1").count >= 2 }, "the pings never began")
+    // Then they stop: a second and a half with none, while the sign still runs.
+    #expect(eventually(within: 30) {
+      guard let last = systemd.times(of: "WATCHDOG=1").last else { return false }
+      return SystemClock.monotonicSeconds() - last > 1.5
+    }, "the pings went on while the frame loop was stuck")
+    #expect(!systemd.messages.contains("STOPPING=1"))
+  }
+
+  @Test func aSignRestingInItsOffHoursKeepsPinging() throws {
+    let systemd = try FakeSystemd()
+    let config = systemd.folder + "/sign.json"
+    try #"{"messages": ["Night"], "width": 32, "off": [{"times": ["00:00-24:00"]}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let child = try BinaryRunner.start(["serve", "--listen", "127.0.0.1:0", "--config", config, "--output", "ascii"], environment: systemd.environment(watchdogSeconds: 1))
+    #expect(eventually(within: 20) { systemd.messages.contains { $0.hasPrefix("READY=1") && $0.contains("dark: off hours") } }, "\(systemd.messages)")
+    // Asleep, the frame loop rests: the pings go on.
+    let before = systemd.times(of: "WATCHDOG=1").count
+    #expect(eventually(within: 20) { systemd.times(of: "WATCHDOG=1").count >= before + 4 })
+    child.send(SIGTERM)
+    #expect(child.wait(timeout: 20).status == 128 + SIGTERM)
+  }
+}
