@@ -1,3 +1,4 @@
+import Platform
 import MatrixCore
 import SimpleJSON
 
@@ -57,6 +58,9 @@ public struct BoardSettings: Sendable {
   public var warn: @Sendable (String) -> Void
   /// Called when a display's own thread fails (the HUB12 scanner): the run should stop.
   public var onFailure: @Sendable () -> Void
+  /// Handed the heartbeat of a display's own thread (the HUB12 scanner), for a watchdog
+  /// to look at with the frame loop's.
+  public var watch: @Sendable (Heartbeat) -> Void = { _ in }
 
   public init(
     dumpPath: String? = nil, keepLastFrame: Bool = false, retry: RetryPolicy? = nil, color: RGBColor = LEDColor.red.rgb,

@@ -391,6 +391,13 @@ static int gpio_request(struct device *chip, struct gpio_v2_line_request *reques
 
 // GPIO_V2_LINE_SET_VALUES_IOCTL on a request's descriptor: the lines of the mask, together.
 static int gpio_set(struct device *line, struct gpio_v2_line_values *values) {
+  // MARQUEE_FAKE_GPIO_HANG_AFTER=N: the N-th setting of lines never returns, as a driver
+  // stuck in the kernel would not (a watchdog's test).
+  static long sets = 0;
+  const char *hang = getenv("MARQUEE_FAKE_GPIO_HANG_AFTER");
+  if (hang && ++sets >= atol(hang)) {
+    for (;;) sleep(1000);
+  }
   unsigned long long all = line->count == 64 ? ~0ULL : (1ULL << line->count) - 1;
   if (values->mask == 0 || (values->mask & ~all)) {
     errno = EINVAL;

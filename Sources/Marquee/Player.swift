@@ -61,7 +61,7 @@ public struct Player {
   ///   owns it and shuts it down on every path).
   @discardableResult
   public func run<D: Display>(
-    _ timeline: some Timeline, on display: inout D, clock: some PlayerClock, stop: StopFlag, heartbeat: PlayerHeartbeat? = nil
+    _ timeline: some Timeline, on display: inout D, clock: some PlayerClock, stop: StopFlag, heartbeat: Heartbeat? = nil
   ) throws -> Statistics {
     var statistics = Statistics()
     var frame = Frame(width: timeline.width, height: timeline.height)

@@ -10,7 +10,7 @@ enum BoardDisplays {
   /// Plays `timeline` on the board's hardware (or `--spi-dump`/`--i2c-dump` file) until the
   /// frame limit or a signal, leaving it blank (or lit with `--keep`).
   static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameTap?) throws {
-    let settings = self.settings(for: board, options: options, stop: stop)
+    let settings = self.settings(for: board, options: options, stop: stop, tap: tap)
     if let refusal = board.family.refusal(settings) { throw UsageError(refusal) }
     var player = Playing(timeline: timeline, options: options, stop: stop, tap: tap)
     do {
@@ -23,15 +23,18 @@ enum BoardDisplays {
   /// Plays `timeline` through the board's emulated chips, shown on `screen`.
   static func play<S: Display>(_ timeline: any Timeline, emulating board: SignBoard, on screen: S, options: RunOptions, stop: StopFlag, tap: FrameTap?) throws {
     var player = Playing(timeline: timeline, options: options, stop: stop, tap: tap)
-    try board.family.emulate(on: screen, settings(for: board, options: options, stop: stop), &player)
+    try board.family.emulate(on: screen, settings(for: board, options: options, stop: stop, tap: tap), &player)
   }
 
   /// What the options ask of the board's display.
-  static func settings(for board: SignBoard, options: RunOptions, stop: StopFlag) -> BoardSettings {
-    BoardSettings(
+  /// With `tap`, a display's own thread is watched with the frame loop (systemd's watchdog).
+  static func settings(for board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameTap? = nil) -> BoardSettings {
+    var settings = BoardSettings(
       dumpPath: board.isI2C ? options.i2cDump : options.spiDump, keepLastFrame: options.keepLastFrame,
       retry: options.retry ? MarqueeCommand.retryPolicy(stop: stop) : nil, color: (LEDColor(options.zone.ledColor) ?? .red).rgb,
       regions: options.colorRegions, warn: { printError("Warning: \($0)") }, onFailure: { stop.set() })
+    if let tap { settings.watch = { tap.heartbeat.watch($0) } }
+    return settings
   }
 
   /// The frame loop, run on whatever display the family makes.

@@ -221,7 +221,7 @@ public enum MarqueeCommand {
   }
 
   static func playUntilDone<D: Display>(
-    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, heartbeat: PlayerHeartbeat? = nil
+    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, heartbeat: Heartbeat? = nil
   ) throws {
     let player = try Player(fps: options.fps, frameLimit: options.frames, paced: !options.noWait)
     do {

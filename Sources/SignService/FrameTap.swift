@@ -8,7 +8,7 @@ import Synchronization
 /// the frame loop never waits on the network and never allocates.
 package final class FrameTap: Sendable {
   /// What the frame loop showing these frames is doing (a watchdog reads it).
-  package let heartbeat = PlayerHeartbeat()
+  package let heartbeat = Heartbeat()
 
   struct State {
     var pixels: Framebuffer

@@ -115,4 +115,23 @@ import Testing
     child.send(SIGTERM)
     #expect(child.wait(timeout: 20).status == 128 + SIGTERM)
   }
+
+  /// The HUB12 scanning thread stuck in the kernel (the fake kernel never returns from a
+  /// setting of the lines): the frame loop goes on, but the pings stop.
+  @Test func aScanStuckInTheKernelStopsThePings() throws {
+    let systemd = try FakeSystemd()
+    var environment = HUB12KernelTests.environment.merging(systemd.environment(watchdogSeconds: 1)) { $1 }
+    environment["MARQUEE_FAKE_GPIO_HANG_AFTER"] = "20000"
+    let child = try BinaryRunner.start(
+      ["serve", "--listen", "127.0.0.1:0", "--board", "hub12-p10-32x16", "--fps", "20", "Scan"], environment: environment)
+    defer {
+      child.send(SIGKILL)
+      _ = child.wait(timeout: 20)
+    }
+    #expect(eventually(within: 20) { systemd.times(of: "WATCHDOG=1").count >= 2 }, "the pings never began: \(systemd.messages) \(child.errorSoFar)")
+    #expect(eventually(within: 30) {
+      guard let last = systemd.times(of: "WATCHDOG=1").last else { return false }
+      return SystemClock.monotonicSeconds() - last > 1.5
+    }, "the pings went on while the scan was stuck")
+  }
 }

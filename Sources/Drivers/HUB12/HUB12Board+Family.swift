@@ -41,6 +41,7 @@ extension HUB12Board: BoardFamily {
       return
     }
     var display = try HUB12Display(board: self, onFailure: settings.onFailure)
+    settings.watch(display.transport.heartbeat)
     if display.transport.realTimeError != 0 {
       settings.warn(
         "the HUB12 scanning loop runs without real-time priority (SCHED_FIFO: \(String(cString: strerror(display.transport.realTimeError)))): "

@@ -59,6 +59,9 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   /// can end the run; the failure is thrown by the next ``check()``, ``send(_:)`` or
   /// ``finish()``.
   public let onFailure: (@Sendable () -> Void)?
+  /// Working while a slot's lines are set and its group shifted, resting while it waits for
+  /// the next slot or idles dark: a scan stuck in a system call stops a watchdog's pings.
+  public let heartbeat = Heartbeat()
   /// The `errno` of the attempt at real-time priority (0: it runs at SCHED_FIFO).
   public private(set) var realTimeError: Int32 = 0
 
@@ -234,8 +237,10 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
       try shift(0)
       while !shared.withLock({ $0.stop }) {
         deadline += slot
+        heartbeat.resting()
         HUB12Scanner.sleep(until: deadline)
         let now = HUB12Scanner.monotonic()
+        heartbeat.working(at: now)
         if now - deadline > slot * Int64(board.scan) {
           // More than a cycle behind (the machine was busy): start again from now.
           overruns += 1
@@ -250,7 +255,9 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
           // its first group.
           if lit { try set(oe, oeOff) }
           lit = false
+          heartbeat.resting()
           while !shared.withLock({ $0.stop || $0.fresh }) { HUB12Scanner.sleep(until: HUB12Scanner.monotonic() + 200_000_000) }
+          heartbeat.working(at: HUB12Scanner.monotonic())
           takeNewest()
           group = 0
           try shift(0)
@@ -272,6 +279,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
         }
         try shift(next)
         if lit && on < 1 {
+          // Waiting out the lit part of the slot is the scan's work: it stays "working".
           HUB12Scanner.sleep(until: deadline + Int64(Double(slot) * on))
           try set(oe, oeOff)
           lit = false
