@@ -55,24 +55,32 @@ import Testing
     #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n")))
   }
 
-  /// BidiTest.txt: sequences of bidi classes, the paragraph directions they are tested
-  /// with (bit set: 1 auto, 2 LTR, 4 RTL), the levels and the visual order. In four parts
-  /// (every fourth sequence each) so that the half-million cases spread over the cores.
-  @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"), arguments: 0..<4)
-  func bidiTestByClass(part: Int) throws {
-    let text = try ucdFile("BidiTest.txt")
+  /// One line of BidiTest.txt: a sequence of classes (a scalar standing for each), the
+  /// directions it is tested with (bit set: 1 auto, 2 LTR, 4 RTL), and the levels and visual
+  /// order expected (levels `removed` for x).
+  struct BidiCase: Sendable {
+    var classes: Substring
+    var scalars: [Unicode.Scalar]
+    var directions: Int
+    var levels: [UInt8]
+    var order: [Int]
+  }
+
+  /// BidiTest.txt read once (the parts below share it), its bytes scanned without making a
+  /// string of each line.
+  static let bidiCases: [BidiCase] = {
+    guard let text = try? String(contentsOfFile: "\(folder)/BidiTest.txt", encoding: .utf8) else { return [] }
     // A scalar of each class stands for it.
-    var representative: [String: Unicode.Scalar] = [:]
+    var representative: [Substring: Unicode.Scalar] = [:]
     for code in 0..<0x11_0000 {
       guard let scalar = Unicode.Scalar(code) else { continue }
-      let name = UnicodeTables.bidiClass(scalar).shortName
+      let name = Substring(UnicodeTables.bidiClass(scalar).shortName)
       if representative[name] == nil, UnicodeTables.bracket(scalar) == nil { representative[name] = scalar }
       if representative.count == BidiClass.allCases.count { break }
     }
-    // Levels and order read once per @ line, compared as numbers (x: removed by X9).
+    var cases: [BidiCase] = []
     var levels: [UInt8] = [], order: [Int] = []
-    var sequences: [String: [Unicode.Scalar]] = [:]
-    var cases = 0, failures: [String] = [], sequence = 0
+    var sequences: [Substring: [Unicode.Scalar]] = [:]
     for line in text.split(separator: "\n") where !line.hasPrefix("#") {
       if line.hasPrefix("@Levels:") {
         levels = line.dropFirst(8).split(whereSeparator: \.isWhitespace).map { $0 == "x" ? BidiParagraph.removed : UInt8($0)! }
@@ -82,18 +90,30 @@ import Testing
         order = line.dropFirst(9).split(whereSeparator: \.isWhitespace).map { Int($0)! }
         continue
       }
-      guard let semicolon = line.firstIndex(of: ";"), let bits = Int(line[line.index(after: semicolon)...].filter { $0 != " " }) else { continue }
-      sequence += 1
-      guard sequence % 4 == part else { continue }
-      let classes = String(line[..<semicolon])
-      let scalars = sequences[classes] ?? classes.split(separator: " ").map { representative[String($0)]! }
+      guard let semicolon = line.firstIndex(of: ";"), let bits = Int(line[line.index(after: semicolon)...].filter { !$0.isWhitespace }) else { continue }
+      let classes = line[..<semicolon]
+      let scalars = sequences[classes] ?? classes.split(separator: " ").map { representative[$0]! }
       sequences[classes] = scalars
-      for (bit, direction) in [(1, TextDirection.auto), (2, .ltr), (4, .rtl)] where bits & bit != 0 {
-        let paragraph = BidiParagraph(scalars, direction: direction)
+      cases.append(BidiCase(classes: classes, scalars: scalars, directions: bits, levels: levels, order: order))
+    }
+    return cases
+  }()
+
+  /// BidiTest.txt: every sequence of classes in every direction it names gives the levels
+  /// and the visual order expected. In four parts (every fourth sequence each) so that the
+  /// half-million cases spread over the cores.
+  @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"), arguments: 0..<4)
+  func bidiTestByClass(part: Int) throws {
+    let all = UnicodeConformanceTests.bidiCases
+    var cases = 0, failures: [String] = []
+    for index in stride(from: part, to: all.count, by: 4) {
+      let test = all[index]
+      for (bit, direction) in [(1, TextDirection.auto), (2, .ltr), (4, .rtl)] where test.directions & bit != 0 {
+        let paragraph = BidiParagraph(test.scalars, direction: direction)
         cases += 1
-        if paragraph.levels != levels || paragraph.visualOrder != order {
+        if paragraph.levels != test.levels || paragraph.visualOrder != test.order {
           if failures.count < 20 {
-            failures.append("\(classes) (\(direction)): \(paragraph.levels) \(paragraph.visualOrder); want \(levels) \(order)")
+            failures.append("\(test.classes) (\(direction)): \(paragraph.levels) \(paragraph.visualOrder); want \(test.levels) \(test.order)")
           } else {
             failures.append("")
           }
