@@ -322,6 +322,20 @@ def language_check():
         wait(lambda: "正在显示" in text(driver, "notify-list") and "Order 42 / 42号" in text(driver, "notify-list"), "the list in Chinese")
         driver.find_element(By.ID, "notify-send").click()
         wait(lambda: text(driver, "notify-status") == "请先输入通知内容。", "the page's refusal in Chinese")
+        # The control panel's parts in Chinese too: the power button, a draft's preview, the
+        # night hours (a refusal at its field, its reason in Chinese), the week, the status.
+        assert text(driver, "power-off") == "关闭" and text(driver, "preview") == "预览", "panel %r" % text(driver, "power-off")
+        assert "夜间亮度与休息时段" in driver.find_element(By.ID, "night").text
+        assert "状态" in driver.find_element(By.ID, "about").text and "版本" in text(driver, "status-list")
+        driver.find_element(By.ID, "add-brightness").click()
+        at = driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].at"]')
+        at.clear()
+        at.send_keys("sunset")
+        driver.find_element(By.ID, "night-save").click()
+        said = wait(lambda: text(driver, "night-status"), "the night refusal")
+        assert said == 'brightness[0].at：sunset 需要显示屏的位置（纬度和经度）', "refusal %r" % said
+        driver.find_element(By.ID, "preview").click()
+        wait(lambda: driver.find_element(By.ID, "draft-box").is_displayed() and "草稿" in text(driver, "draft-box"), "the draft's note in Chinese")
         # The switch: English, and still English after a reload.
         Select(driver.find_element(By.ID, "lang")).select_by_value("en")
         wait(lambda: text(driver, "send") == "Show", "the switch to English")

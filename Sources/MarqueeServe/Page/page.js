@@ -100,6 +100,8 @@ const ERRORS_ZH = [
   [/^no program named '(.+)'$/, "没有名为 '$1' 的节目"],
   [/^two programs are named '(.+)'$/, "有两个节目都叫 '$1'"],
   [/^more than one program is the default$/, "默认节目不止一个"],
+  [/^(sunrise|sunset) needs the sign's "location" \(latitude and longitude\)$/, "$1 需要显示屏的位置（纬度和经度）"],
+  [/^expected HH:MM, "sunrise" or "sunset", got "(.*)"$/, "应为 HH:MM、\"sunrise\" 或 \"sunset\"，收到 \"$1\""],
   [/^a program's name must be non-empty and without '\/'$/, "节目名称不能为空，也不能含 '/'"],
   [/^expected HH:MM-HH:MM \(24-hour\), got (.+)$/, "应为 HH:MM-HH:MM（24 小时制），收到 $1"],
   [/^expected FIRST\/LAST as YYYY-MM-DD\/YYYY-MM-DD, got (.+)$/, "应为 YYYY-MM-DD/YYYY-MM-DD（开始/结束），收到 $1"],
