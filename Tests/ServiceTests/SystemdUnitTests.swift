@@ -32,6 +32,8 @@ import TestSupport
 
   @Test func theUnitWaitsForReadinessAndHasAWatchdog() throws {
     let text = try String(contentsOf: SystemdUnitTests.unit, encoding: .utf8)
+    let deploy = try String(contentsOf: SystemdUnitTests.unit.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("deploy.md"), encoding: .utf8)
+    #expect(deploy.contains("```ini\n" + text + "```"), "Docs/deploy.md shows another unit than Docs/examples/marquee.service")
     for line in ["Type=notify", "NotifyAccess=main", "WatchdogSec=", "ExecReload=/bin/kill -HUP $MAINPID", "DevicePolicy=closed", "UMask=0077"] {
       #expect(text.contains(line), "\(line)")
     }
