@@ -150,15 +150,25 @@ public struct BearerTokenCheck: HTTPResponder {
 /// bytes that are not text.
 public struct JSONBodyCheck: HTTPResponder {
   public let next: any HTTPResponder
+  /// Paths under a prefix that take other bodies, and the types they take (none of them one
+  /// a page of another site may send without asking first: `image/png`, not `text/plain`).
+  public let binary: [(prefix: String, types: Set<String>)]
 
-  public init(_ next: any HTTPResponder) {
+  public init(_ next: any HTTPResponder, binary: [(prefix: String, types: Set<String>)] = []) {
     self.next = next
+    self.binary = binary
   }
 
   public func respond(to request: HTTPRequest) -> HTTPReply {
     guard ["POST", "PUT", "PATCH"].contains(request.method) || !request.body.isEmpty else { return next.respond(to: request) }
     let type = request.header("content-type")?.split(separator: ";").first.map {
       HTTPRequestParser.trimmed($0).lowercased()
+    }
+    if let rule = binary.first(where: { request.path.hasPrefix($0.prefix) }) {
+      guard let type, rule.types.contains(type) else {
+        return .now(.error(415, "send the body as one of \(rule.types.sorted().joined(separator: ", "))"))
+      }
+      return next.respond(to: request)
     }
     guard type == "application/json" else {
       return .now(.error(415, "send the body as JSON, with 'Content-Type: application/json'"))

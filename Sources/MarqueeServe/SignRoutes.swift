@@ -39,7 +39,7 @@ public final class SignRoutes: Sendable {
   /// The API behind the checks every request passes first (each counted): the host it
   /// names, then the token (for `/api/`), then JSON for writes, then the routes.
   public func responder(hosts: HostNames, token: String?) -> any HTTPResponder {
-    let checked = JSONBodyCheck(routes())
+    let checked = JSONBodyCheck(routes(uploads: token != nil), binary: [("/api/icons/", SignRoutes.pictureTypes)])
     return Counted(stats: stats, next: HostCheck(hosts, token.map { BearerTokenCheck(token: $0, checked) } ?? checked))
   }
 
@@ -54,8 +54,12 @@ public final class SignRoutes: Sendable {
     }
   }
 
-  /// The paths and methods, each with the command or view it stands for.
-  func routes() -> HTTPRouter {
+  /// The body types an icon may be sent as.
+  static let pictureTypes: Set<String> = ["image/png", "image/gif", "image/x-portable-bitmap", "image/x-xbitmap"]
+
+  /// The paths and methods, each with the command or view it stands for. Icons are added
+  /// only on a sign that asks for its token (`uploads`).
+  func routes(uploads: Bool = false) -> HTTPRouter {
     var router = HTTPRouter()
     router.add("GET", "/") { _ in .now(WebPage.response(WebPage.html, type: "text/html; charset=utf-8")) }
     router.add("GET", "/page.css") { _ in .now(WebPage.response(WebPage.css, type: "text/css; charset=utf-8")) }
@@ -123,6 +127,22 @@ public final class SignRoutes: Sendable {
           ])
         }
       })))
+    }
+    router.add("PUT", "/api/icons/{name}") { [self] request in
+      guard uploads else {
+        return .now(.error(403, "icons are added only on a sign that asks for its token (--token-file): anyone who can reach this one could fill its disk"))
+      }
+      let name = request.parameters["name"] ?? "", bytes = request.body
+      return .later { [session] complete in
+        session.onQueue {
+          do throws(SignRefusal) {
+            try session.addIcon(name: name, bytes: bytes)
+            complete(.json(.object([("name", .string(name)), ("added", .bool(true))])))
+          } catch {
+            complete(SignRoutes.response(error))
+          }
+        }
+      }
     }
     router.add("GET", "/api/stats") { [self] _ in .now(.json(.object(session.frameStats() + stats.members()))) }
     router.add("GET", "/api/status") { [self] _ in .now(.json(status())) }

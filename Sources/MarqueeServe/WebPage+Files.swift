@@ -24,7 +24,11 @@ extension WebPage {
   <form id="content">
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
     <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages" dir="auto"></textarea></label>
-    <details id="icon-picker"><summary data-t="icons">Icons</summary><div id="icon-grid" role="list"></div></details>
+    <details id="icon-picker"><summary data-t="icons">Icons</summary><div id="icon-grid" role="list"></div>
+      <div class="row" id="icon-add"><label><span data-t="icon-file">A picture (PNG, GIF, PBM, XBM)</span> <input id="icon-file" type="file" accept="image/png,image/gif,.pbm,.xbm"></label>
+        <label><span data-t="icon-name">Its name</span> <input id="icon-name" type="text" pattern="[a-z0-9_-]{1,64}" autocapitalize="off"></label>
+        <button id="icon-upload" class="quiet" type="button" data-t="icon-upload">Add the icon</button></div>
+      <div id="icon-status" role="status"></div></details>
     <div class="row">
       <label><span data-t="mode">Mode</span> <select id="mode" name="mode">
         <option value="auto" data-t="auto">auto</option><option value="scroll" data-t="scroll">scroll</option><option value="cycle" data-t="cycle">cycle</option><option value="pages" data-t="pages-mode">pages</option>
@@ -184,6 +188,8 @@ h2 { font-size: 1rem; font-weight: 600; margin: 1.2rem 0 .4rem; }
 #zone-chips .chip { min-height: 2.4rem; }
 #zone-chips .chip[aria-pressed="true"] { border-color: #4af; color: #9cf; }
 #sign { cursor: pointer; }
+#icon-add { align-items: flex-end; }
+#icon-status { min-height: 1.2rem; font-size: .9rem; }
 
 """#
 
@@ -213,7 +219,8 @@ const WORDS = {
     showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
     "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
     kept: "Kept as they are: {0}",
-    icons: "Icons", "icon-insert": "Insert {0}",
+    icons: "Icons", "icon-insert": "Insert {0}", "icon-file": "A picture (PNG, GIF, PBM, XBM)", "icon-name": "Its name",
+    "icon-upload": "Add the icon", "icon-added": "Added: {0}",
     "night-title": "Night and off hours", "brightness-rules": "Brightness through the day", "add-rule": "Add a time",
     "off-periods": "Off hours (dark)", "add-off": "Add off hours", location: "Where the sign is (for sunrise and sunset)",
     latitude: "Latitude", longitude: "Longitude", at: "At (HH:MM, sunrise or sunset)", offset: "Minutes after (− before)", level: "Level (0-15)",
@@ -243,7 +250,8 @@ const WORDS = {
     "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
     "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
     kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
-    icons: "图标", "icon-insert": "插入 {0}",
+    icons: "图标", "icon-insert": "插入 {0}", "icon-file": "图片（PNG、GIF、PBM、XBM）", "icon-name": "名称",
+    "icon-upload": "添加图标", "icon-added": "已添加：{0}",
     "night-title": "夜间亮度与休息时段", "brightness-rules": "全天亮度", "add-rule": "添加时间点",
     "off-periods": "休息时段（熄灭）", "add-off": "添加休息时段", location: "显示屏位置（用于日出日落）",
     latitude: "纬度", longitude: "经度", at: "时间（HH:MM、sunrise 或 sunset）", offset: "推后分钟（负数为提前）", level: "亮度（0-15）",
@@ -698,6 +706,22 @@ async function loadIcons() {
   }
 }
 
+// An icon from the phone: the picture's bytes, sent as its type, into the sign's icon folder.
+$("icon-upload").addEventListener("click", async () => {
+  const file = $("icon-file").files[0], name = $("icon-name").value.trim();
+  if (!file || !name) return;
+  const kind = /\.pbm$/i.test(file.name) ? "image/x-portable-bitmap" : /\.xbm$/i.test(file.name) ? "image/x-xbitmap" : file.type;
+  try {
+    const response = await fetch("/api/icons/" + encodeURIComponent(name), {
+      method: "PUT", headers: headers({ "Content-Type": kind }), body: await file.arrayBuffer(),
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw new Error(signError(data.error || response.statusText));
+    $("icon-status").textContent = t("icon-added", name);
+    loadIcons();
+  } catch (error) { $("icon-status").textContent = error.message; }
+});
+
 function insertAtCursor(field, text) {
   const start = field.selectionStart ?? field.value.length, end = field.selectionEnd ?? start;
   field.value = field.value.slice(0, start) + text + field.value.slice(end);
@@ -971,7 +995,6 @@ $("program-editor").addEventListener("submit", (event) => {
 $("program-delete").addEventListener("click", () => savePrograms(programs.filter((p) => p.name !== editing)));
 
 async function load() {
-  loadPrograms();
   try {
     const effects = await api("/api/effects");
     effectList = effects;
@@ -982,6 +1005,13 @@ async function load() {
     }
     state = await api("/api/state");
     fillForm();
+    // The rest once the sign has answered (after its token, if it asks for one), so none of
+    // them asks again or gives up before the person has typed it.
+    loadPrograms();
+    loadStatus();
+    loadWeek();
+    loadIcons();
+    loadNight();
   } catch (error) { showStatus(error.message); }
 }
 
@@ -990,12 +1020,8 @@ applyLanguage();
 load().then(listen);
 // A program can change by the clock alone: look again now and then.
 setInterval(loadPrograms, 30000);
-loadStatus();
 setInterval(loadStatus, 30000);
-loadWeek();
 setInterval(loadWeek, 300000);
-loadIcons();
-loadNight();
 
 """#
 

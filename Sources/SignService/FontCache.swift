@@ -35,13 +35,19 @@ public final class FontCache: Sendable {
 
   /// The icons messages can show: the built-in set and the sign's icon folder, decoded
   /// once when the sign is built.
-  package let icons: IconSet
+  package var icons: IconSet { iconSet.withLock { $0 } }
+  let iconSet: Mutex<IconSet>
   /// Where a font file's problems (a glyph left out, a bad property) are reported.
   let reports: SignReports
 
   package init(icons: IconSet = .builtIn, reports: SignReports = .standardError()) {
-    self.icons = icons
+    iconSet = Mutex(icons)
     self.reports = reports
+  }
+
+  /// Content made from now on shows `icons` (an icon added to the folder).
+  package func replaceIcons(_ icons: IconSet) {
+    iconSet.withLock { $0 = icons }
   }
 
   /// The icons of the built-in set and of `folder`, if given.

@@ -204,39 +204,6 @@ public enum StateFile {
   public static func save(_ state: SignState, to path: String) throws {
     let bytes = Array((state.json.text + "\n").utf8)
     guard bytes.count <= limit else { throw TooLarge(bytes: bytes.count) }
-    var temporary = ""
-    var descriptor: Int32 = -1
-    for attempt in 0..<16 where descriptor < 0 {
-      temporary = "\(path).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-      if descriptor < 0 && (errno != EEXIST || attempt == 15) {
-        throw SignFailure("\(temporary): cannot write the state: \(String(cString: strerror(errno)))")
-      }
-    }
-    do {
-      try writeAll(bytes, to: descriptor, what: temporary)
-    } catch {
-      close(descriptor)
-      unlink(temporary)
-      throw SignFailure("\(error)")
-    }
-    guard fsync(descriptor) == 0 else {
-      let code = errno
-      close(descriptor)
-      unlink(temporary)
-      throw SignFailure("\(temporary): cannot flush the state to the disk: \(String(cString: strerror(code)))")
-    }
-    close(descriptor)
-    guard rename(temporary, path) == 0 else {
-      let code = errno
-      unlink(temporary)
-      throw SignFailure("\(path): cannot replace the state: \(String(cString: strerror(code)))")
-    }
-    // The rename is on the disk once the folder is.
-    let directory = open(folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    if directory >= 0 {
-      _ = fsync(directory)
-      close(directory)
-    }
+    try DurableFile.write(bytes, to: path, what: "the state")
   }
 }

@@ -9,6 +9,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --panel URL VERSION
        page_check.py --week URL SCHEDULE-TEXT-FILE
        page_check.py --icons URL
+       page_check.py --upload URL TOKEN PICTURE.pbm
        page_check.py --night URL
        page_check.py --zones URL
        page_check.py --draft URL SIGN-PID
@@ -592,7 +593,36 @@ def screenshots():
     print("page ok: screenshots in %s" % folder)
 
 
+def upload_check():
+    """An icon added from the page: the picture chosen, named, sent with the token; the
+    picker shows it and the API lists it."""
+    url, token, picture = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4]
+    driver = browser()
+    try:
+        driver.get(url + "/")
+        # The sign asks for its token: the page asks the person once.
+        asked = wait(lambda: prompt(driver), "the page to ask for the token")
+        asked.send_keys(token)
+        asked.accept()
+        field = lambda name: driver.find_element(By.ID, name)
+        driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#icon-grid button")) > 30, "the icons")
+        field("icon-file").send_keys(picture)
+        field("icon-name").send_keys("door")
+        field("icon-upload").click()
+        wait(lambda: field("icon-status").text == "Added: door", "the page to say it was added")
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#icon-grid button[data-icon='door']"), "the new icon in the picker")
+        request = urllib.request.Request(url + "/api/icons", headers={"Authorization": "Bearer " + token})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            assert any(icon["name"] == "door" for icon in json.loads(response.read().decode())), "not listed"
+        print("page ok: an icon added from the page, shown in the picker and listed")
+    finally:
+        driver.quit()
+
+
 def main():
+    if sys.argv[1] == "--upload":
+        return upload_check()
     if sys.argv[1] == "--screenshots":
         return screenshots()
     if sys.argv[1] == "--draft":

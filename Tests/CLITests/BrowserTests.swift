@@ -129,4 +129,17 @@ import Testing
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "Live"])
     try check(sign, ["--draft", "{url}", "\(sign.child.pid)"])
   }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func anIconIsAddedFromThePage() throws {
+    let folder = NSTemporaryDirectory() + "marquee-browser-upload-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder + "/icons", withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let picture = folder + "/door.pbm"
+    try "P1\n8 8\n11111111\n10000001\n10000001\n10011001\n10011001\n10000001\n10000001\n11111111\n".write(toFile: picture, atomically: true, encoding: .utf8)
+    let sign = try ServedSign(["--token-file", folder + "/token", "--icons", folder + "/icons", "--output", "ascii", "--width", "32", "Up"])
+    let token = try String(contentsOfFile: folder + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    try check(sign, ["--upload", "{url}", token, picture])
+    #expect(FileManager.default.fileExists(atPath: folder + "/icons/door.pbm"))
+  }
 }

@@ -1,0 +1,48 @@
+import Platform
+import Drivers
+
+/// Writing a file so that a power cut leaves the old one or the new one, whole: a new file
+/// beside it under a name of its own (never through a link: `O_EXCL | O_NOFOLLOW`, mode
+/// 0600), flushed, renamed over the old, and the folder flushed. Only when ``write(_:to:what:)``
+/// returns is the change on the disk. The state file and uploaded icons are written so.
+enum DurableFile {
+  /// Writes `bytes` to `path`; `what` names the file's kind in errors ("the state").
+  ///
+  /// - Throws: ``SignFailure`` naming the file and what failed (nothing replaced).
+  static func write(_ bytes: [UInt8], to path: String, what: String) throws {
+    var temporary = ""
+    var descriptor: Int32 = -1
+    for attempt in 0..<16 where descriptor < 0 {
+      temporary = "\(path).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      if descriptor < 0 && (errno != EEXIST || attempt == 15) {
+        throw SignFailure("\(temporary): cannot write \(what): \(String(cString: strerror(errno)))")
+      }
+    }
+    do {
+      try writeAll(bytes, to: descriptor, what: temporary)
+    } catch {
+      close(descriptor)
+      unlink(temporary)
+      throw SignFailure("\(error)")
+    }
+    guard fsync(descriptor) == 0 else {
+      let code = errno
+      close(descriptor)
+      unlink(temporary)
+      throw SignFailure("\(temporary): cannot flush \(what) to the disk: \(String(cString: strerror(code)))")
+    }
+    close(descriptor)
+    guard rename(temporary, path) == 0 else {
+      let code = errno
+      unlink(temporary)
+      throw SignFailure("\(path): cannot replace \(what): \(String(cString: strerror(code)))")
+    }
+    // The rename is on the disk once the folder is.
+    let directory = open(StateFile.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if directory >= 0 {
+      _ = fsync(directory)
+      close(directory)
+    }
+  }
+}

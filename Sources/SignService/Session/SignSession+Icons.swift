@@ -1,0 +1,47 @@
+import BitmapFonts
+import Platform
+
+/// Icons added from a phone: a picture checked as the icon folder's are, written to the
+/// sign's icon folder (`--icons`) durably, and offered at once to content made from then on.
+extension SignSession {
+  /// Adds (or replaces) the icon `name` with the picture `bytes` (PNG, GIF, PBM or XBM, told
+  /// apart by their first bytes), kept in the icon folder before this returns.
+  ///
+  /// - Throws: ``SignRefusal``: `unsupported` without an icon folder; `invalid` for a name an
+  ///   icon cannot have or a built-in icon's, or a picture that does not decode or breaks
+  ///   the limits of Docs/icons.md (the reason as the decoder gives it); `notSaved` when the
+  ///   file cannot be written.
+  public func addIcon(name: String, bytes: [UInt8]) throws(SignRefusal) {
+    guard let folder = options.iconsPath else {
+      throw SignRefusal(.unsupported, "this sign has no icon folder: start it with '--icons FOLDER' to add icons")
+    }
+    guard Icon.isValidName(name) else {
+      throw SignRefusal(field: "name", "'\(name)' cannot name an icon: use lower-case letters, digits, '-' and '_' (at most 64)")
+    }
+    guard IconSet.builtIn[name] == nil else {
+      throw SignRefusal(field: "name", "'\(name)' is a built-in icon; give yours another name")
+    }
+    let picture: Picture
+    do {
+      picture = try PictureFile.decode(bytes, path: name)
+      _ = Icon(name: name, picture: picture)
+    } catch {
+      throw SignRefusal(field: "body", error.reason)
+    }
+    let kind = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : bytes.starts(with: Array("GIF8".utf8)) ? "gif"
+      : bytes.first == 0x50 ? "pbm" : "xbm"
+    do {
+      try DurableFile.write(bytes, to: "\(folder)/\(name).\(kind)", what: "the icon")
+    } catch {
+      throw SignRefusal(.notSaved, "the icon was not added: \(error)")
+    }
+    // The same name under another kind of file would be read first, or after: only this one.
+    for other in PictureFile.extensions where other != kind { unlink("\(folder)/\(name).\(other)") }
+    do {
+      feed.fonts.replaceIcons(try FontCache.icons(folder: folder, reports: reports))
+    } catch {
+      throw SignRefusal(.notSaved, "the icon folder cannot be read again: \(error)")
+    }
+    changed()
+  }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import HTTP
+import MatrixCore
+import SimpleJSON
+import Testing
+
+@testable import Marquee
+@testable import MarqueeServe
+@testable import SignService
+
+/// `PUT /api/icons/NAME`: a picture added from a phone to the sign's icon folder, checked as
+/// the folder's are, kept on the disk before the answer, shown at once, and still there after
+/// a restart; refused without the sign's token, without a folder, under a bad or built-in
+/// name, and for a body that is not a picture.
+@Suite struct IconUploadTests {
+  static let token = "0123456789abcdef0123"
+  /// An 8x8 PBM (P1): a frame with a dot.
+  static let picture = Array("P1\n8 8\n11111111\n10000001\n10000001\n10011001\n10011001\n10000001\n10000001\n11111111\n".utf8)
+
+  func sign(_ folder: String, token: String? = IconUploadTests.token) throws -> (SignSession, any HTTPResponder) {
+    var options = RunOptions()
+    options.width = 32
+    options.zone.messages = ["Hi"]
+    options.iconsPath = folder
+    let session = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    return (session, SignRoutes(session: session).responder(hosts: HostNames(machineName: "signpi"), token: token))
+  }
+
+  func put(_ responder: any HTTPResponder, _ name: String, _ body: [UInt8], type: String = "image/x-portable-bitmap", token: String? = IconUploadTests.token) -> HTTPResponse {
+    var headers = ["Host": "127.0.0.1", "Content-Type": type]
+    if let token { headers["Authorization"] = "Bearer \(token)" }
+    return responder.respond(to: HTTPRequest(method: "PUT", path: "/api/icons/\(name)", headers: headers, body: body)).wait()
+  }
+
+  func error(_ response: HTTPResponse) -> String {
+    guard case .string(let text)? = (try? JSONParser.parse(String(decoding: response.body, as: UTF8.self)))?["error"] else { return "" }
+    return text
+  }
+
+  @Test func anIconAddedShowsAtOnceAndAfterARestart() throws {
+    let folder = try SignSessionTests.Folder()
+    let (session, responder) = try sign(folder.path)
+    let added = put(responder, "door", IconUploadTests.picture)
+    #expect(added.status == 200, "\(error(added))")
+    #expect(FileManager.default.fileExists(atPath: folder.path + "/door.pbm"))
+    // Content made now can show it.
+    #expect(session.perform(.content(try JSONParser.parse(#"{"messages": ["{icon:door} open"]}"#), replacing: false)) == .success(.changed(kept: false, until: nil)))
+    #expect(session.feed.fonts.icons["door"]?.pictures.first?.width == 8)
+    // A restart reads it from the folder.
+    let (again, _) = try sign(folder.path)
+    #expect(again.feed.fonts.icons["door"] != nil)
+  }
+
+  @Test func badUploadsAreRefusedAndChangeNothing() throws {
+    let folder = try SignSessionTests.Folder()
+    let (_, responder) = try sign(folder.path)
+    let garbage = put(responder, "junk", Array("not a picture".utf8))
+    #expect(garbage.status == 400 && error(garbage).hasPrefix("body: "), "\(error(garbage))")
+    let badName = put(responder, "Door%20Bell", IconUploadTests.picture)
+    #expect(badName.status == 400 && error(badName).hasPrefix("name: "), "\(error(badName))")
+    let builtIn = put(responder, "train", IconUploadTests.picture)
+    #expect(builtIn.status == 400 && error(builtIn).contains("built-in"), "\(error(builtIn))")
+    #expect(put(responder, "door", IconUploadTests.picture, type: "text/plain").status == 415)
+    #expect(put(responder, "door", IconUploadTests.picture, token: nil).status == 401)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+    // Without a token the sign adds no icons at all; without a folder there is nowhere to.
+    let (_, open) = try sign(folder.path, token: nil)
+    #expect(put(open, "door", IconUploadTests.picture, token: nil).status == 403)
+    var options = RunOptions()
+    options.zone.messages = ["Hi"]
+    let plain = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    let noFolder = put(SignRoutes(session: plain).responder(hosts: HostNames(machineName: "signpi"), token: IconUploadTests.token), "door", IconUploadTests.picture)
+    #expect(noFolder.status == 404 && error(noFolder).contains("--icons"), "\(error(noFolder))")
+  }
+}
