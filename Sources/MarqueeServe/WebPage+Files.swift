@@ -48,7 +48,7 @@ extension WebPage {
       <button id="pause" class="quiet" type="button" data-t="pause">Pause</button>
       <button id="resume" class="quiet" type="button" data-t="resume">Resume</button>
     </div>
-    <figure id="draft-box" hidden><img id="draft" alt=""><figcaption data-t="draft-note">Draft: not on the sign until you press Show</figcaption></figure>
+    <figure id="draft-box" hidden><img id="draft" alt="" src="data:,"><figcaption data-t="draft-note">Draft: not on the sign until you press Show</figcaption></figure>
     <div id="status" role="status"></div>
     <button id="token" class="quiet" type="button" hidden data-t="token">Enter the token</button>
   </form>
@@ -119,7 +119,7 @@ extension WebPage {
   </section>
   <section id="week" hidden>
     <h2 data-t="week-title">The week ahead</h2>
-    <table id="week-table"><tbody></tbody></table>
+    <table id="week-table"></table>
   </section>
   <section id="about">
     <h2 data-t="status-title">Status</h2>
@@ -833,7 +833,7 @@ $("night-form").addEventListener("submit", async (event) => {
 async function loadWeek() {
   let table;
   try { table = await api("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; return; }
-  const body = $("week-table").tBodies[0];
+  const body = $("week-table").tBodies[0] || $("week-table").createTBody();
   body.innerHTML = "";
   for (const entry of table.entries) {
     const parts = [];

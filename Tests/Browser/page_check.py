@@ -423,28 +423,30 @@ def panel_check():
 
 def week_check():
     """The week table shows, row for row, what `marquee schedule` prints (its lines in
-    SCHEDULE-TEXT-FILE, the header dropped): the same days, times and programs."""
+    SCHEDULE-TEXT-FILE, the header dropped): the same days, times and programs, in Chinese
+    on a phone and in English on a desktop."""
     url, path = sys.argv[2].rstrip("/"), sys.argv[3]
     with open(path, encoding="utf-8") as handle:
         printed = [line for line in handle.read().splitlines()[1:] if line.strip()]
-    driver = browser()
-    try:
-        driver.get(url + "/")
-        rows = lambda: driver.execute_script(
-            "return [...document.querySelectorAll('#week-table tr')].map((r) => [...r.cells].map((c) => c.textContent));")
-        wait(lambda: len(rows()) == len(printed), "the week's %d rows (%d shown)" % (len(printed), len(rows())))
-        for row, line in zip(rows(), printed):
-            words = line.split()
-            # "Mon 2026-12-07 09:00  program day": the date, the time, and the program's name.
-            assert row[0].endswith(words[1][5:]) and row[1] == words[2], "row %r for %r" % (row, line)
-            for word in words[3:]:
-                if word.strip(",") in ("program", "programs", "brightness", "on", "off", "(default)", "take", "turns", "clocks", "go", "forward", "back", "from", "to"):
-                    continue
-                assert word.strip(",") in row[2], "row %r for %r" % (row, line)
-        print("page ok: the week table is what marquee schedule prints, %d rows" % len(printed))
-    finally:
-        driver.quit()
-
+    for width, language in ((390, "zh-CN"), (1280, "en-US")):
+        driver, field = opened(url, language=language, width=width)
+        try:
+            rows = lambda: driver.execute_script(
+                "return [...document.querySelectorAll('#week-table tr')].map((r) => [...r.cells].map((c) => c.textContent));")
+            wait(lambda: len(rows()) == len(printed), "the week's %d rows (%d shown)" % (len(printed), len(rows())))
+            for row, line in zip(rows(), printed):
+                words = line.split()
+                # "Mon 2026-12-07 09:00  program day": the date, the time, and the program's name.
+                assert row[0].endswith(words[1][5:]) and row[1] == words[2], "row %r for %r" % (row, line)
+                for word in words[3:]:
+                    if word.strip(",") in ("program", "programs", "brightness", "on", "off", "(default)", "take", "turns", "clocks", "go", "forward", "back", "from", "to"):
+                        continue
+                    assert word.strip(",") in row[2], "row %r for %r" % (row, line)
+            if language == "zh-CN":
+                assert "一周节目表" in field("week").text, "the week's title in Chinese"
+        finally:
+            driver.quit()
+    print("page ok: the week table is what marquee schedule prints, %d rows, in Chinese and English" % len(printed))
 
 def icons_check():
     """The icon picker: every icon the sign offers, drawn with the sign's own pixels; a tap
@@ -520,8 +522,8 @@ def zones_check():
     """A sign of two zones ("left" showing L, "right" showing R): both outlined on the
     preview and named under it; a tap on the right half edits "right"."""
     url = sys.argv[2].rstrip("/")
-    for width in (390, 1280):
-        driver, field = opened(url, width=width)
+    for width, language in ((390, "zh-CN"), (1280, "en-US")):
+        driver, field = opened(url, language=language, width=width)
         try:
             chips = lambda: [chip.text for chip in driver.find_elements(By.CSS_SELECTOR, "#zone-chips button")]
             wait(lambda: chips() == ["left", "right"], "the zones named under the preview")

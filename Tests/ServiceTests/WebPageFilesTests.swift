@@ -41,6 +41,19 @@ import TestSupport
     #expect(result.status == 0, "node --check page.js: \(result.stderr)")
   }
 
+  static let hasTidy = ChildProcess.commandExists("tidy")
+
+  /// HTML Tidy reads the page without an error or a warning. (`inputmode` and
+  /// `autocapitalize` are HTML's own attributes; Debian's tidy 5.6 predates them, so its
+  /// warning about "proprietary" attributes is off.)
+  @Test(.enabled(if: hasTidy, "needs tidy (Debian package tidy)"))
+  func theMarkupIsValid() throws {
+    let result = try ChildProcess.run(
+      "/usr/bin/env", ["tidy", "-q", "-e", "--warn-proprietary-attributes", "no", WebPageFilesTests.page.appendingPathComponent("index.html").path],
+      timeout: 60)
+    #expect(result.status == 0 && result.stderr.isEmpty, "tidy: \(result.stderr)")
+  }
+
   @Test func everyElementTheScriptNamesIsOnThePage() throws {
     let script = WebPage.script, html = WebPage.html
     let named = Set(script.matches(of: /\$\("([a-z0-9-]+)"\)/).map { String($0.1) })

@@ -636,7 +636,7 @@ $("night-form").addEventListener("submit", async (event) => {
 async function loadWeek() {
   let table;
   try { table = await api("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; return; }
-  const body = $("week-table").tBodies[0];
+  const body = $("week-table").tBodies[0] || $("week-table").createTBody();
   body.innerHTML = "";
   for (const entry of table.entries) {
     const parts = [];
