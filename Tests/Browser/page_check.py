@@ -362,12 +362,18 @@ def preview_check():
     """A draft previewed: the sign draws it as a GIF the page shows, and the sign changes
     only when Show is pressed, to exactly what was previewed."""
     url = sys.argv[2].rstrip("/")
-    driver, field = opened(url)
+    for width, language in ((390, "zh-CN"), (1280, "en-US")):
+        preview_once(url, width, language, "Draft %d" % width)
+    print("page ok: a draft previewed as the sign draws it, the sign unchanged until Show, in Chinese on a phone and English on a desktop")
+
+
+def preview_once(url, width, language, draft):
+    driver, field = opened(url, language=language, width=width)
     try:
         wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the zones in the form")
         before = json.loads(api(url, "/api/state"))["zones"][0]["messages"]
         field("messages").clear()
-        field("messages").send_keys("Draft 1")
+        field("messages").send_keys(draft)
         driver.execute_script("""window.sent = [];
           const send = window.fetch;
           window.fetch = (path, init) => {
@@ -384,12 +390,11 @@ def preview_check():
         time.sleep(0.5)
         assert json.loads(api(url, "/api/state"))["zones"][0]["messages"] == before, "the preview changed the sign"
         field("send").click()
-        wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == ["Draft 1"], "Show to put the draft on the sign")
+        wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == [draft], "Show to put the draft on the sign")
         sent = driver.execute_script("return window.sent;")
         assert sent[0][0].startswith("/api/preview") and sent[1][0] == "/api/content", "sent %r" % sent
         assert sent[0][1] == sent[1][1], "Show sent %r, the preview drew %r" % (sent[1][1], sent[0][1])
         wait(lambda: not field("draft-box").is_displayed(), "the draft put away once shown")
-        print("page ok: a draft previewed as the sign draws it, the sign unchanged until Show")
     finally:
         driver.quit()
 
@@ -399,26 +404,29 @@ def panel_check():
     agree it is dark) and on again; the status names the version, the clock and the state
     file; the manifest makes the page installable. At phone and desktop widths."""
     url, version = sys.argv[2].rstrip("/"), sys.argv[3]
-    for width in (390, 1280):
-        driver, field = opened(url, width=width)
+    for width, language in ((390, "zh-CN"), (1280, "en-US")):
+        chinese = language == "zh-CN"
+        driver, field = opened(url, language=language, width=width)
         try:
             wait(lambda: field("power-off").is_displayed(), "the power button at %d px" % width)
             field("power-off").click()
             wait(lambda: json.loads(api(url, "/api/state"))["on"] is False, "the sign turned off")
-            wait(lambda: field("wake").is_displayed() and field("lit-text").text == "Dark: turned off", "the page to say it is dark")
+            dark = "熄灭：已关闭" if chinese else "Dark: turned off"
+            wait(lambda: field("wake").is_displayed() and field("lit-text").text == dark, "the page to say it is dark")
             wait(lambda: (canvas_frame(driver) or "#").count("#") == 0, "the preview dark")
             field("wake").click()
             wait(lambda: json.loads(api(url, "/api/state"))["on"] is True, "the sign turned on")
             wait(lambda: field("power-off").is_displayed(), "the power button back")
             status = wait(lambda: field("status-list").text, "the status")
-            assert version in status and "Saved changes" in status and "Clock" in status, "status %r" % status
+            words = ("保存的更改", "时钟") if chinese else ("Saved changes", "Clock")
+            assert version in status and all(word in status for word in words), "status %r" % status
             manifest = driver.execute_script("return document.querySelector('link[rel=manifest]').href;")
             assert manifest.endswith("/manifest.webmanifest"), manifest
             with urllib.request.urlopen(manifest, timeout=10) as response:
                 assert json.loads(response.read().decode())["start_url"] == "/"
         finally:
             driver.quit()
-    print("page ok: power off and on from the page, the status, installable, at phone and desktop widths")
+    print("page ok: power off and on from the page, the status, installable, in Chinese on a phone and English on a desktop")
 
 
 def week_check():
@@ -453,7 +461,13 @@ def icons_check():
     puts {icon:NAME} at the cursor, and Show puts it on the sign."""
     url = sys.argv[2].rstrip("/")
     icons = json.loads(api(url, "/api/icons"))
-    driver, field = opened(url)
+    for width, language, index in ((390, "zh-CN", 0), (1280, "en-US", 1)):
+        icons_once(url, icons, width, language, icons[index]["name"])
+    print("page ok: %d icons drawn as the sign draws them, put on the sign, in Chinese on a phone and English on a desktop" % len(icons))
+
+
+def icons_once(url, icons, width, language, name):
+    driver, field = opened(url, language=language, width=width)
     try:
         wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the form")
         driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
@@ -470,7 +484,6 @@ def icons_check():
         for icon, pixels in zip(icons, lit):
             bits = sum(bin(int(row, 16)).count("1") for row in icon["picture"]["rows"])
             assert (bits == 0) == (pixels == 0), "icon %s: %d bits, %d red pixels" % (icon["name"], bits, pixels)
-        name = icons[0]["name"]
         field("messages").clear()
         field("messages").send_keys("Next ")
         driver.find_element(By.CSS_SELECTOR, "#icon-grid button[data-icon='%s']" % name).click()
@@ -478,7 +491,6 @@ def icons_check():
         assert value == "Next {icon:%s}" % name, "the messages read %r" % value
         field("send").click()
         wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == [value], "the icon on the sign")
-        print("page ok: %d icons drawn as the sign draws them, one put on the sign" % len(icons))
     finally:
         driver.quit()
 
