@@ -496,39 +496,53 @@ def icons_once(url, icons, width, language, name):
 
 
 def night_check():
-    """Night and off hours from the page: a sunset rule without the sign's location is
-    refused at its field; with the location it is kept, and off hours too, as the API
-    reads them back."""
+    """Night and off hours from the page. On a phone, in Chinese: a sunset rule without the
+    sign's location is refused at its field, its reason translated; with the location it is
+    kept, and off hours too, as the API reads them back. On a desktop, in English: the form
+    shows what was kept, a level out of range is refused at its field, and a good one kept."""
     url = sys.argv[2].rstrip("/")
-    driver, field = opened(url)
+    driver, field = opened(url, language="zh-CN", width=390)
+    rule = lambda key: driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].%s"]' % key)
     try:
         wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled from the sign")
         field("add-brightness").click()
-        rule = lambda key: driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].%s"]' % key)
         for key, value in (("at", "sunset"), ("offset", "-15"), ("level", "3")):
             rule(key).clear()
             rule(key).send_keys(value)
         field("night-save").click()
         said = wait(lambda: field("night-status").text, "the sign's refusal")
-        assert said.startswith('brightness[0].at: sunset needs the sign\'s "location"'), "said %r" % said
+        assert said == "brightness[0].at：sunset 需要显示屏的位置（纬度和经度）", "said %r" % said
         assert rule("at").get_attribute("aria-invalid") == "true", "the field is not marked"
         field("latitude").send_keys("39.9")
         field("longitude").send_keys("116.4")
         field("add-off").click()
         field("night-save").click()
-        wait(lambda: field("night-status").text.startswith("Saved"), "the save")
+        wait(lambda: field("night-status").text.startswith("已保存"), "the save")
         schedule = json.loads(api(url, "/api/schedule"))["schedule"]
         assert schedule["brightness"] == [{"at": "sunset", "offset": -15, "level": 3}], "brightness %r" % schedule["brightness"]
         assert schedule["off"] == [{"times": ["23:00-07:00"]}], "off %r" % schedule["off"]
         assert schedule["location"] == {"latitude": 39.9, "longitude": 116.4}, "location %r" % schedule.get("location")
-        # What the sign keeps is what the page shows after a reload.
-        driver.refresh()
-        wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled again")
-        assert rule("at").get_attribute("value") == "sunset" and field("latitude").get_attribute("value") == "39.9", "the form after a reload"
-        print("page ok: night brightness, off hours and the location set from the page, refused at the field first")
     finally:
         driver.quit()
-
+    driver, field = opened(url, language="en-US", width=1280)
+    try:
+        # What the sign keeps is what the page shows.
+        wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled again")
+        assert rule("at").get_attribute("value") == "sunset" and field("latitude").get_attribute("value") == "39.9", "the form after a reload"
+        rule("level").clear()
+        rule("level").send_keys("99")
+        field("night-save").click()
+        said = wait(lambda: field("night-status").text, "the sign's refusal")
+        assert said == "brightness[0].level: 99 is out of range (0 to 15)", "said %r" % said
+        assert rule("level").get_attribute("aria-invalid") == "true", "the level is not marked"
+        rule("level").clear()
+        rule("level").send_keys("5")
+        field("night-save").click()
+        wait(lambda: field("night-status").text.startswith("Saved"), "the save")
+        assert json.loads(api(url, "/api/schedule"))["schedule"]["brightness"][0]["level"] == 5
+    finally:
+        driver.quit()
+    print("page ok: night brightness, off hours and the location set from the page, refused at the field first, in Chinese and English")
 
 def zones_check():
     """A sign of two zones ("left" showing L, "right" showing R): both outlined on the
