@@ -145,7 +145,7 @@ public final class SignRoutes: Sendable {
       }
     }
     router.add("GET", "/api/stats") { [self] _ in .now(.json(.object(session.frameStats() + stats.members()))) }
-    router.add("GET", "/api/status") { [self] _ in .now(.json(status())) }
+    router.add("GET", "/api/status") { [self] _ in .now(.json(status(iconUploads: uploads && session.options.iconsPath != nil))) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
     router.add("GET", "/api/timetable") { [self] request in
       var days = 7
@@ -294,15 +294,17 @@ public final class SignRoutes: Sendable {
     }
   }
 
-  /// `GET /api/status`: the version, how long the sign has run, the session's status, and
-  /// the MQTT connection (null without `--mqtt`).
-  func status() -> JSONValue {
+  /// `GET /api/status`: the version, how long the sign has run, the session's status, the
+  /// MQTT connection (null without `--mqtt`), and whether icons may be added from a phone.
+  func status(iconUploads: Bool = false) -> JSONValue {
     let counts = stats.counts.withLock { $0 }
     let mqtt: JSONValue = counts.broker.map { broker in
       .object([("broker", .string(broker)), ("connected", .bool(counts.connected)), ("lastError", counts.lastError.map { .string($0) } ?? .null)])
     } ?? .null
     let uptime = (session.clock.monotonic() - started).rounded()
-    return .object([("version", .string(version)), ("uptimeSeconds", .number(uptime))] + session.status() + [("mqtt", mqtt)])
+    return .object(
+      [("version", .string(version)), ("uptimeSeconds", .number(uptime))] + session.status()
+        + [("mqtt", mqtt), ("iconUploads", .bool(iconUploads))])
   }
 
   /// `GET /api/schedule`, or 404 for a sign without one.

@@ -25,7 +25,7 @@ extension WebPage {
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
     <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages" dir="auto"></textarea></label>
     <details id="icon-picker"><summary data-t="icons">Icons</summary><div id="icon-grid" role="list"></div>
-      <div class="row" id="icon-add"><label><span data-t="icon-file">A picture (PNG, GIF, PBM, XBM)</span> <input id="icon-file" type="file" accept="image/png,image/gif,.pbm,.xbm"></label>
+      <div class="row" id="icon-add" hidden><label><span data-t="icon-file">A picture (PNG, GIF, PBM, XBM)</span> <input id="icon-file" type="file" accept="image/png,image/gif,.pbm,.xbm"></label>
         <label><span data-t="icon-name">Its name</span> <input id="icon-name" type="text" pattern="[a-z0-9_-]{1,64}" autocapitalize="off"></label>
         <button id="icon-upload" class="quiet" type="button" data-t="icon-upload">Add the icon</button></div>
       <div id="icon-status" role="status"></div></details>
@@ -855,6 +855,8 @@ async function loadWeek() {
 async function loadStatus() {
   let status;
   try { status = await api("/api/status"); } catch (error) { return; }
+  // Adding an icon takes a sign with a token and an icon folder.
+  $("icon-add").hidden = !status.iconUploads;
   const hours = Math.floor(status.uptimeSeconds / 3600), minutes = Math.floor((status.uptimeSeconds % 3600) / 60);
   const state = status.stateFile;
   const rows = [

@@ -43,6 +43,9 @@ import Testing
     let added = put(responder, "door", IconUploadTests.picture)
     #expect(added.status == 200, "\(error(added))")
     #expect(FileManager.default.fileExists(atPath: folder.path + "/door.pbm"))
+    let status = responder.respond(to: HTTPRequest(
+      method: "GET", path: "/api/status", headers: ["Host": "127.0.0.1", "Authorization": "Bearer \(IconUploadTests.token)"])).wait()
+    #expect((try? JSONParser.parse(String(decoding: status.body, as: UTF8.self)))?["iconUploads"] == .bool(true))
     // Content made now can show it.
     #expect(session.perform(.content(try JSONParser.parse(#"{"messages": ["{icon:door} open"]}"#), replacing: false)) == .success(.changed(kept: false, until: nil)))
     #expect(session.feed.fonts.icons["door"]?.pictures.first?.width == 8)

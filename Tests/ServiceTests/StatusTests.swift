@@ -27,6 +27,7 @@ import Testing
     let status = try JSONParser.parse(String(decoding: answer.body, as: UTF8.self))
     #expect(status["version"] == .string("9.9.9") && status["uptimeSeconds"] == .number(90))
     #expect(status["width"] == .number(32) && status["board"] == .null && status["mqtt"] == .null)
+    #expect(status["iconUploads"] == .bool(false), "no token and no icon folder: no uploads")
     #expect(status["clockSynchronized"] == .bool(false))
     #expect(status["stateFile"]?["healthy"] == .bool(false))
     guard case .string(let setAside)? = status["stateFile"]?["setAside"] else {

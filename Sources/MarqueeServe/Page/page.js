@@ -658,6 +658,8 @@ async function loadWeek() {
 async function loadStatus() {
   let status;
   try { status = await api("/api/status"); } catch (error) { return; }
+  // Adding an icon takes a sign with a token and an icon folder.
+  $("icon-add").hidden = !status.iconUploads;
   const hours = Math.floor(status.uptimeSeconds / 3600), minutes = Math.floor((status.uptimeSeconds % 3600) / 60);
   const state = status.stateFile;
   const rows = [
