@@ -386,8 +386,7 @@ def preview_once(url, width, language, draft):
         width = driver.execute_script("return document.getElementById('draft').naturalWidth;")
         state = json.loads(api(url, "/api/state"))
         assert width >= state["width"], "the GIF is %d pixels wide" % width
-        # Previewing changed nothing on the sign.
-        time.sleep(0.5)
+        # Previewing changed nothing on the sign (the GIF is drawn and answered before this).
         assert json.loads(api(url, "/api/state"))["zones"][0]["messages"] == before, "the preview changed the sign"
         field("send").click()
         wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == [draft], "Show to put the draft on the sign")
