@@ -161,11 +161,11 @@ public final class SignRoutes: Sendable {
       return .now(.json(table))
     }
     router.add("PUT", "/api/schedule") { [self] request in
-      perform(request, needsSchedule: true) { .schedule($0.value) }
+      perform(request) { .schedule($0.value) }
     }
     router.add("GET", "/api/programs") { [self] _ in .now(.json(.object([("programs", .array(session.programSources))]))) }
     router.add("PUT", "/api/programs") { [self] request in
-      perform(request, needsSchedule: true) { fields in
+      perform(request) { fields in
         try fields.rejectUnknownKeys(["programs"])
         guard let list = try fields.objects("programs") else { throw fields.missing("programs") }
         return .programs(list.map(\.value))
@@ -177,10 +177,10 @@ public final class SignRoutes: Sendable {
       return .now(.json(program.source))
     }
     router.add("PUT", "/api/programs/{name}") { [self] request in
-      perform(request, needsSchedule: true) { .putProgram(name: request.parameters["name"] ?? "", $0.value) }
+      perform(request) { .putProgram(name: request.parameters["name"] ?? "", $0.value) }
     }
     router.add("DELETE", "/api/programs/{name}") { [self] request in
-      perform(request, body: false, needsSchedule: true) { _ in .deleteProgram(request.parameters["name"] ?? "") }
+      perform(request, body: false) { _ in .deleteProgram(request.parameters["name"] ?? "") }
     }
     return router
   }
@@ -225,7 +225,7 @@ public final class SignRoutes: Sendable {
   /// answer or refusal as a response. The body is read (and refused) first, on the
   /// server thread: a request that is not JSON never waits in the queue.
   func perform(
-    _ request: HTTPRequest, body: Bool = true, needsSchedule: Bool = false,
+    _ request: HTTPRequest, body: Bool = true,
     _ command: @escaping @Sendable (JSONFields) throws -> SignCommand
   ) -> HTTPReply {
     let made: SignCommand
