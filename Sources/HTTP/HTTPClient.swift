@@ -90,7 +90,7 @@ public struct HTTPClient: Sendable, Equatable {
     let deadline = SystemClock.monotonicSeconds() + limit
     let descriptor: Int32
     do {
-      descriptor = try TCPConnection.open(address.host, address.port, seconds: Int(limit.rounded(.up)))
+      descriptor = try TCPConnection.open(address.host, address.port, seconds: Int(saturating: limit.rounded(.up)))
     } catch {
       throw Failure(description: error.lookup ? "cannot find the host \(address.host): \(error.reason)" : "cannot reach \(url): \(error.reason)")
     }

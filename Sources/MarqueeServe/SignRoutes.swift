@@ -186,8 +186,9 @@ public final class SignRoutes: Sendable {
   }
 
   /// `POST /api/preview?seconds=N`: the body (a content document, as `PATCH /api/content`
-  /// takes it) drawn as an animated GIF, on a queue of its own so the session's commands
-  /// never wait for one; the sign draws one at a time (another is answered 503).
+  /// takes it) drawn as an animated GIF off the server thread and the session's queue, so
+  /// the session's commands never wait for one. The session draws one at a time: a request
+  /// while one is drawn is answered 503 at once, never queued behind it.
   func preview(_ request: HTTPRequest) -> HTTPReply {
     let document: JSONValue
     var seconds = SignSession.PreviewLimits.defaultSeconds
@@ -202,7 +203,7 @@ public final class SignRoutes: Sendable {
     }
     let (source, length) = (source, seconds)
     return .later { [session] complete in
-      SignRoutes.previews.async {
+      DispatchQueue.global(qos: .utility).async {
         do {
           let gif = try session.preview(document, seconds: length, from: source)
           complete(HTTPResponse(status: 200, headers: [("Content-Type", "image/gif")], body: gif))
@@ -212,9 +213,6 @@ public final class SignRoutes: Sendable {
       }
     }
   }
-
-  /// Where previews are drawn: apart from the session's queue and the frame loop.
-  static let previews = DispatchQueue(label: "marquee.previews", qos: .utility)
 
   /// File work, answered from the session's queue.
   func later(_ body: @escaping @Sendable () -> HTTPResponse) -> HTTPReply {

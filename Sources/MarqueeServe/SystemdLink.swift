@@ -47,7 +47,7 @@ final class SystemdLink: Sendable {
       let now = SystemClock.monotonicSeconds()
       if now >= next {
         next = now + step
-        if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(watchdog * 5e8)) {
+        if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(saturating: watchdog * 5e8)) {
           notifier.send("WATCHDOG=1")
         }
         let now = status()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import HTTP
 import MatrixCore
 import SimpleJSON
@@ -86,6 +87,24 @@ import TestSupport
     #expect(busy.status == 503)
     served.session.previewing.store(false, ordering: .relaxed)
     #expect(served.send("POST", "/api/preview", #"{"messages": ["x"]}"#).status == 200)
+    // Asked four at a time, the sign draws one and answers the others 503 at once: none
+    // waits in a queue behind the one being drawn.
+    var wideOptions = RunOptions()
+    wideOptions.width = 4096
+    wideOptions.height = 64
+    wideOptions.zone.messages = ["Wide"]
+    let wideSign = try SignSession(wideOptions, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    let wideRoutes = SignRoutes(session: wideSign).responder(hosts: HostNames(machineName: "signpi"), token: nil)
+    let statuses = Mutex<[Int]>([])
+    DispatchQueue.concurrentPerform(iterations: 4) { _ in
+      let request = HTTPRequest(
+        method: "POST", path: "/api/preview", query: ["seconds": "10"], headers: ["Host": "127.0.0.1", "Content-Type": "application/json"],
+        body: Array(#"{"messages": ["x"]}"#.utf8))
+      let status = wideRoutes.respond(to: request).wait().status
+      statuses.withLock { $0.append(status) }
+    }
+    let answered = statuses.withLock { $0 }.sorted()
+    #expect(answered.count == 4 && answered.contains(200) && answered.contains(503), "\(answered)")
     // A large sign: fewer frames, never more image pixels than the budget.
     var options = RunOptions()
     options.width = 4096
