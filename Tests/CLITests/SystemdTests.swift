@@ -12,8 +12,13 @@ import Testing
     let folder = NSTemporaryDirectory() + "marquee-systemd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     var path: String { folder + "/notify" }
     let descriptor: Int32
-    let heard = Mutex<[(at: Double, message: String)]>([])
-    let stopped = Atomic<Bool>(false)
+    /// What the listening thread shares with the test; the thread holds this, never the fake
+    /// itself, so the fake's `deinit` runs (and removes its folder) when the test drops it.
+    final class Log: Sendable {
+      let heard = Mutex<[(at: Double, message: String)]>([])
+      let stopped = Atomic<Bool>(false)
+    }
+    let log = Log()
 
     init() throws {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -26,29 +31,29 @@ import Testing
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
       }
       guard bound == 0 else { throw CLIError("cannot bind the notify socket") }
-      Thread.detachNewThread { [self] in
+      Thread.detachNewThread { [log, descriptor] in
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while !stopped.load(ordering: .acquiring) {
+        while !log.stopped.load(ordering: .acquiring) {
           var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
           guard poll(&poller, 1, 100) > 0 else { continue }
           let count = recv(descriptor, &buffer, buffer.count, 0)
           guard count > 0 else { continue }
           let message = String(decoding: buffer[0..<count], as: UTF8.self)
-          heard.withLock { $0.append((SystemClock.monotonicSeconds(), message)) }
+          log.heard.withLock { $0.append((SystemClock.monotonicSeconds(), message)) }
         }
       }
     }
 
     deinit {
-      stopped.store(true, ordering: .releasing)
+      log.stopped.store(true, ordering: .releasing)
       usleep(150_000)
       close(descriptor)
       try? FileManager.default.removeItem(atPath: folder)
     }
 
-    var messages: [String] { heard.withLock { $0.map(\.message) } }
+    var messages: [String] { log.heard.withLock { $0.map(\.message) } }
     /// When each message starting with `prefix` came.
-    func times(of prefix: String) -> [Double] { heard.withLock { $0.filter { $0.message.hasPrefix(prefix) }.map(\.at) } }
+    func times(of prefix: String) -> [Double] { log.heard.withLock { $0.filter { $0.message.hasPrefix(prefix) }.map(\.at) } }
 
     /// Whether pings come (two, within 20 s) and then stop: a second and a half with none,
     /// within 30 s, for a watchdog of 1 s.
