@@ -77,11 +77,28 @@ public struct BoardSettings: Sendable {
 }
 
 /// The bus a board's bytes go over.
-public enum BoardBus: String, Sendable {
+public enum BoardBus: String, Sendable, CaseIterable {
   case spi, i2c
+  /// GPIO registers written from user space (HUB75 panels).
+  case gpio
+
+  /// How a board on it is reached, for messages: `on an SPI bus`.
+  public var wiring: String {
+    switch self {
+    case .spi: "on an SPI bus"
+    case .i2c: "on an I2C bus"
+    case .gpio: "driven through the GPIO registers"
+    }
+  }
 
   /// The command-line option that writes its bytes to a file.
-  public var dumpOption: String { self == .spi ? "--spi-dump" : "--i2c-dump" }
+  public var dumpOption: String {
+    switch self {
+    case .spi: "--spi-dump"
+    case .i2c: "--i2c-dump"
+    case .gpio: "--hub75-dump"
+    }
+  }
 }
 
 /// Code that runs on a display whatever its type: a family makes the display, the visitor

@@ -23,6 +23,11 @@
 //   MARQUEE_FAKE_OPEN_ERRNO   errno that open() fails with (ENOENT, EACCES, ENXIO as numbers)
 //   MARQUEE_FAKE_FAIL_AFTER   messages (SPI messages or I2C writes) that succeed before every
 //                             later one fails with EIO
+//   MARQUEE_FAKE_GPIOMEM      a file that stands for the GPIO register block: opens of
+//                             /dev/gpiomem and /dev/gpiomem0 open it instead, so the mapped
+//                             registers are the file's bytes (the test reads them after a run)
+//   MARQUEE_FAKE_DEVICE_TREE  a folder that stands for the device tree: opens of
+//                             /proc/device-tree/NAME open FOLDER/NAME instead
 //
 // Log lines (all numbers decimal, data in hex):
 //   open <path>
@@ -218,6 +223,18 @@ static int answer_open(int directory, const char *path, int flags, mode_t mode) 
     return fd;
   }
   if (is_i2c(path)) return open_fake(path, I2C);
+  const char *registers = getenv("MARQUEE_FAKE_GPIOMEM");
+  if (path && registers && (strcmp(path, "/dev/gpiomem") == 0 || strcmp(path, "/dev/gpiomem0") == 0)) {
+    log_line("open %s", path);
+    return real_openat(AT_FDCWD, registers, flags & ~(O_CREAT | O_TRUNC), 0);
+  }
+  const char *tree = getenv("MARQUEE_FAKE_DEVICE_TREE");
+  static const char prefix[] = "/proc/device-tree/";
+  if (path && tree && strncmp(path, prefix, sizeof prefix - 1) == 0) {
+    char redirected[512];
+    snprintf(redirected, sizeof redirected, "%s/%s", tree, path + sizeof prefix - 1);
+    return real_openat(AT_FDCWD, redirected, flags, mode);
+  }
   return real_openat(directory, path, flags, mode);
 }
 

@@ -30,7 +30,7 @@ enum BoardDisplays {
   /// With `tap`, a display's own thread is watched with the frame loop (systemd's watchdog).
   static func settings(for board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameTap? = nil) -> BoardSettings {
     var settings = BoardSettings(
-      dumpPath: board.isI2C ? options.i2cDump : options.spiDump, keepLastFrame: options.keepLastFrame,
+      dumpPath: options.dumps.first { $0.bus == board.family.dataBus }?.path, keepLastFrame: options.keepLastFrame,
       retry: options.retry ? MarqueeCommand.retryPolicy(stop: stop) : nil, color: (LEDColor(options.zone.ledColor) ?? .red).rgb,
       regions: options.colorRegions, warn: { printError("Warning: \($0)") }, onFailure: { stop.set() })
     if let tap { settings.watch = { tap.heartbeat.watch($0) } }

@@ -101,12 +101,13 @@ public struct CommandLineParser {
     if ends.count > 1 {
       throw UsageError("Use one of '--frames', '--loops' and '--once', not '--\(ends[0].name)' and '--\(ends[1].name)'.")
     }
-    let dump = options.spiDump != nil ? "--spi-dump" : options.i2cDump != nil ? "--i2c-dump" : nil
+    let dumps = options.dumps.map(\.bus.dumpOption)
+    let dump = dumps.first
     if options.simulate, let dump {
       throw UsageError("Use '--simulate' or '\(dump)', not both.")
     }
-    if options.spiDump != nil && options.i2cDump != nil {
-      throw UsageError("Use '--spi-dump' or '--i2c-dump' (the one of the board's bus), not both.")
+    if dumps.count > 1 {
+      throw UsageError("Use one of \(dumps.map { "'\($0)'" }.joined(separator: ", ")) (the one of the board's bus), not more.")
     }
     if options.retry, let other = options.simulate ? "--simulate" : dump {
       throw UsageError("'--retry' reopens a failing device; it does not apply to '\(other)'.")

@@ -135,11 +135,11 @@ public enum MarqueeCommand {
       throw UsageError(
         "--width/--height (\(options.width)x\(options.height)) do not match the board's \(loaded.width)x\(loaded.height); leave them out with --board.")
     }
-    let dumpGiven = options.spiDump != nil ? BoardBus.spi : options.i2cDump != nil ? BoardBus.i2c : nil
+    let dumpGiven = options.dumps.first?.bus
     if let dumpGiven, dumpGiven != loaded.family.dataBus {
       let bus = loaded.family.dataBus
       throw UsageError(
-        "'\(loaded.name)' is on an \(bus.rawValue.uppercased()) bus: write its bytes with '\(bus.dumpOption) <file>', not '\(dumpGiven.dumpOption)'.")
+        "'\(loaded.name)' is \(bus.wiring): write its bytes with '\(bus.dumpOption) <file>', not '\(dumpGiven.dumpOption)'.")
     }
     options.width = loaded.width
     options.height = loaded.height

@@ -25,6 +25,13 @@ public enum SystemClock {
     Double(nanoseconds(CLOCK_REALTIME)) / 1e9
   }
 
+  /// Sleeps until the monotonic clock reads `deadline` (nanoseconds); a signal does not cut
+  /// it short.
+  public static func sleep(until deadline: Int64) {
+    var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+    _ = retryingOnInterrupt(returningErrorCode: { clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) })
+  }
+
   @usableFromInline
   static func nanoseconds(_ clock: clockid_t) -> Int64 {
     var spec = timespec()

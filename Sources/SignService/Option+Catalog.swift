@@ -123,6 +123,9 @@ extension Option {
                                 help: "With --mqtt: announce the sign to Home Assistant (MQTT discovery) as a device with its entities.")
   static let i2cDump = optional("i2c-dump", \.i2cDump, .text("<file>"), needs: .board,
                                 help: "With an I2C board: write each I2C message to a text file instead of the bus.")
+  static let hub75Dump = optional(
+    "hub75-dump", \.hub75Dump, .text("<file>"), needs: .board,
+    help: "With a HUB75 board: write the refresh of the last frame shown (every row, every bitplane) as a text trace instead of driving the GPIO registers.")
   static let retry = flag(
     "retry", \.retry, needs: .board,
     help: "With --board: when the SPI or I2C device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
@@ -155,7 +158,7 @@ extension Option {
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, textDirection, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, fit, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
-    board, simulate, spiDump, i2cDump, retry, listen, tokenFile, state, allowHost, mqtt, mqttPasswordFile, mqttTopic, mqttValues, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, i2cDump, hub75Dump, retry, listen, tokenFile, state, allowHost, mqtt, mqttPasswordFile, mqttTopic, mqttValues, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

@@ -67,6 +67,13 @@ public struct RunOptions: Sendable, Equatable {
   public var spiDump: String?
   /// With an I2C board: write each I2C message, as text, to this file instead of the bus.
   public var i2cDump: String?
+  /// With a HUB75 board: write the refresh of the last frame, as a text trace, to this file
+  /// instead of the GPIO registers.
+  public var hub75Dump: String?
+  /// The dump files given, each with the bus whose bytes it takes.
+  public var dumps: [(bus: BoardBus, path: String)] {
+    [(BoardBus.spi, spiDump), (.i2c, i2cDump), (.gpio, hub75Dump)].compactMap { bus, path in path.map { (bus, $0) } }
+  }
   /// With a board: reopen a failing device with growing pauses instead of stopping.
   public var retry = false
   /// With a board: leave the last frame lit on exit instead of blanking.

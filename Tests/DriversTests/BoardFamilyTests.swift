@@ -9,7 +9,7 @@ import Testing
   @Test func everyDriverNameBelongsToExactlyOneFamily() {
     let names = SignBoard.families.flatMap { $0.drivers }
     #expect(Set(names).count == names.count)
-    #expect(Set(names) == ["max7219", "ht16k33", "hub12", "ws2812", "sk6812-rgbw", "apa102", "sk9822"])
+    #expect(Set(names) == ["max7219", "ht16k33", "hub12", "hub75", "ws2812", "sk6812-rgbw", "apa102", "sk9822"])
     #expect(SignBoard.drivers == names)
   }
 

@@ -1,6 +1,20 @@
 #ifndef MARQUEE_CPLATFORM_H
 #define MARQUEE_CPLATFORM_H
 
+#include <stdint.h>
+
+/// Stores `value` in the device register at `address`: a volatile store, so the compiler
+/// neither drops, merges nor reorders register writes (GPIO set and clear registers mapped
+/// from /dev/gpiomem).
+static inline void marquee_register_store(volatile uint32_t *address, uint32_t value) {
+  *address = value;
+}
+
+/// Loads the device register at `address` (a volatile load).
+static inline uint32_t marquee_register_load(const volatile uint32_t *address) {
+  return *address;
+}
+
 /// Installs the stop handler for `count` signals: from this moment each of them is caught
 /// (not ignored), interrupts blocking system calls (no SA_RESTART), is recorded for
 /// marquee_stop_signal(), writes one byte to the returned descriptor, and, when it lands

@@ -43,20 +43,14 @@ extension HUB12Board: BoardFamily {
     var display = try HUB12Display(board: self, onFailure: settings.onFailure)
     settings.watch(display.transport.heartbeat)
     if display.transport.realTimeError != 0 {
-      settings.warn(
-        "the HUB12 scanning loop runs without real-time priority (SCHED_FIFO: \(String(cString: strerror(display.transport.realTimeError)))): "
-          + "the panels may flicker when the machine is busy. Run as root, give the binary CAP_SYS_NICE (setcap cap_sys_nice+ep), or set LimitRTPRIO=10 in the service's unit.")
+      settings.warn(realTimeWarning("the HUB12 scanning loop", display.transport.realTimeError))
     }
     defer {
-      if let path = getenv("MARQUEE_SCAN_REPORT").map({ String(cString: $0) }) {
-        let figures = display.transport.statistics
-        let line = "refresh_hz=\(figures.refreshHz) slots=\(figures.slots) cpu_share=\(figures.cpuShare) late_p50_us=\(figures.lateP50) "
+      let figures = display.transport.statistics
+      writeScanReport(
+        "refresh_hz=\(figures.refreshHz) slots=\(figures.slots) cpu_share=\(figures.cpuShare) late_p50_us=\(figures.lateP50) "
           + "late_p99_us=\(figures.lateP99) late_max_us=\(figures.lateMax) overruns=\(figures.overruns) real_time=\(figures.realTime) "
-          + "slot_us=\(figures.slotMicroseconds)\n"
-        if let report = try? FileDescriptor(creating: path, operation: "write the scan report") {
-          try? writeAll(Array(line.utf8), to: report.raw, what: path)
-        }
-      }
+          + "slot_us=\(figures.slotMicroseconds)")
     }
     try visitor.visit(&display)
   }

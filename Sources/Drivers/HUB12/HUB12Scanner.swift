@@ -66,12 +66,9 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   public private(set) var realTimeError: Int32 = 0
 
   // Written by the thread, read after it ends.
-  var lateness: [Int64]
-  var slots = 0, cycles = 0, overruns = 0
+  var lateness = LatenessLog()
+  var cycles = 0, overruns = 0
   var startNs: Int64 = 0, endNs: Int64 = 0, cpuNs: Int64 = 0
-
-  /// The most slot latenesses kept for the statistics (the last ones).
-  static let latenessCapacity = 1 << 16
 
   /// Opens the SPI device and requests the control lines (OE off, LAT and the row select
   /// low from the first instant), then starts scanning.
@@ -108,34 +105,16 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
     }
     self.chips = chips
     self.routes = routes
-    lateness = [Int64](repeating: 0, count: HUB12Scanner.latenessCapacity)
     try start()
   }
 
   /// Starts the scanning thread at real-time priority (SCHED_FIFO, priority 10), or at the
   /// normal priority when the process may not have it (``realTimeError`` says why).
   func start() throws {
-    let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
-      let scanner = Unmanaged<HUB12Scanner>.fromOpaque(context!).takeRetainedValue()
-      scanner.scan()
-      return nil
-    }
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
-    pthread_attr_setschedpolicy(&attributes, SCHED_FIFO)
-    var parameters = sched_param()
-    parameters.sched_priority = 10
-    pthread_attr_setschedparam(&attributes, &parameters)
-    let context = Unmanaged.passRetained(self).toOpaque()
-    realTimeError = pthread_create(&thread, &attributes, body, context)
-    if realTimeError != 0 {
-      let result = pthread_create(&thread, nil, body, context)
-      if result != 0 {
-        Unmanaged<HUB12Scanner>.fromOpaque(context).release()
-        throw SPIError(path: board.device, code: result, operation: "start the scanning thread")
-      }
+    do {
+      (thread, realTimeError) = try RealTimeThread.start(priority: 10) { [self] in scan() }
+    } catch {
+      throw SPIError(path: board.device, code: error.code, operation: "start the scanning thread")
     }
   }
 
@@ -171,15 +150,11 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
 
   /// The loop's figures, once it has finished.
   public var statistics: HUB12ScanStatistics {
-    let kept = min(slots, HUB12Scanner.latenessCapacity)
-    let sorted = lateness.prefix(kept).sorted()
-    func percentile(_ p: Double) -> Double {
-      sorted.isEmpty ? 0 : Double(sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]) / 1000
-    }
+    let late = lateness.microseconds
     let seconds = Double(max(1, endNs - startNs)) / 1e9
     return HUB12ScanStatistics(
-      refreshHz: Double(cycles) / seconds, slots: slots, cpuShare: Double(cpuNs) / 1e9 / seconds,
-      lateP50: percentile(0.5), lateP99: percentile(0.99), lateMax: Double(sorted.last ?? 0) / 1000,
+      refreshHz: Double(cycles) / seconds, slots: lateness.count, cpuShare: Double(cpuNs) / 1e9 / seconds,
+      lateP50: late.p50, lateP99: late.p99, lateMax: late.max,
       overruns: overruns, realTime: realTimeError == 0, slotMicroseconds: Double(board.slotNanoseconds) / 1000)
   }
 
@@ -190,8 +165,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   }
 
   static func sleep(until deadline: Int64) {
-    var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    _ = retryingOnInterrupt(returningErrorCode: { clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) })
+    SystemClock.sleep(until: deadline)
   }
 
   /// Sets the signals of `mask` (bits by `Signal.allCases` index) to `high`, one ioctl per
@@ -246,8 +220,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
           overruns += 1
           deadline = now
         }
-        lateness[slots % HUB12Scanner.latenessCapacity] = now - deadline
-        slots += 1
+        lateness.record(now - deadline)
         let on = current.groups.count == board.scan ? current.onFraction : 0
         if on == 0 {
           // A dark cycle (an off period, the display asleep): nothing to scan. Idle with OE

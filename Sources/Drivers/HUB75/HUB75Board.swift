@@ -1,0 +1,134 @@
+/// A sign of HUB75 RGB panels driven from a Raspberry Pi's GPIO registers: the panels'
+/// size and scan, how they are chained, the wiring, and the refresh's colour depth and
+/// timing.
+///
+/// The panels of one chain share a shift register: its first clocked bit ends in the
+/// panel farthest from the Pi, which is column 0 of the sign (as in hzeller's library).
+/// Parallel chains (each on its own six colour lines) stand one below the other.
+public struct HUB75Board: Sendable, Equatable {
+  /// A short name.
+  public let name: String
+  /// One panel's size in pixels.
+  public let panelColumns: Int, panelRows: Int
+  /// Panels per chain (`grid.columns`) and parallel chains (`grid.rows`).
+  public let chainLength: Int, parallel: Int
+  /// Which GPIO carries each signal.
+  public let pins: HUB75PinMap
+  /// How the panels select a row pair.
+  public let rowAddress: HUB75RowAddress
+  /// How an outdoor panel's LEDs hang on its shift registers.
+  public let multiplexing: HUB75Multiplexing
+  /// Bitplanes per refresh, 1 to 11: 2^n levels of each colour.
+  public let colorDepth: Int
+  /// The time unit of the top bitplane's neighbours, as hzeller's `--led-pwm-lsb-nanoseconds`:
+  /// bitplane b of n lights for this × 2^(11 − n + b) nanoseconds, so the lit time of a
+  /// refresh does not change with the depth.
+  public let lsbNanoseconds: Int
+  /// Extra writes after each register write, for fast Pis and slow panels (hzeller's
+  /// `--led-slowdown-gpio`).
+  public let slowdown: Int
+  /// The step of full brightness, 0...15: each pulse is lit for (n + 1)/16 of its time.
+  public let brightness: Int
+  /// The refresh rate the scan holds (resting between refreshes when it could go faster),
+  /// or `nil` to run as fast as it can; either way it says when it falls below this (or
+  /// below ``flickerFloorHz``).
+  public let refreshHz: Int?
+  /// Whether colour levels follow the eye's lightness (CIE 1931), as the panels' users
+  /// expect; off, they are linear in the LEDs' on-time.
+  public let lightnessCorrection: Bool
+  /// The register device to map, or `nil` for the one the Pi's model has (`/dev/gpiomem`,
+  /// `/dev/gpiomem0` on a Pi 5).
+  public let device: String?
+
+  /// Below this refresh rate most people see flicker (hzeller's README: 80-100 Hz).
+  public static let flickerFloorHz = 100
+  /// The refresh rates accepted.
+  public static let refreshRange = 50...2000
+  /// The row counts of the panels driven.
+  public static let panelRowChoices = [8, 16, 32, 64]
+
+  /// Creates a board.
+  ///
+  /// - Throws: ``InvalidBoardValue`` for a panel, chain, depth or timing out of range, a
+  ///   multiplexing or row address kind that does not fit the panel, more parallel chains
+  ///   than the wiring has, or a map whose lines are out of 0-27 or used twice.
+  public init(
+    name: String, panelColumns: Int = 64, panelRows: Int = 32, chainLength: Int = 1, parallel: Int = 1,
+    pins: HUB75PinMap = .regular, rowAddress: HUB75RowAddress = .direct, multiplexing: HUB75Multiplexing = .direct,
+    colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, brightness: Int = 15, refreshHz: Int? = nil,
+    lightnessCorrection: Bool = true, device: String? = nil
+  ) throws(InvalidBoardValue) {
+    let check = InvalidBoardValue.check
+    try check(panelColumns, 8...256, "panel.columns")
+    guard HUB75Board.panelRowChoices.contains(panelRows) else {
+      throw InvalidBoardValue(field: "panel.rows", reason: "\(panelRows) is not 8, 16, 32 or 64")
+    }
+    try check(chainLength, 1...32, "grid.columns")
+    try check(parallel, 1...3, "grid.rows")
+    guard parallel <= pins.chains.count else {
+      throw InvalidBoardValue(
+        field: "grid.rows", reason: "\(parallel) parallel chains, and the '\(pins.name)' wiring has lines for \(pins.chains.count)")
+    }
+    try check(colorDepth, 1...11, "colorDepth")
+    try check(lsbNanoseconds, 50...3000, "lsbNanoseconds")
+    try check(slowdown, 0...10, "slowdown")
+    try check(brightness, 0...15, "brightness")
+    if let refreshHz { try check(refreshHz, HUB75Board.refreshRange, "refreshHz") }
+    if let device, device.isEmpty { throw InvalidBoardValue(field: "device", reason: "empty path") }
+    if let misfit = multiplexing.misfit(columns: panelColumns, rows: panelRows) {
+      throw InvalidBoardValue(field: "multiplexing", reason: "'\(multiplexing.rawValue)': \(misfit)")
+    }
+    let rowPairs = panelRows / multiplexing.stretch / 2
+    if let misfit = rowAddress.misfit(rowPairs: rowPairs) {
+      throw InvalidBoardValue(field: "rowAddress", reason: "'\(rowAddress.rawValue)': \(misfit)")
+    }
+    let letters = ["a", "b", "c", "d", "e"]
+    for index in rowAddress.lines(rowPairs: rowPairs) where pins.address[index] < 0 {
+      throw InvalidBoardValue(
+        field: "mapping.\(letters[index])",
+        reason: "missing: '\(rowAddress.rawValue)' addressing of \(rowPairs) row pairs needs \(rowAddress.lines(rowPairs: rowPairs).map { letters[$0].uppercased() }.joined(separator: ", "))")
+    }
+    var seen: [Int: String] = [:]
+    for (line, gpio) in pins.namedLines(parallel: parallel) + pins.inputs.map({ ("input", $0) }) {
+      guard HUB75PinMap.gpioRange.contains(gpio) else {
+        throw InvalidBoardValue(field: "mapping.\(line)", reason: "GPIO \(gpio) is not on the header (0 to 27)")
+      }
+      if let other = seen[gpio] {
+        throw InvalidBoardValue(field: "mapping.\(line)", reason: "GPIO \(gpio) is also \(other)")
+      }
+      seen[gpio] = line
+    }
+    self.name = name
+    (self.panelColumns, self.panelRows, self.chainLength, self.parallel) = (panelColumns, panelRows, chainLength, parallel)
+    (self.pins, self.rowAddress, self.multiplexing) = (pins, rowAddress, multiplexing)
+    (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.brightness) = (colorDepth, lsbNanoseconds, slowdown, brightness)
+    (self.refreshHz, self.lightnessCorrection, self.device) = (refreshHz, lightnessCorrection, device)
+  }
+
+  /// This board at another full brightness.
+  public func with(brightness: Int) throws(InvalidBoardValue) -> HUB75Board {
+    try HUB75Board(
+      name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
+      rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
+      slowdown: slowdown, brightness: brightness, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device)
+  }
+
+  /// The sign's size in pixels.
+  public var width: Int { panelColumns * chainLength }
+  public var height: Int { panelRows * parallel }
+  /// The shift register of one panel as driven (its matrix): columns and rows.
+  public var matrixColumns: Int { panelColumns * multiplexing.stretch }
+  public var matrixRows: Int { panelRows / multiplexing.stretch }
+  /// Row pairs a refresh lights in turn (the scan: 1:16 for a plain 32-row panel).
+  public var rowPairs: Int { matrixRows / 2 }
+  /// Clocks per latch: the matrix columns of the whole chain.
+  public var clocksPerRow: Int { matrixColumns * chainLength }
+
+  /// Nanoseconds bitplane `plane` is lit at full brightness.
+  public func pulseNanoseconds(plane: Int) -> Int { lsbNanoseconds << (11 - colorDepth + plane) }
+
+  /// Each panel's top-left pixel, chain by chain, from the farthest from the Pi.
+  public var panels: [(x: Int, y: Int)] {
+    (0..<parallel).flatMap { chain in (0..<chainLength).map { (x: $0 * panelColumns, y: chain * panelRows) } }
+  }
+}

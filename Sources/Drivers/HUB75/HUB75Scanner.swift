@@ -1,0 +1,226 @@
+import Platform
+import Synchronization
+
+/// What a HUB75 refresh loop achieved, measured on its own thread.
+public struct HUB75ScanStatistics: Sendable {
+  /// Refreshes (every row pair, every bitplane) a second while lit.
+  public var refreshHz: Double
+  /// Refreshes run.
+  public var refreshes: Int
+  /// The loop's CPU time as a share of one core.
+  public var cpuShare: Double
+  /// How much longer than asked the pulses were lit, in microseconds: median, 99th
+  /// percentile, worst.
+  public var pulseLateP50: Double, pulseLateP99: Double, pulseLateMax: Double
+  /// Register writes per refresh (slowdown writes included) and pulses per refresh.
+  public var writesPerRefresh: Int, pulsesPerRefresh: Int
+  /// Whether the thread ran at real-time priority (SCHED_FIFO).
+  public var realTime: Bool
+}
+
+/// The refresh loop of a HUB75 sign: its own thread running the refresh program again and
+/// again on the GPIO registers. As a ``BatchTransport`` it takes programs from the display
+/// and swaps to the newest one only between refreshes, so a frame never tears.
+///
+/// Each step of the program is a store to the set or clear register (repeated `slowdown`
+/// times more); a pulse drives OE low, holds it for the lit share of the plane's time on the
+/// monotonic clock, drives it high and waits out the dark rest, so the brightness is
+/// exactly the duty. With `refreshHz` the loop rests between refreshes to hold that rate;
+/// either way it says once (through `warn`) when it cannot reach it or the flicker floor.
+/// ``finish()`` stops the thread with OE high and the pins back to inputs.
+public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
+  public typealias Batch = HUB75Program
+
+  struct Shared: ~Copyable {
+    var latest = HUB75Program()
+    var fresh = false
+    var stop = false
+  }
+
+  public let board: HUB75Board
+  let gpio: PiGPIORegisters
+  let shared = Mutex(Shared())
+  let warn: (@Sendable (String) -> Void)?
+  /// The display's buffer and the thread's.
+  var spare = HUB75Program(), current = HUB75Program()
+  var thread = ThreadHandle()
+  var finished = false
+  /// Working while a refresh runs, resting while it idles dark or waits for its next turn:
+  /// a loop stuck in a register write or a wait stops a watchdog's pings.
+  public let heartbeat = Heartbeat()
+  /// The `errno` of the attempt at real-time priority (0: it runs at SCHED_FIFO).
+  public private(set) var realTimeError: Int32 = 0
+  let finishedRefreshes = Atomic<Int>(0)
+
+  /// Refreshes run so far (read while the loop runs).
+  public var refreshesSoFar: Int { finishedRefreshes.load(ordering: .relaxed) }
+
+  // Written by the thread, read after it ends.
+  var lateness = LatenessLog()
+  var refreshes = 0, litNs: Int64 = 0, startNs: Int64 = 0, endNs: Int64 = 0, cpuNs: Int64 = 0
+  var writesPerRefresh = 0, pulsesPerRefresh = 0
+
+  /// Maps the registers of `pi`, makes the map's lines outputs (OE high: dark) and starts
+  /// the loop; `warn` hears when the refresh rate falls short.
+  ///
+  /// - Throws: ``GPIORegisterError`` (no device, permission, a pin used by SPI, I2C...).
+  public init(board: HUB75Board, pi: RaspberryPi, warn: (@Sendable (String) -> Void)? = nil) throws {
+    self.board = board
+    self.warn = warn
+    gpio = try PiGPIORegisters(pi: pi, device: board.device)
+    let lines = board.pins.namedLines(parallel: board.parallel)
+    let used = lines.filter { line in
+      guard let index = ["a", "b", "c", "d", "e"].firstIndex(of: line.name) else { return true }
+      return board.rowAddress.lines(rowPairs: board.rowPairs).contains(index)
+    }
+    try gpio.claim(
+      outputs: used.map(\.gpio), high: 1 << UInt32(board.pins.oe), inputs: board.pins.inputs,
+      names: Dictionary(used.map { ($0.gpio, $0.name.uppercased()) }) { first, _ in first })
+    do {
+      (thread, realTimeError) = try RealTimeThread.start(priority: 10) { [self] in scan() }
+    } catch {
+      gpio.release()
+      throw GPIORegisterError("cannot start the refresh thread: \(error)")
+    }
+  }
+
+  // MARK: The display's side
+
+  public func send(_ program: HUB75Program) throws {
+    spare.assign(program)
+    shared.withLock { state in
+      swap(&state.latest, &spare)
+      state.fresh = true
+    }
+  }
+
+  public func reopen() throws {
+    throw GPIORegisterError("a HUB75 sign is refreshed continuously; its registers are not mapped again")
+  }
+
+  /// Stops the loop, leaving OE high (dark) and the pins inputs, and waits for the thread.
+  public func finish() throws {
+    guard !finished else { return }
+    finished = true
+    shared.withLock { $0.stop = true }
+    pthread_join(thread, nil)
+    gpio.release()
+  }
+
+  /// The loop's figures, once it has finished.
+  public var statistics: HUB75ScanStatistics {
+    let late = lateness.microseconds
+    return HUB75ScanStatistics(
+      refreshHz: litNs > 0 ? Double(refreshes) / (Double(litNs) / 1e9) : 0, refreshes: refreshes,
+      cpuShare: Double(cpuNs) / Double(max(1, endNs - startNs)), pulseLateP50: late.p50, pulseLateP99: late.p99,
+      pulseLateMax: late.max, writesPerRefresh: writesPerRefresh, pulsesPerRefresh: pulsesPerRefresh, realTime: realTimeError == 0)
+  }
+
+  // MARK: The thread's side
+
+  /// Takes the newest program, if the display sent one since the last look; `true` to stop.
+  func takeNewest() -> Bool {
+    shared.withLock { state in
+      if state.fresh {
+        swap(&state.latest, &current)
+        state.fresh = false
+      }
+      return state.stop
+    }
+  }
+
+  func scan() {
+    let oe = UInt32(1) << UInt32(board.pins.oe)
+    let pulseNs = (0..<board.colorDepth).map { Int64(board.pulseNanoseconds(plane: $0)) }
+    let period = board.refreshHz.map { Int64(1_000_000_000 / $0) }
+    let floor = Double(board.refreshHz ?? HUB75Board.flickerFloorHz)
+    var warned = false
+    var windowStart: Int64 = 0, windowRefreshes = 0
+    startNs = SystemClock.monotonicNanoseconds()
+    var deadline = startNs
+    while !takeNewest() {
+      guard !current.words.isEmpty, current.onFraction > 0 else {
+        // Dark: OE high, and nothing to run until a lit program comes (looked for five
+        // times a second).
+        storeRegister(gpio.setRegister, oe)
+        heartbeat.resting()
+        while !shared.withLock({ $0.stop || $0.fresh }) {
+          SystemClock.sleep(until: SystemClock.monotonicNanoseconds() + 200_000_000)
+        }
+        deadline = SystemClock.monotonicNanoseconds()
+        windowStart = 0
+        continue
+      }
+      let begin = SystemClock.monotonicNanoseconds()
+      heartbeat.working(at: begin)
+      run(current, oe: oe, pulseNs: pulseNs)
+      let end = SystemClock.monotonicNanoseconds()
+      refreshes += 1
+      finishedRefreshes.store(refreshes, ordering: .relaxed)
+      litNs += end - begin
+      // The refresh rate over each second: below the floor, say so once.
+      if windowStart == 0 { (windowStart, windowRefreshes) = (end, 0) }
+      windowRefreshes += 1
+      if end - windowStart >= 1_000_000_000 {
+        let rate = Double(windowRefreshes) / (Double(end - windowStart) / 1e9)
+        if rate < floor && !warned, let warn {
+          warned = true
+          warn(
+            "the HUB75 refresh reaches \(Int(rate)) Hz, below \(board.refreshHz.map { "the board's refreshHz \($0)" } ?? "the flicker floor of \(HUB75Board.flickerFloorHz)") Hz: "
+              + "lower 'colorDepth' or 'lsbNanoseconds', use parallel chains instead of a long chain, or lower 'slowdown'")
+        }
+        (windowStart, windowRefreshes) = (end, 0)
+      }
+      if let period {
+        deadline += period
+        if deadline > end {
+          heartbeat.resting()
+          SystemClock.sleep(until: deadline)
+        } else if end - deadline > period {
+          deadline = end
+        }
+      }
+    }
+    // Dark on the way out.
+    storeRegister(gpio.setRegister, oe)
+    endNs = SystemClock.monotonicNanoseconds()
+    cpuNs = SystemClock.threadCPUNanoseconds()
+  }
+
+  /// Runs one refresh on the registers.
+  func run(_ program: HUB75Program, oe: UInt32, pulseNs: [Int64]) {
+    let (set, clear) = (gpio.setRegister, gpio.clearRegister)
+    let repeats = 1 + board.slowdown
+    let duty = program.onFraction
+    var writes = 0, pulses = 0
+    program.words.withUnsafeBufferPointer { words in
+      for word in words {
+        let mask = word & ~HUB75Program.tagMask
+        switch word & HUB75Program.tagMask {
+        case HUB75Program.setTag:
+          for _ in 0..<repeats { storeRegister(set, mask) }
+          writes += repeats
+        case HUB75Program.clearTag:
+          for _ in 0..<repeats { storeRegister(clear, mask) }
+          writes += repeats
+        default:
+          let full = pulseNs[Int(mask)]
+          let lit = Int64(Double(full) * duty)
+          let start = SystemClock.monotonicNanoseconds()
+          storeRegister(clear, oe)
+          let litEnd = start + lit
+          while SystemClock.monotonicNanoseconds() < litEnd {}
+          storeRegister(set, oe)
+          let end = SystemClock.monotonicNanoseconds()
+          lateness.record(end - litEnd)
+          // The dark rest of the pulse's time, so the brightness is the duty.
+          let slotEnd = start + full
+          while SystemClock.monotonicNanoseconds() < slotEnd {}
+          writes += 2
+          pulses += 1
+        }
+      }
+    }
+    (writesPerRefresh, pulsesPerRefresh) = (writes, pulses)
+  }
+}

@@ -1,0 +1,39 @@
+/// A joinable thread for a loop that keeps LEDs lit (a panel's scan): at real-time priority
+/// (SCHED_FIFO) when the process may have it, at the normal priority otherwise.
+public enum RealTimeThread {
+  final class Box: Sendable {
+    let body: @Sendable () -> Void
+    init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+
+  /// Starts `body` at SCHED_FIFO `priority`, or at the normal priority when that is refused.
+  ///
+  /// - Returns: the thread to join, and the `errno` of the attempt at real-time priority
+  ///   (0: it runs at SCHED_FIFO).
+  /// - Throws: ``SystemError`` when no thread can be started at all.
+  public static func start(priority: Int32, _ body: @escaping @Sendable () -> Void) throws(SystemError) -> (thread: ThreadHandle, realTimeError: Int32) {
+    let run: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
+      Unmanaged<Box>.fromOpaque(context!).takeRetainedValue().body()
+      return nil
+    }
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    defer { pthread_attr_destroy(&attributes) }
+    pthread_attr_setinheritsched(&attributes, Int32(PTHREAD_EXPLICIT_SCHED))
+    pthread_attr_setschedpolicy(&attributes, SCHED_FIFO)
+    var parameters = sched_param()
+    parameters.sched_priority = priority
+    pthread_attr_setschedparam(&attributes, &parameters)
+    let context = Unmanaged.passRetained(Box(body)).toOpaque()
+    var thread = ThreadHandle()
+    let realTimeError = pthread_create(&thread, &attributes, run, context)
+    if realTimeError != 0 {
+      let result = pthread_create(&thread, nil, run, context)
+      if result != 0 {
+        Unmanaged<Box>.fromOpaque(context).release()
+        throw SystemError(code: result, operation: "start a thread")
+      }
+    }
+    return (thread, realTimeError)
+  }
+}
