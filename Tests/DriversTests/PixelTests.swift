@@ -192,6 +192,6 @@ import Testing
     #expect(error(#"{"driver": "ws2812", "panels": [{"width": 8, "height": 8}, {"width": 8, "height": 8, "x": 4}]}"#)
       == "p.json: field 'panels[1]': overlaps panels[0]")
     #expect(error(#"{"driver": "ws2812"}"#) == "p.json: field 'panel': missing (it is required)")
-    #expect(error(#"{"driver": "neopixel", \#(panel)}"#).contains("'neopixel' is not one of max7219, ht16k33, hub12, ws2812"))
+    #expect(error(#"{"driver": "neopixel", \#(panel)}"#).contains("'neopixel' is not one of max7219, ht16k33, hub12, hub75, ws2812"))
   }
 }
