@@ -28,7 +28,7 @@ struct ProgramAllocations {
     var settling = 500
   }
 
-  static func modes(board: String, fakeKernel: String, schedule: String, notification: String, broker: UInt16?, icons: String) -> [Mode] {
+  static func modes(board: String, fakeKernel: String, schedule: String, notification: String, broker: UInt16?, icons: String, pi: String) -> [Mode] {
     let moving = ["--fps", "1000", "--speed", "1000"]
     let message = "Allocation-free frames in every display"
     // With a broker: the sign connected to it, a message showing a topic's retained value.
@@ -61,6 +61,13 @@ struct ProgramAllocations {
            environment: ["LD_PRELOAD": fakeKernel, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0", "MARQUEE_FAKE_GPIOCHIP": "/dev/gpiochip0=54"]),
       Mode(name: "hub12-simulate", arguments: ["--board", "hub12-p10-128x16", "--simulate", "--output", "leds"] + moving + [message],
            width: 128, height: 16),
+      // HUB75: the refresh thread on registers the fake kernel serves from a file, as on a
+      // Pi 4; its trace; its emulated panels.
+      Mode(name: "hub75-scan", arguments: ["--board", "hub75-p4-64x32"] + moving + [message], width: 64, height: 32,
+           environment: ["LD_PRELOAD": fakeKernel, "MARQUEE_FAKE_GPIOMEM": pi + "/gpiomem", "MARQUEE_FAKE_DEVICE_TREE": pi]),
+      Mode(name: "hub75-dump", arguments: ["--board", "hub75-p4-64x32", "--hub75-dump", "/dev/null"] + moving + [message], width: 64, height: 32),
+      Mode(name: "hub75-simulate", arguments: ["--board", "hub75-p10-outdoor-32x16", "--simulate", "--output", "leds"] + moving + [message],
+           width: 32, height: 16),
       Mode(name: "apa102-spidev", arguments: ["--board", "apa102-16x16"] + moving + [message], width: 16, height: 16,
            environment: ["LD_PRELOAD": fakeKernel, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0"]),
       // The sign with its HTTP server beside it (no client: the frame loop and the idle server).
@@ -187,8 +194,24 @@ struct ProgramAllocations {
       rmdir(icons)
     }
     writeSpinner(to: icons + "/spin.gif")
+    // A Pi 4 as the fake kernel shows it: its device tree and a file for /dev/gpiomem.
+    let pi = "/tmp/marquee-bench-allocations-pi-\(getpid())"
+    mkdir(pi, 0o755)
+    let piFiles: [(String, [UInt8])] = [
+      ("compatible", Array("raspberrypi,4-model-b\0brcm,bcm2711\0".utf8)), ("model", Array("Raspberry Pi 4 Model B\0".utf8)),
+      ("gpiomem", [UInt8](repeating: 0, count: 4096)),
+    ]
+    for (name, bytes) in piFiles {
+      guard let file = fopen(pi + "/" + name, "w") else { return }
+      fwrite(bytes, 1, bytes.count, file)
+      fclose(file)
+    }
+    defer {
+      for (name, _) in piFiles { unlink(pi + "/" + name) }
+      rmdir(pi)
+    }
     let modes = ProgramAllocations.modes(
-      board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification, broker: broker?.port, icons: icons)
+      board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification, broker: broker?.port, icons: icons, pi: pi)
     for mode in modes {
       // A clock's text changes at the minute (a new strip is laid out): both runs fall
       // within one minute, so no mode counts that once-a-minute change as per-frame.

@@ -48,8 +48,9 @@ while let first = arguments.first {
       SCENARIOS: scroll, scroll-long, cycle, transitions, transition:NAME, zones, terminal-bytes, first-frame,
                  idle (still, dwell, scroll and off periods), pacing, rss, allocs (the real program in every display mode), devices (encoding for the
                  WS2812, APA102 and HT16K33 boards against their wire time), scan (the HUB12 scanning loop
-                 of the real program: refresh, CPU, deadline lateness), save (serve's answer to a change
-                 with --state and without), all (default). Sizes default to 32x8, 128x16 and 512x32.
+                 of the real program: refresh, CPU, deadline lateness), hub75 (the HUB75 refresh loop on
+                 registers in a memory file: refresh, CPU, writes per refresh against the least, pulse
+                 lateness), save (serve's answer to a change with --state and without), all (default). Sizes default to 32x8, 128x16 and 512x32.
       --luma PYTHON runs Sources/marquee-bench/Luma/luma_compare.py with that Python for the scroll sizes.
       """)
     exit(0)
@@ -104,6 +105,7 @@ do {
     }
   }
   if wants("pacing") { try base.pacing() }
+  if wants("hub75") { HUB75Refresh().run() }
   if wants("devices") { try DeviceEncoding(frames: frames, message: Scenarios.lumaMessage).run() }
 } catch {
   fputs("Error: \(error)\n", LibC.standardError)

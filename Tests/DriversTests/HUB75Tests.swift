@@ -236,22 +236,11 @@ import Testing
 
   // MARK: The Pi's registers
 
-  /// A device tree of `compatible` names, a model and `soc/ranges` cells, in a new folder.
-  static func deviceTree(_ compatible: [String], model: String, ranges: [UInt32]) throws -> String {
-    let folder = NSTemporaryDirectory() + "marquee-dt-\(UInt32.random(in: 0...UInt32.max))"
-    try FileManager.default.createDirectory(atPath: folder + "/soc", withIntermediateDirectories: true)
-    try Data(compatible.flatMap { Array($0.utf8) + [0] }).write(to: URL(fileURLWithPath: folder + "/compatible"))
-    try Data(Array(model.utf8) + [0]).write(to: URL(fileURLWithPath: folder + "/model"))
-    try Data(ranges.flatMap { [UInt8($0 >> 24), UInt8($0 >> 16 & 0xFF), UInt8($0 >> 8 & 0xFF), UInt8($0 & 0xFF)] })
-      .write(to: URL(fileURLWithPath: folder + "/soc/ranges"))
-    return folder
-  }
-
   @Test func thePiIsReadFromItsDeviceTree() throws {
-    let pi4 = try HUB75Tests.deviceTree(["raspberrypi,4-model-b", "brcm,bcm2711"], model: "Raspberry Pi 4 Model B Rev 1.4", ranges: [0x7e00_0000, 0, 0xfe00_0000, 0x0180_0000])
-    let pi3 = try HUB75Tests.deviceTree(["raspberrypi,3-model-b-plus", "brcm,bcm2837"], model: "Raspberry Pi 3 Model B Plus Rev 1.3", ranges: [0x7e00_0000, 0x3f00_0000, 0x0100_0000])
-    let pi5 = try HUB75Tests.deviceTree(["raspberrypi,5-model-b", "brcm,bcm2712"], model: "Raspberry Pi 5 Model B Rev 1.0", ranges: [])
-    let rock = try HUB75Tests.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: [])
+    let pi4 = try PiFixtures.deviceTree(["raspberrypi,4-model-b", "brcm,bcm2711"], model: "Raspberry Pi 4 Model B Rev 1.4", ranges: [0x7e00_0000, 0, 0xfe00_0000, 0x0180_0000])
+    let pi3 = try PiFixtures.deviceTree(["raspberrypi,3-model-b-plus", "brcm,bcm2837"], model: "Raspberry Pi 3 Model B Plus Rev 1.3", ranges: [0x7e00_0000, 0x3f00_0000, 0x0100_0000])
+    let pi5 = try PiFixtures.deviceTree(["raspberrypi,5-model-b", "brcm,bcm2712"], model: "Raspberry Pi 5 Model B Rev 1.0", ranges: [])
+    let rock = try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: [])
     defer { for folder in [pi4, pi3, pi5, rock] { try? FileManager.default.removeItem(atPath: folder) } }
     #expect(try RaspberryPi.detect(deviceTree: pi4) == RaspberryPi(model: "Raspberry Pi 4 Model B Rev 1.4", chip: .bcm2711, peripheralBase: 0xfe00_0000))
     #expect(try RaspberryPi.detect(deviceTree: pi3).peripheralBase == 0x3f00_0000)
@@ -264,31 +253,17 @@ import Testing
     #expect(none?.description.contains("no device tree") == true)
   }
 
-  /// A file that stands for the register block: zeros, or the BCM function selects given.
-  static func registerFile(length: Int, functions: [Int: UInt32] = [:]) throws -> String {
-    let path = NSTemporaryDirectory() + "marquee-gpiomem-\(UInt32.random(in: 0...UInt32.max))"
-    var words = [UInt32](repeating: 0, count: length / 4)
-    for (pin, function) in functions { words[pin / 10] |= function << UInt32(3 * (pin % 10)) }
-    try words.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
-    return path
-  }
-
-  static func words(_ path: String) throws -> [UInt32] {
-    let data = try Data(contentsOf: URL(fileURLWithPath: path))
-    return data.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
-  }
-
   static let pi4 = RaspberryPi(model: "Raspberry Pi 4", chip: .bcm2711, peripheralBase: 0xfe00_0000)
   static let pi5 = RaspberryPi(model: "Raspberry Pi 5", chip: .bcm2712, peripheralBase: nil)
 
   @Test func theScanRunsOnTheRegistersAndPutsThePinsBack() throws {
-    let path = try HUB75Tests.registerFile(length: PiGPIORegisters.bcmLength, functions: [2: 4, 3: 4])
+    let path = try PiFixtures.registerFile(length: PiGPIORegisters.bcmLength, functions: [2: 4, 3: 4])
     defer { try? FileManager.default.removeItem(atPath: path) }
     let board = try HUB75Board(name: "p", panelColumns: 32, panelRows: 16, colorDepth: 2, slowdown: 2, device: path)
     let scanner = try HUB75Scanner(board: board, pi: HUB75Tests.pi4)
     // Outputs now: the regular map's 13 lines of a 16-row panel (A-C), OE high.
     let used = [11, 27, 7, 8, 9, 10, 22, 23, 24, 17, 4, 18]
-    var registers = try HUB75Tests.words(path)
+    var registers = try PiFixtures.words(path)
     for pin in used { #expect((registers[pin / 10] >> UInt32(3 * (pin % 10))) & 7 == 1, "GPIO \(pin)") }
     #expect((registers[25 / 10] >> UInt32(3 * 5)) & 7 == 0, "D is not needed")
     #expect(registers[PiGPIORegisters.bcmSet] & (1 << 18) != 0, "OE high (dark) first")
@@ -303,24 +278,24 @@ import Testing
     #expect(figures.writesPerRefresh == stores * 3 + 2 * figures.pulsesPerRefresh)
     #expect(figures.pulsesPerRefresh == board.rowPairs * 2)
     #expect(figures.refreshHz > 0 && figures.pulseLateMax >= 0)
-    registers = try HUB75Tests.words(path)
+    registers = try PiFixtures.words(path)
     for pin in used { #expect((registers[pin / 10] >> UInt32(3 * (pin % 10))) & 7 == 0, "GPIO \(pin) an input again") }
     #expect((registers[0] >> 6) & 7 == 4 && (registers[0] >> 9) & 7 == 4, "I2C's pins untouched")
     #expect(registers[PiGPIORegisters.bcmSet] == 1 << 18, "the last write: OE high")
   }
 
   @Test func pinsHeldBySPIAreRefusedAndNothingChanges() throws {
-    let path = try HUB75Tests.registerFile(length: PiGPIORegisters.bcmLength, functions: [10: 4])
+    let path = try PiFixtures.registerFile(length: PiGPIORegisters.bcmLength, functions: [10: 4])
     defer { try? FileManager.default.removeItem(atPath: path) }
     let board = try HUB75Board(name: "p", panelColumns: 32, panelRows: 16, device: path)
     let error = #expect(throws: GPIORegisterError.self) { _ = try HUB75Scanner(board: board, pi: HUB75Tests.pi4) }
     #expect(error?.description == "GPIO 10 (B2) is in use as ALT0 (SPI0: turn SPI off with dtparam=spi=off in config.txt); free it or choose a mapping without it")
-    let registers = try HUB75Tests.words(path)
+    let registers = try PiFixtures.words(path)
     #expect(registers[0] == 0 && registers[1] == 4 && registers[2] == 0)
   }
 
   @Test func onAPi5TheRIOBlockDrivesThePins() throws {
-    let path = try HUB75Tests.registerFile(length: PiGPIORegisters.rp1Length)
+    let path = try PiFixtures.registerFile(length: PiGPIORegisters.rp1Length)
     defer { try? FileManager.default.removeItem(atPath: path) }
     // Every pin's function NULL, as RP1 comes up.
     let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
@@ -332,12 +307,12 @@ import Testing
     let board = try HUB75Board(name: "p", panelColumns: 32, panelRows: 16, pins: .adafruitHat, device: path)
     let registers = try PiGPIORegisters(pi: HUB75Tests.pi5, device: path)
     try registers.claim(outputs: [4, 17, 21], high: 1 << 4, inputs: [18], names: [:])
-    var words = try HUB75Tests.words(path)
+    var words = try PiFixtures.words(path)
     #expect(words[PiGPIORegisters.rp1Control(17)] & 0x1F == 5, "the RIO function")
     #expect(words[PiGPIORegisters.rp1RIO + PiGPIORegisters.rp1SetAlias + 1] == 1 << 21, "output enabled through the set alias (the last one)")
     #expect(words[PiGPIORegisters.rp1RIO + PiGPIORegisters.rp1SetAlias] == 1 << 4, "OE high through the RIO set alias")
     registers.release()
-    words = try HUB75Tests.words(path)
+    words = try PiFixtures.words(path)
     #expect(words[PiGPIORegisters.rp1Control(17)] == 0x1F, "the function as it was")
     #expect(words[PiGPIORegisters.rp1RIO + PiGPIORegisters.rp1ClearAlias + 1] == 1 << 21, "output disabled through the clear alias")
     _ = board

@@ -146,7 +146,7 @@ public struct HUB75Emulator: Sendable {
     switch board.rowAddress {
     case .direct:
       var selected = 0
-      for index in board.rowAddress.lines(rowPairs: board.rowPairs) where line(index) { selected |= 1 << index }
+      for index in 0..<HUB75RowAddress.directLineCount(board.rowPairs) where line(index) { selected |= 1 << index }
       return row == selected
     case .abcdLine:
       return !line(row)

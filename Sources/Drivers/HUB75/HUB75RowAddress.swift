@@ -21,10 +21,18 @@ public enum HUB75RowAddress: String, Sendable, CaseIterable {
   /// hzeller's number for the kind.
   public var hzellerNumber: Int { HUB75RowAddress.allCases.firstIndex(of: self)! }
 
+  /// The lines a direct address of `rowPairs` row pairs needs: A, and B above 2, C above 4,
+  /// D above 8, E above 16 (the lines 0 to this count − 1).
+  static func directLineCount(_ rowPairs: Int) -> Int {
+    var count = 1
+    while count < 5 && rowPairs > 1 << count { count += 1 }
+    return count
+  }
+
   /// The address lines (indexes 0-4 for A-E) the kind drives for `rowPairs` row pairs.
   public func lines(rowPairs: Int) -> [Int] {
     switch self {
-    case .direct: [0] + (rowPairs > 2 ? [1] : []) + (rowPairs > 4 ? [2] : []) + (rowPairs > 8 ? [3] : []) + (rowPairs > 16 ? [4] : [])
+    case .direct: Array(0..<HUB75RowAddress.directLineCount(rowPairs))
     case .abShift: [0, 1]
     case .abcdLine: [0, 1, 2, 3]
     case .abcShift: [0, 2]
@@ -54,7 +62,7 @@ public enum HUB75RowAddress: String, Sendable, CaseIterable {
     switch self {
     case .direct:
       var high: UInt32 = 0, all: UInt32 = 0
-      for index in lines(rowPairs: rowPairs) {
+      for index in 0..<HUB75RowAddress.directLineCount(rowPairs) {
         all |= a[index]
         if row & (1 << index) != 0 { high |= a[index] }
       }

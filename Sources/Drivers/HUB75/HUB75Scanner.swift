@@ -25,8 +25,10 @@ public struct HUB75ScanStatistics: Sendable {
 /// Each step of the program is a store to the set or clear register (repeated `slowdown`
 /// times more); a pulse drives OE low, holds it for the lit share of the plane's time on the
 /// monotonic clock, drives it high and waits out the dark rest, so the brightness is
-/// exactly the duty. With `refreshHz` the loop rests between refreshes to hold that rate;
-/// either way it says once (through `warn`) when it cannot reach it or the flicker floor.
+/// exactly the duty. After each refresh the loop rests a sixteenth of its time (so the
+/// kernel's throttling of real-time threads never stops it mid-pulse), and with `refreshHz`
+/// as long as holding that rate takes; either way it says once (through `warn`) when it
+/// cannot reach it or the flicker floor.
 /// ``finish()`` stops the thread with OE high and the pins back to inputs.
 public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
   public typealias Batch = HUB75Program
@@ -157,7 +159,6 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
       let end = SystemClock.monotonicNanoseconds()
       refreshes += 1
       finishedRefreshes.store(refreshes, ordering: .relaxed)
-      litNs += end - begin
       // The refresh rate over each second: below the floor, say so once.
       if windowStart == 0 { (windowStart, windowRefreshes) = (end, 0) }
       windowRefreshes += 1
@@ -171,15 +172,18 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
         }
         (windowStart, windowRefreshes) = (end, 0)
       }
+      // A rest of a sixteenth of the refresh: a real-time thread that never sleeps is
+      // stopped by the kernel for 50 ms of every second (sched_rt_runtime_us, 95 %), and a
+      // stop mid-pulse leaves one row lit that long.
+      var wake = end + (end - begin) / 16
       if let period {
         deadline += period
-        if deadline > end {
-          heartbeat.resting()
-          SystemClock.sleep(until: deadline)
-        } else if end - deadline > period {
-          deadline = end
-        }
+        if end - deadline > period { deadline = end }
+        wake = max(wake, deadline)
       }
+      heartbeat.resting()
+      SystemClock.sleep(until: wake)
+      litNs += SystemClock.monotonicNanoseconds() - begin
     }
     // Dark on the way out.
     storeRegister(gpio.setRegister, oe)
@@ -209,13 +213,12 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
           let start = SystemClock.monotonicNanoseconds()
           storeRegister(clear, oe)
           let litEnd = start + lit
-          while SystemClock.monotonicNanoseconds() < litEnd {}
+          HUB75Scanner.wait(until: litEnd)
           storeRegister(set, oe)
           let end = SystemClock.monotonicNanoseconds()
           lateness.record(end - litEnd)
           // The dark rest of the pulse's time, so the brightness is the duty.
-          let slotEnd = start + full
-          while SystemClock.monotonicNanoseconds() < slotEnd {}
+          HUB75Scanner.wait(until: start + full)
           writes += 2
           pulses += 1
         }
@@ -223,4 +226,21 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     }
     (writesPerRefresh, pulsesPerRefresh) = (writes, pulses)
   }
+
+  /// Waits until the monotonic clock reads `deadline`: asleep for all but the last
+  /// ``spinNanoseconds`` of a long wait (the CPU is free meanwhile), then spinning on the
+  /// clock, which holds a deadline to a fraction of a microsecond.
+  @inline(__always)
+  static func wait(until deadline: Int64) {
+    var now = SystemClock.monotonicNanoseconds()
+    if deadline - now > 2 * spinNanoseconds {
+      SystemClock.sleep(until: deadline - spinNanoseconds)
+      now = SystemClock.monotonicNanoseconds()
+    }
+    while now < deadline { now = SystemClock.monotonicNanoseconds() }
+  }
+
+  /// How long before a deadline a sleep ends, to spin the rest: more than a real-time
+  /// thread's usual wake-up latency.
+  static let spinNanoseconds: Int64 = 60_000
 }

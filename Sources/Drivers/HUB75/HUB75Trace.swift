@@ -26,20 +26,14 @@ public enum HUB75Trace {
   /// `text` has room.
   static func append(_ program: HUB75Program, pins: [UInt8], to text: inout [UInt8]) {
     text.append(contentsOf: pins)
-    let hex = Array("0123456789abcdef".utf8)
     for word in program.words {
       let mask = word & ~HUB75Program.tagMask
       switch word & HUB75Program.tagMask {
       case HUB75Program.setTag, HUB75Program.clearTag:
-        if word & HUB75Program.tagMask == HUB75Program.setTag {
-          text.append(contentsOf: [0x73, 0x65, 0x74])  // set
-        } else {
-          text.append(contentsOf: [0x63, 0x6C, 0x72])  // clr
-        }
-        text.append(contentsOf: [0x20, 0x30, 0x78])  // " 0x"
-        for shift in stride(from: 28, through: 0, by: -4) { text.append(hex[Int((mask >> UInt32(shift)) & 15)]) }
+        text.append(contentsOf: word & HUB75Program.tagMask == HUB75Program.setTag ? setWord : clearWord)
+        for shift in stride(from: 28, through: 0, by: -4) { text.append(hexDigits[Int((mask >> UInt32(shift)) & 15)]) }
       default:
-        text.append(contentsOf: [0x6F, 0x65, 0x20])  // "oe "
+        text.append(contentsOf: pulseWord)
         var weight = 1 << Int(mask), digits = 1
         while weight / digits >= 10 { digits *= 10 }
         while digits > 0 {
@@ -51,6 +45,9 @@ public enum HUB75Trace {
       text.append(0x0A)
     }
   }
+
+  static let hexDigits = Array("0123456789abcdef".utf8)
+  static let setWord = Array("set 0x".utf8), clearWord = Array("clr 0x".utf8), pulseWord = Array("oe ".utf8)
 
   /// Reads a trace: the pins it names and its steps.
   ///

@@ -1,0 +1,127 @@
+import Foundation
+import MatrixCore
+import Platform
+import TestSupport
+import Testing
+
+@testable import Drivers
+
+/// The real binary on HUB75 panels: its trace decoded by the emulated panels, and its run on
+/// the registers the fake kernel serves (a file for `/dev/gpiomem`, a Pi 4's device tree).
+@Suite struct HUB75BinaryTests {
+  static func board(_ name: String) throws -> HUB75Board {
+    try #require(try boardFile(name).family as? HUB75Board)
+  }
+
+  /// The fake kernel with `registers` for `/dev/gpiomem` and `tree` for the device tree.
+  static func environment(registers: String, tree: String) -> [String: String] {
+    ["LD_PRELOAD": KernelDoorTests.library, "MARQUEE_FAKE_GPIOMEM": registers, "MARQUEE_FAKE_DEVICE_TREE": tree]
+  }
+
+  static func function(_ registers: [UInt32], _ pin: Int) -> UInt32 { (registers[pin / 10] >> UInt32(3 * (pin % 10))) & 7 }
+
+  @Test(arguments: ["hub75-p4-2x-64x32", "hub75-p10-outdoor-32x16", "hub75-p3-64x64"])
+  func theTraceDecodesToTheFrameInTheSignsColour(_ name: String) throws {
+    let board = try HUB75BinaryTests.board(name)
+    let trace = NSTemporaryDirectory() + "marquee-hub75-\(UInt32.random(in: 0...UInt32.max)).txt"
+    defer { try? FileManager.default.removeItem(atPath: trace) }
+    let run = try BinaryRunner.run(["--board", name, "--hub75-dump", trace, "--frames", "1", "--color", "amber", "RGB"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let text = try String(contentsOfFile: trace, encoding: .utf8)
+    let read = try HUB75Trace.read(text)
+    #expect(text.hasPrefix(HUB75Trace.header + "\n" + HUB75Trace.pinsLine(board) + "\n"))
+    #expect(read.pins["clk"] == 17 && read.pins["oe"] == 18)
+    var panels = HUB75Emulator(board: board)
+    for step in read.steps { panels.run(step) }
+    #expect(panels.pulses.allSatisfy { $0 == 1 } && panels.clockWithData == 0 && panels.badSelections == 0)
+    let frame = try HUB12KernelTests.expected("RGB", width: board.width, height: board.height)
+    try #require(frame.words.contains { $0 != 0 })
+    let level = { (value: UInt8) in HUB75Encoder.level(value, depth: board.colorDepth, lightness: true) }
+    let amber = (level(LEDColor.amber.rgb.red), level(LEDColor.amber.rgb.green), level(LEDColor.amber.rgb.blue))
+    var wrong = 0
+    for y in 0..<board.height {
+      for x in 0..<board.width where panels.color(x: x, y: y) != (frame[x, y] ? amber : (0, 0, 0)) { wrong += 1 }
+    }
+    #expect(wrong == 0)
+  }
+
+  @Test func theBinaryDrivesTheRegistersAndPutsThePinsBackOnAStop() throws {
+    let tree = try PiFixtures.pi4Tree()
+    let registers = try PiFixtures.registerFile(length: 4096)
+    defer {
+      try? FileManager.default.removeItem(atPath: tree)
+      try? FileManager.default.removeItem(atPath: registers)
+    }
+    let child = try BinaryRunner.start(
+      ["--board", "hub75-p4-64x32", "--fps", "20", "--mode", "scroll", "--speed", "20", "Scrolling in RGB"],
+      environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
+    // Its 13 lines become outputs (A-D, not E, for 16 row pairs).
+    let pins = [11, 27, 7, 8, 9, 10, 22, 23, 24, 25, 17, 4, 18]
+    #expect(eventually(within: 20) {
+      let words = (try? PiFixtures.words(registers)) ?? []
+      return words.count == 1024 && pins.allSatisfy { HUB75BinaryTests.function(words, $0) == 1 }
+    })
+    #expect(HUB75BinaryTests.function(try PiFixtures.words(registers), 15) == 0, "E is not driven for 16 row pairs")
+    child.send(SIGTERM)
+    let result = child.wait()
+    #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
+    let words = try PiFixtures.words(registers)
+    for pin in pins { #expect(HUB75BinaryTests.function(words, pin) == 0, "GPIO \(pin) is an input again") }
+    #expect(words[PiGPIORegisters.bcmSet] == 1 << 18, "the last write to the set register: OE high, dark")
+  }
+
+  @Test func aMachineThatIsNoPiIsRefused() throws {
+    let tree = try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: [])
+    let registers = try PiFixtures.registerFile(length: 4096)
+    defer {
+      try? FileManager.default.removeItem(atPath: tree)
+      try? FileManager.default.removeItem(atPath: registers)
+    }
+    let run = try BinaryRunner.run(
+      ["--board", "hub75-p4-64x32", "--frames", "3", "Hi"], environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
+    #expect(run.status == 1)
+    #expect(run.stderr.hasPrefix("Error: this machine is not a Raspberry Pi 1 to 5 ('Radxa ROCK 5B'): its device tree names radxa,rock-5b, rockchip,rk3588."))
+  }
+
+  @Test func pinsHeldBySPIOrAMissingDeviceAreClearErrors() throws {
+    let tree = try PiFixtures.pi4Tree()
+    let registers = try PiFixtures.registerFile(length: 4096, functions: [9: 4, 10: 4, 11: 4])
+    defer {
+      try? FileManager.default.removeItem(atPath: tree)
+      try? FileManager.default.removeItem(atPath: registers)
+    }
+    var run = try BinaryRunner.run(
+      ["--board", "hub75-p4-64x32", "--frames", "3", "Hi"], environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("Error: GPIO 11 (R1) is in use as ALT0 (SPI0: turn SPI off with dtparam=spi=off in config.txt)"), "\(run.stderr)")
+    #expect(try PiFixtures.words(registers)[0...2] == [4 << 27, 4 | 4 << 3, 0], "nothing changed")
+    run = try BinaryRunner.run(
+      ["--board", "hub75-p4-64x32", "--frames", "3", "Hi"], environment: HUB75BinaryTests.environment(registers: registers + ".missing", tree: tree))
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("Error: /dev/gpiomem: no such device"), "\(run.stderr)")
+  }
+
+  @Test func optionsThatDoNotFitAHUB75SignAreUsageErrors() throws {
+    var run = try BinaryRunner.run(["--board", "hub75-p4-64x32", "--keep", "Hi"])
+    #expect(run.status == 64 && run.stderr.contains("'--keep': HUB75 panels hold nothing"))
+    run = try BinaryRunner.run(["--board", "hub75-p4-64x32", "--spi-dump", "/dev/null", "Hi"])
+    #expect(run.status == 64)
+    #expect(run.stderr.contains("is driven through the GPIO registers: write its bytes with '--hub75-dump <file>', not '--spi-dump'"), "\(run.stderr)")
+    run = try BinaryRunner.run(["--board", "ws2812-8x32", "--hub75-dump", "/dev/null", "Hi"])
+    #expect(run.status == 64 && run.stderr.contains("is on an SPI bus: write its bytes with '--spi-dump <file>', not '--hub75-dump'"))
+    run = try BinaryRunner.run(["--board", "hub75-p4-64x32", "--hub75-dump", "/dev/null", "--spi-dump", "/dev/null", "Hi"])
+    #expect(run.status == 64 && run.stderr.contains("Use one of '--spi-dump', '--hub75-dump'"))
+  }
+
+  @Test func theSimulatorShowsWhatTheEmulatedPanelsLight() throws {
+    let run = try BinaryRunner.run(["--board", "hub75-p10-outdoor-32x16", "--simulate", "--output", "ascii", "--frames", "1", "P10"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let shown = asciiFrames(run.stdout).first ?? []
+    let expected = try HUB12KernelTests.expected("P10", width: 32, height: 16)
+    var pixels = Framebuffer(width: 32, height: 16)
+    for (y, row) in shown.prefix(16).enumerated() {
+      for (x, character) in row.enumerated() where character == "#" { pixels[x, y] = true }
+    }
+    #expect(pixels == expected)
+  }
+}
