@@ -1,3 +1,5 @@
+import CPlatform
+
 /// A joinable thread for a loop that keeps LEDs lit (a panel's scan): at real-time priority
 /// (SCHED_FIFO) when the process may have it, at the normal priority otherwise.
 public enum RealTimeThread {
@@ -35,5 +37,29 @@ public enum RealTimeThread {
       }
     }
     return (thread, realTimeError)
+  }
+}
+
+extension RealTimeThread {
+  /// The CPUs the kernel keeps free of other tasks (`isolcpus=` on its command line), as
+  /// `/sys/devices/system/cpu/isolated` lists them (`3`, `2-3`, `1,3`), in order.
+  public static func isolatedCPUs(_ list: String) -> [Int] {
+    list.split(whereSeparator: { $0 == "," || $0 == "\n" || $0 == " " }).flatMap { part -> [Int] in
+      let bounds = part.split(separator: "-").compactMap { Int($0) }
+      guard let first = bounds.first, bounds.count <= 2, let last = bounds.last, first <= last, last < 1024 else { return [] }
+      return Array(first...last)
+    }
+  }
+
+  /// The last isolated CPU of this machine, if the kernel isolates any.
+  public static func isolatedCPU() -> Int? {
+    guard let bytes = try? FileBytes.read("/sys/devices/system/cpu/isolated", limit: 4096) else { return nil }
+    return isolatedCPUs(String(decoding: bytes, as: UTF8.self)).last
+  }
+
+  /// Keeps the calling thread on `cpu`; returns whether the kernel agreed.
+  @discardableResult
+  public static func pinCallingThread(to cpu: Int) -> Bool {
+    marquee_pin_calling_thread(Int32(clamping: cpu)) == 0
   }
 }

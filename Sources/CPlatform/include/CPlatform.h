@@ -10,6 +10,9 @@ static inline void marquee_register_store(volatile uint32_t *address, uint32_t v
   *address = value;
 }
 
+/// Keeps the calling thread on CPU `cpu` (sched_setaffinity). Returns 0, or -1 with errno set.
+int marquee_pin_calling_thread(int cpu);
+
 /// Loads the device register at `address` (a volatile load).
 static inline uint32_t marquee_register_load(const volatile uint32_t *address) {
   return *address;

@@ -52,6 +52,8 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
   public let heartbeat = Heartbeat()
   /// The `errno` of the attempt at real-time priority (0: it runs at SCHED_FIFO).
   public private(set) var realTimeError: Int32 = 0
+  /// The CPU the loop keeps to: the last one the kernel isolates (`isolcpus=`), if any.
+  public let cpu: Int?
   let finishedRefreshes = Atomic<Int>(0)
 
   /// Refreshes run so far (read while the loop runs).
@@ -70,6 +72,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     self.board = board
     self.warn = warn
     gpio = try PiGPIORegisters(pi: pi, device: board.device)
+    cpu = RealTimeThread.isolatedCPU()
     let lines = board.pins.namedLines(parallel: board.parallel)
     let used = lines.filter { line in
       guard let index = ["a", "b", "c", "d", "e"].firstIndex(of: line.name) else { return true }
@@ -132,6 +135,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
   }
 
   func scan() {
+    if let cpu { RealTimeThread.pinCallingThread(to: cpu) }
     let oe = UInt32(1) << UInt32(board.pins.oe)
     let pulseNs = (0..<board.colorDepth).map { Int64(board.pulseNanoseconds(plane: $0)) }
     let period = board.refreshHz.map { Int64(1_000_000_000 / $0) }

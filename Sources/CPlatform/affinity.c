@@ -1,0 +1,12 @@
+#define _GNU_SOURCE
+#include <sched.h>
+
+#include "CPlatform.h"
+
+int marquee_pin_calling_thread(int cpu) {
+  if (cpu < 0 || cpu >= CPU_SETSIZE) return -1;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return sched_setaffinity(0, sizeof set, &set);
+}
