@@ -97,7 +97,7 @@ public struct SignBoard: Sendable, Equatable {
   }
 
   /// The units in data order: the chain's modules from the host, the backpacks as listed
-  /// (by address), the LED and HUB12 panels from the host.
+  /// (by address), the LED, HUB12 and HUB75 panels from the host (each HUB75 chain in turn).
   public var units: [Unit] { family.units }
 }
 

@@ -45,6 +45,32 @@ import Testing
     #expect(wrong == 0)
   }
 
+  /// The trace read by another decoder, in Python, written from the protocol alone
+  /// (Tests/HUB75/decode_trace.py): the same pixels in the same levels.
+  @Test(arguments: ["hub75-p4-64x32", "hub75-p4-2x-64x32"])
+  func anIndependentDecoderReadsTheTraceAsTheFrame(_ name: String) throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") else {
+      print("HUB75BinaryTests: skipped, needs python3 (Debian package python3)")
+      return
+    }
+    let board = try HUB75BinaryTests.board(name)
+    let trace = NSTemporaryDirectory() + "marquee-hub75-\(UInt32.random(in: 0...UInt32.max)).txt"
+    defer { try? FileManager.default.removeItem(atPath: trace) }
+    let run = try BinaryRunner.run(["--board", name, "--hub75-dump", trace, "--frames", "1", "--color", "#ff8000", "Hub75!"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let decoded = try ChildProcess.run("/usr/bin/python3", ["Tests/HUB75/decode_trace.py", trace, "\(board.width)", "\(board.height)"])
+    #expect(decoded.status == 0, "\(decoded.stderr)")
+    let rows = decoded.stdout.split(separator: "\n")
+    try #require(rows.count == board.height)
+    let frame = try HUB12KernelTests.expected("Hub75!", width: board.width, height: board.height)
+    let lit = [255, 128, 0].map { HUB75Encoder.level(UInt8($0), depth: board.colorDepth, lightness: true) }.map(String.init).joined(separator: ",")
+    var wrong = 0
+    for (y, row) in rows.enumerated() {
+      for (x, pixel) in row.split(separator: " ").enumerated() where pixel != (frame[x, y] ? lit : "0,0,0") { wrong += 1 }
+    }
+    #expect(wrong == 0)
+  }
+
   @Test func theBinaryDrivesTheRegistersAndPutsThePinsBackOnAStop() throws {
     let tree = try PiFixtures.pi4Tree()
     let registers = try PiFixtures.registerFile(length: 4096)

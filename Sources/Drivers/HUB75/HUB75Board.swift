@@ -127,8 +127,9 @@ public struct HUB75Board: Sendable, Equatable {
   /// Nanoseconds bitplane `plane` is lit at full brightness.
   public func pulseNanoseconds(plane: Int) -> Int { lsbNanoseconds << (11 - colorDepth + plane) }
 
-  /// Each panel's top-left pixel, chain by chain, from the farthest from the Pi.
+  /// Each panel's top-left pixel, chain by chain, each chain from the panel the Pi feeds
+  /// (the rightmost) to the farthest.
   public var panels: [(x: Int, y: Int)] {
-    (0..<parallel).flatMap { chain in (0..<chainLength).map { (x: $0 * panelColumns, y: chain * panelRows) } }
+    (0..<parallel).flatMap { chain in (0..<chainLength).reversed().map { (x: $0 * panelColumns, y: chain * panelRows) } }
   }
 }
