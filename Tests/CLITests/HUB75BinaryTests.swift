@@ -96,6 +96,38 @@ import Testing
     #expect(words[PiGPIORegisters.bcmSet] == 1 << 18, "the last write to the set register: OE high, dark")
   }
 
+  /// On a Pi 5 the lines are RP1's: given to the RIO block and enabled through its set alias
+  /// while the sign runs, and given back after.
+  @Test func onAPi5TheBinaryDrivesRP1() throws {
+    let tree = try PiFixtures.deviceTree(["raspberrypi,5-model-b", "brcm,bcm2712"], model: "Raspberry Pi 5 Model B Rev 1.0", ranges: [])
+    let registers = try PiFixtures.registerFile(length: 0x30000)
+    defer {
+      try? FileManager.default.removeItem(atPath: tree)
+      try? FileManager.default.removeItem(atPath: registers)
+    }
+    // Every pin's function NULL (0x1F), as RP1 comes up.
+    let file = try FileHandle(forUpdating: URL(fileURLWithPath: registers))
+    for pin in 0..<28 {
+      try file.seek(toOffset: UInt64(8 * pin + 4))
+      file.write(Data([0x1F, 0, 0, 0]))
+    }
+    try file.close()
+    let child = try BinaryRunner.start(
+      ["--board", "hub75-adafruit-hat-64x32", "--fps", "20", "Pi 5"], environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
+    let pins = [5, 13, 6, 12, 16, 23, 22, 26, 27, 20, 17, 21, 4]
+    #expect(eventually(within: 20) {
+      let words = (try? PiFixtures.words(registers)) ?? []
+      return words.count == 0x30000 / 4 && pins.allSatisfy { words[PiGPIORegisters.rp1Control($0)] & 0x1F == 5 }
+    })
+    child.send(SIGTERM)
+    let result = child.wait()
+    #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
+    let words = try PiFixtures.words(registers)
+    for pin in pins { #expect(words[PiGPIORegisters.rp1Control(pin)] == 0x1F, "GPIO \(pin)'s function as it was") }
+    #expect(words[PiGPIORegisters.rp1Control(18)] == 0x1F, "GPIO 18, joined to 4 by the PWM mod, never driven")
+    #expect(words[PiGPIORegisters.rp1RIO + PiGPIORegisters.rp1SetAlias] == 1 << 4, "the last write to the set alias: OE high, dark")
+  }
+
   @Test func aMachineThatIsNoPiIsRefused() throws {
     let tree = try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: [])
     let registers = try PiFixtures.registerFile(length: 4096)

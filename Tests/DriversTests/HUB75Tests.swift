@@ -1,6 +1,7 @@
 import Foundation
 import MatrixCore
 import Platform
+import Synchronization
 import SimpleJSON
 import TestSupport
 import Testing
@@ -282,6 +283,29 @@ import Testing
     for pin in used { #expect((registers[pin / 10] >> UInt32(3 * (pin % 10))) & 7 == 0, "GPIO \(pin) an input again") }
     #expect((registers[0] >> 6) & 7 == 4 && (registers[0] >> 9) & 7 == 4, "I2C's pins untouched")
     #expect(registers[PiGPIORegisters.bcmSet] == 1 << 18, "the last write: OE high")
+  }
+
+  final class Heard: Sendable {
+    let warnings = Mutex<[String]>([])
+  }
+
+  /// A sign that cannot refresh as often as its board asks says so, once.
+  @Test func aRefreshBelowTheBoardsRateIsReported() throws {
+    let path = try PiFixtures.registerFile(length: PiGPIORegisters.bcmLength)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // 8.5 ms of light a refresh cannot make 2,000 refreshes a second.
+    let board = try HUB75Board(name: "big", panelColumns: 64, panelRows: 64, chainLength: 2, colorDepth: 8, refreshHz: 2000, device: path)
+    let heard = Heard()
+    let scanner = try HUB75Scanner(board: board, pi: HUB75Tests.pi4) { message in heard.warnings.withLock { $0.append(message) } }
+    var encoder = HUB75Encoder(board: board, color: HUB75Tests.amber)
+    var program = HUB75Program()
+    encoder.encode(HUB75Tests.frame(board, seed: 8), into: &program)
+    try scanner.send(program)
+    #expect(eventually(within: 20) { heard.warnings.withLock { !$0.isEmpty } })
+    try scanner.finish()
+    let warnings = heard.warnings.withLock { $0 }
+    #expect(warnings.count == 1)
+    #expect(warnings.first?.contains("below the board's refreshHz 2000 Hz: lower 'colorDepth' or 'lsbNanoseconds'") == true, "\(warnings)")
   }
 
   @Test func pinsHeldBySPIAreRefusedAndNothingChanges() throws {
