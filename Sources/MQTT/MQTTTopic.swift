@@ -28,6 +28,16 @@ public enum MQTTTopic {
     return nil
   }
 
+  /// Why `prefix` is not a topic prefix (names joined by `/`, no wildcard, no `/` at either
+  /// end, no empty level), or nil.
+  public static func prefixProblem(_ prefix: String) -> String? {
+    if let problem = problem(prefix, filter: false) { return problem }
+    guard !prefix.hasPrefix("/"), !prefix.hasSuffix("/"), !prefix.contains("//") else {
+      return "not a topic prefix: use names joined by '/', like signs/all, without a '/' at either end"
+    }
+    return nil
+  }
+
   /// Whether topic name `topic` matches filter `filter` (`+` one level, `#` the rest).
   public static func matches(_ topic: String, filter: String) -> Bool {
     let names = topic.split(separator: "/", omittingEmptySubsequences: false)

@@ -27,6 +27,7 @@ public enum Invocation: Sendable, Equatable {
   case schedule(RunOptions, from: LocalDate?, days: Int)
   /// Send a notification to (or dismiss one from) a running `marquee serve`.
   case notify(NotifyCommand)
+  case fleet(FleetCommand)
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:

@@ -55,6 +55,8 @@ public enum MarqueeCommand {
       case .notify(let command):
         try printOutput(try command.run())
         return ExitCode.success
+      case .fleet(let command):
+        try command.run(stop: stop) { try printOutput($0) }
       case .run(let options) where options.serve:
         try Serve.run(options, arguments: arguments, stop: stop)
       case .run(let options):

@@ -1,13 +1,17 @@
 import Platform
 import HTTP
+import MQTT
 import MatrixCore
 import SimpleJSON
 import SignService
+import Synchronization
 
 /// `marquee notify`: a notification for a running `marquee serve`, sent to its API
 /// (`POST /api/notify`, `DELETE /api/notify[/ID]`), with the address and token given the
 /// way curl takes them: the URL, and `--oauth2-bearer TOKEN` or `-H 'Authorization: Bearer
-/// TOKEN'` (or the server's own `--token-file`).
+/// TOKEN'` (or the server's own `--token-file`). Given an `mqtt://` URL and `--topic
+/// PREFIX`, it publishes to `PREFIX/notify` (or `PREFIX/dismiss`) instead: one sign's
+/// prefix, or a group's (`--mqtt-group`), which every sign in it takes.
 public struct NotifyCommand: Sendable, Equatable {
   var sign = HTTPClient(HostPort(host: "127.0.0.1", port: 8080))
   var token: String?
@@ -16,8 +20,11 @@ public struct NotifyCommand: Sendable, Equatable {
   var document: JSONValue?
   /// With `--dismiss`: the ID, or nil for every one.
   var dismiss: Int?
+  /// An MQTT broker and the topic prefix to publish under, instead of the sign's API.
+  var broker: MQTTAddress?
+  var topic: String?
 
-  static let usage = "marquee notify [URL] [--zone Z] [--duration S | --passes N] [--priority P] [--in EFFECT] [--out EFFECT] [--wake] MESSAGE... | --dismiss [ID]"
+  static let usage = "marquee notify [URL | mqtt://BROKER --topic PREFIX] [--zone Z] [--duration S | --passes N] [--priority P] [--in EFFECT] [--out EFFECT] [--wake] MESSAGE... | --dismiss [ID]"
 
   static func parse(_ rest: [String]) throws(UsageError) -> NotifyCommand {
     var command = NotifyCommand()
@@ -49,6 +56,10 @@ public struct NotifyCommand: Sendable, Equatable {
       case "--dismiss": dismissing = true
       case "--oauth2-bearer", "--token": command.token = try value(argument)
       case "--token-file": command.tokenFile = try value(argument)
+      case "--topic":
+        let prefix = try value(argument)
+        if let problem = MQTTTopic.prefixProblem(prefix) { throw UsageError("'--topic \(prefix)': \(problem)") }
+        command.topic = prefix
       case "-H", "--header":
         let header = try value(argument)
         let parts = header.split(separator: ":", maxSplits: 1)
@@ -59,7 +70,13 @@ public struct NotifyCommand: Sendable, Equatable {
         guard words.count == 2, words[0].lowercased() == "bearer" else { throw UsageError("'\(argument)': expected 'Authorization: Bearer TOKEN'") }
         command.token = String(words[1])
       default:
-        if argument.hasPrefix("http://") || argument.hasPrefix("https://") {
+        if argument.hasPrefix("mqtt://") || argument.hasPrefix("mqtts://") {
+          do {
+            command.broker = try MQTTAddress(argument)
+          } catch {
+            throw UsageError("\(argument): \(error)")
+          }
+        } else if argument.hasPrefix("http://") || argument.hasPrefix("https://") {
           do {
             command.sign = try HTTPClient(url: argument)
           } catch {
@@ -76,6 +93,10 @@ public struct NotifyCommand: Sendable, Equatable {
       }
       index += 1
     }
+    if command.broker != nil && command.topic == nil {
+      throw UsageError("an MQTT broker needs '--topic PREFIX': the sign's or the group's prefix (marquee notify mqtt://broker --topic signs/all Closing soon)")
+    }
+    if command.topic != nil && command.broker == nil { throw UsageError("'--topic' goes with an mqtt:// broker") }
     if dismissing {
       guard messages.isEmpty, members.isEmpty else { throw UsageError("'--dismiss' takes only a notification's number (or none: all)") }
       return command
@@ -88,6 +109,7 @@ public struct NotifyCommand: Sendable, Equatable {
   /// Sends it; prints what the sign answered. Throws ``RuntimeError`` (exit 1) when the sign
   /// cannot be reached or refuses.
   func run() throws -> String {
+    if let broker, let topic { return try publish(on: broker, under: topic) }
     var bearer = token
     if bearer == nil, let tokenFile {
       do {
@@ -116,6 +138,37 @@ public struct NotifyCommand: Sendable, Equatable {
     }
     if case .number(let id)? = reply["id"] { return "Notification \(Int(id)) is on the sign's queue\n" }
     return dismiss.map { "Notification \($0) dismissed\n" } ?? "Every notification dismissed\n"
+  }
+}
+
+extension NotifyCommand {
+  /// Publishes the notification (QoS 1, not retained: a notice is news once) or the
+  /// dismissal, and waits for the broker's acknowledgement, 10 s at most.
+  func publish(on broker: MQTTAddress, under prefix: String) throws -> String {
+    var address = broker
+    if address.password == nil, let password = getenv("MARQUEE_MQTT_PASSWORD") { address.password = String(cString: password) }
+    var configuration = MQTTClient.Configuration(
+      host: address.host, port: address.port, clientID: "marquee-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+    configuration.username = address.username
+    configuration.password = address.password
+    let lastEvent = Mutex<MQTTClient.Event?>(nil)
+    let client = MQTTClient(configuration, onMessage: { _ in }, onEvent: { event in lastEvent.withLock { $0 = event } })
+    client.start()
+    defer { client.stop() }
+    let (topic, payload) = document.map { (prefix + "/notify", $0.text) } ?? (prefix + "/dismiss", dismiss.map(String.init) ?? "")
+    let deadline = SystemClock.monotonicSeconds() + 10
+    var sent = false
+    while SystemClock.monotonicSeconds() < deadline {
+      if !sent && client.isConnected {
+        sent = client.publish(.init(topic: topic, payload: Array(payload.utf8), qos: 1, retain: false))
+      }
+      if sent && client.unacknowledgedCount == 0 {
+        return document != nil ? "Notification published to \(topic)\n" : "Dismissal published to \(topic)\n"
+      }
+      usleep(20_000)
+    }
+    if case .disconnected(let why, _)? = lastEvent.withLock({ $0 }) { throw RuntimeError(why) }
+    throw RuntimeError("the broker at \(HostPort(host: address.host, port: address.port)) did not acknowledge within 10 s")
   }
 }
 

@@ -87,6 +87,12 @@ struct Subcommand: Sendable {
       .notify(try NotifyCommand.parse(rest))
     },
     Subcommand(
+      name: "fleet", usage: "fleet --mqtt <url> [--prefix <topic>] [--watch] [--json]",
+      help: "List the signs an MQTT broker knows under the prefix (default marquee): online, program, brightness, what they show (Docs/fleet.md)."
+    ) { rest, _ throws(UsageError) in
+      .fleet(try FleetCommand.parse(rest))
+    },
+    Subcommand(
       name: "boards", usage: "boards [--check <file>]",
       help: "List the board names --board takes, with their size and file; --check: validate one and show what it describes."
     ) { rest, _ throws(UsageError) in

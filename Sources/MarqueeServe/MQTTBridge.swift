@@ -37,29 +37,45 @@ public final class MQTTBridge: Sendable {
   let stopped = Atomic<Bool>(false)
   /// Commands waiting for the session's queue (with the topic they came on), and whether
   /// a job to drain them is queued.
-  let inbox = Mutex<(waiting: [(command: SignCommand, topic: String)], scheduled: Bool)>(([], false))
+  let inbox = Mutex<(waiting: [Waiting], scheduled: Bool)>(([], false))
+
+  /// A command waiting for the session's queue, the topic it came on, and the groups'
+  /// content before it (put back if the sign refuses it).
+  struct Waiting {
+    var command: SignCommand
+    var topic: String
+    var contentBefore: [Int?: Layers.Content]?
+  }
   /// The most notifications and dismissals waiting at once; more are dropped and counted.
   static let waitingNotificationLimit = 16
   /// The topic filters placeholders in MQTT's content may read.
   let valueFilters: [String]
+  /// The group prefixes the sign also takes commands on, in order (``Layers``).
+  let groups: [String]
+  /// What each source (the sign's own prefix, each group) last said, by kind.
+  let layers = Mutex(Layers())
 
   /// The topics the sign takes, after the prefix.
   static let commands = ["content", "message", "notify", "dismiss", "brightness", "pause", "power", "program"]
 
   public init(
     session: SignSession, stats: ServeStats, address: MQTTAddress, prefix: String, discovery: Bool, clientID: String,
-    valueFilters: [String], version: String
+    valueFilters: [String], version: String, groups: [String] = []
   ) {
     self.session = session
     self.stats = stats
     self.prefix = prefix
     self.valueFilters = valueFilters
+    self.groups = groups
+    layers.withLock { $0.groupCount = groups.count }
     var configuration = MQTTClient.Configuration(host: address.host, port: address.port, clientID: clientID)
     configuration.username = address.username
     configuration.password = address.password
     configuration.will = .init(topic: prefix + "/status", payload: Array("offline".utf8), qos: 1, retain: true)
     configuration.greeting = .init(topic: prefix + "/status", payload: Array("online".utf8), qos: 1, retain: true)
-    configuration.subscriptions = MQTTBridge.commands.map { prefix + "/" + $0 }
+    // The groups' topics first, in their order, then the sign's own: at each connect the
+    // broker hands the retained messages in that order.
+    configuration.subscriptions = (groups + [prefix]).flatMap { group in MQTTBridge.commands.map { group + "/" + $0 } }
     configuration.monotonic = session.clock.monotonic
     let inbox = Inbox()
     let reports = session.reports
@@ -67,7 +83,11 @@ public final class MQTTBridge: Sendable {
     client = MQTTClient(configuration, onMessage: { inbox.deliver($0) }, onEvent: { event in
       switch event {
       case .connected:
-        stats.counts.withLock { $0.connected = true }
+        let now = session.clock.wall()
+        stats.counts.withLock {
+          $0.connected = true
+          $0.connectedSince = now
+        }
         reports.notice("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
       case .disconnected(let reason, let retry):
         stats.counts.withLock {
@@ -120,10 +140,11 @@ public final class MQTTBridge: Sendable {
         }
         // After each change at once: nothing is made (nor allocated) until one of the
         // marks moves.
-        let marks = StateMarks(session, showsTime: showsTime)
+        var marks = StateMarks(session, showsTime: showsTime)
+        marks.refused = stats.counts.withLock { $0.refused }
         guard marks != looked else { continue }
         looked = marks
-        let text = session.state().text
+        let text = publishedState().text
         if text != published, client.publish(.init(topic: prefix + "/state", payload: Array(text.utf8), qos: 0, retain: true)) {
           published = text
           stats.counts.withLock { $0.published += 1 }
@@ -133,11 +154,21 @@ public final class MQTTBridge: Sendable {
     }
   }
 
+  /// The state as `PREFIX/state` carries it: `GET /api/state`'s, with `mqtt`: since when the
+  /// sign is connected and the last payload it refused (for `marquee fleet`).
+  func publishedState() -> JSONValue {
+    guard case .object(let members) = session.state() else { return session.state() }
+    let (since, refusal) = stats.counts.withLock { ($0.connectedSince, $0.lastRefusal) }
+    return .object(members + [("mqtt", .object([
+      ("connectedSince", since.map(SignSession.moment) ?? .null), ("lastRefusal", refusal.map { .string($0) } ?? .null),
+    ]))])
+  }
+
   /// What the state's changes move, read without making anything: the session's changes,
   /// the feed's updates, the brightness, the power, the schedule's program, and the minute
   /// when messages show the time.
   struct StateMarks: Equatable {
-    var version: Int, updates: Int, level: Int, off: Bool, program: String?, minute: Int
+    var version: Int, updates: Int, level: Int, off: Bool, program: String?, minute: Int, refused: Int
 
     init(_ session: SignSession, showsTime: Bool) {
       version = session.version
@@ -146,6 +177,7 @@ public final class MQTTBridge: Sendable {
       off = session.frames.off
       program = session.pump.current?.program
       minute = showsTime ? Int(session.clock.wall() / 60) : 0
+      refused = 0
     }
   }
 
@@ -165,20 +197,25 @@ public final class MQTTBridge: Sendable {
   /// command is read into the session's command and waits in the inbox (the newest of its
   /// kind replacing the one before) for the job that performs them on the session's queue.
   func take(_ message: MQTTPacket.Message) {
-    let topic = message.topic.hasPrefix(prefix + "/") ? String(message.topic.dropFirst(prefix.count + 1)) : ""
     let text = MQTTBridge.trimmed(String(decoding: message.payload, as: UTF8.self))
-    guard MQTTBridge.commands.contains(topic) else {
+    guard let (source, topic) = commandTopic(message.topic) else {
       // A placeholder's topic: its value, shown by the zones that name it.
       session.feed.take(topic: message.topic, payload: text)
       return
     }
-    let command: SignCommand
+    var command: SignCommand
     do {
       command = try MQTTBridge.command(topic, text)
     } catch {
       refused(message.topic, SignRefusal(from: error))
       return
     }
+    guard let layered = layers.withLock({ $0.take(command, from: source, retained: message.retain) }) else {
+      stats.counts.withLock { $0.overridden += 1 }
+      return
+    }
+    command = layered.command
+    var waiting = Waiting(command: command, topic: message.topic, contentBefore: layered.before)
     let schedule = inbox.withLock { inbox -> Bool in
       if !command.coalesces {
         guard inbox.waiting.count(where: { !$0.command.coalesces }) < MQTTBridge.waitingNotificationLimit else {
@@ -186,14 +223,26 @@ public final class MQTTBridge: Sendable {
           return false
         }
       } else if let index = inbox.waiting.firstIndex(where: { $0.command.kind == command.kind }) {
+        // The newer includes what the older brought; a refusal puts back what was before both.
+        if let older = inbox.waiting[index].contentBefore { waiting.contentBefore = older }
         inbox.waiting.remove(at: index)
         stats.counts.withLock { $0.replaced += 1 }
       }
-      inbox.waiting.append((command, message.topic))
+      inbox.waiting.append(waiting)
       defer { inbox.scheduled = true }
       return !inbox.scheduled
     }
     if schedule { session.onQueue { [self] in drain() } }
+  }
+
+  /// The source (nil: the sign's own prefix; else a group's index) and command of a
+  /// command topic, or nil for any other topic.
+  func commandTopic(_ topic: String) -> (source: Int?, command: String)? {
+    for (source, prefix) in [(Int?.none, prefix)] + groups.enumerated().map({ (Int?.some($0), $1) }) where topic.hasPrefix(prefix + "/") {
+      let command = String(topic.dropFirst(prefix.count + 1))
+      if MQTTBridge.commands.contains(command) { return (source, command) }
+    }
+    return nil
   }
 
   /// Performs what waits in the inbox, in the order it came, on the session's queue.
@@ -202,13 +251,16 @@ public final class MQTTBridge: Sendable {
       defer { inbox = ([], false) }
       return inbox.waiting
     }
-    for (command, topic) in taken {
+    for waiting in taken {
+      let (command, topic) = (waiting.command, waiting.topic)
       // Content is live data (not kept); the rest is a person's change. Placeholders in
       // what MQTT sends read only the allowed topics.
       let live = { if case .content = command { true } else { false } }()
       switch session.performOnQueue(command, from: CommandSource(keeps: !live, valueFilters: valueFilters)) {
       case .success: stats.counts.withLock { $0.taken += 1 }
-      case .failure(let refusal): refused(topic, refusal)
+      case .failure(let refusal):
+        if let before = waiting.contentBefore { layers.withLock { $0.content = before } }
+        refused(topic, refusal)
       }
     }
   }

@@ -18,6 +18,8 @@ public final class ServedSign: Sendable {
     public var discovery: Bool
     /// The topic filters placeholders in content from MQTT may read.
     public var valueFilters: [String]
+    /// The group prefixes whose command topics the sign also takes, in order.
+    public var groups: [String] = []
     /// The client ID, made from the address the server listens on (the port the kernel
     /// chose, for port 0): two signs never share one.
     public var clientID: @Sendable (_ listening: String) -> String
@@ -66,7 +68,7 @@ public final class ServedSign: Sendable {
     bridge = mqtt.map { mqtt in
       MQTTBridge(
         session: session, stats: stats, address: mqtt.address, prefix: mqtt.prefix, discovery: mqtt.discovery, clientID: mqtt.clientID(listening),
-        valueFilters: mqtt.valueFilters, version: version)
+        valueFilters: mqtt.valueFilters, version: version, groups: mqtt.groups)
     }
   }
 

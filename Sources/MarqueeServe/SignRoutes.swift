@@ -340,15 +340,18 @@ public final class SignRoutes: Sendable {
 /// What the server and the MQTT bridge count, for `/api/stats`.
 public final class ServeStats: Sendable {
   /// Requests answered (refused ones too), and what the MQTT bridge took, refused, replaced
-  /// with a newer command, dropped and skipped as oversized, and its last error.
+  /// with a newer command, dropped, skipped as oversized, and left to the sign's own topic
+  /// over a group's (or a group's stale notice), and its last error.
   public struct Counts: Sendable {
     public var requests = 0
-    public var taken = 0, refused = 0, published = 0, replaced = 0, dropped = 0, oversized = 0
+    public var taken = 0, refused = 0, published = 0, replaced = 0, dropped = 0, oversized = 0, overridden = 0
     public var lastError: String?
     public var lastRefusal: String?
     /// The broker (its address without the password), and whether it is connected now.
     public var broker: String?
     public var connected = false
+    /// When the current connection to the broker began (wall-clock seconds).
+    public var connectedSince: Double?
   }
 
   public let counts = Mutex(Counts())
@@ -362,7 +365,8 @@ public final class ServeStats: Sendable {
       ("mqtt", .object([
         ("taken", .number(Double(counts.taken))), ("refused", .number(Double(counts.refused))),
         ("replaced", .number(Double(counts.replaced))), ("dropped", .number(Double(counts.dropped))),
-        ("oversized", .number(Double(counts.oversized))), ("published", .number(Double(counts.published))),
+        ("oversized", .number(Double(counts.oversized))), ("overridden", .number(Double(counts.overridden))),
+        ("published", .number(Double(counts.published))),
         ("lastError", counts.lastError.map { .string($0) } ?? .null), ("lastRefusal", counts.lastRefusal.map { .string($0) } ?? .null),
       ])),
     ]

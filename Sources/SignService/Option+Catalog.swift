@@ -1,3 +1,4 @@
+import MQTT
 import BitmapFonts
 import Marquee
 import SimpleJSON
@@ -119,6 +120,23 @@ extension Option {
     help: "With --mqtt: the topics {mqtt:TOPIC} may read in content that came over MQTT or from the API without a token (config, command line and token holders may name any).")
   static let mqttTopic = optional("mqtt-topic", \.mqttTopic, .text("<prefix>"), needs: .serve, default: "marquee/<hostname>",
                                   help: "With --mqtt: the prefix of the sign's topics.")
+  static let mqttGroup = Option(
+    name: "mqtt-group", key: "mqttGroups", placeholder: "<prefix>",
+    help: "With --mqtt: also take content, messages, notifications and control on this group's topics (repeatable; the sign's own topics win, Docs/fleet.md).",
+    defaultText: nil, places: [.commandLine], needs: .serve,
+    applyText: { text, options throws(InputError) in
+      let prefix = text ?? ""
+      if let problem = MQTTTopic.prefixProblem(prefix) { throw InputError("'--mqtt-group \(prefix)': \(problem)") }
+      if !options.mqttGroups.contains(prefix) { options.mqttGroups.append(prefix) }
+    },
+    applyJSON: { fields, key, options throws(JSONFieldError) in
+      guard let prefixes = try fields.strings(key) else { return }
+      for (index, prefix) in prefixes.enumerated() {
+        if let problem = MQTTTopic.prefixProblem(prefix) { throw JSONFieldError(field: fields.name(key) + "[\(index)]", reason: problem) }
+      }
+      options.mqttGroups = prefixes
+    },
+    encodeJSON: { .array($0.mqttGroups.map { .string($0) }) })
   static let haDiscovery = flag("ha-discovery", \.haDiscovery, needs: .serve,
                                 help: "With --mqtt: announce the sign to Home Assistant (MQTT discovery) as a device with its entities.")
   static let i2cDump = optional("i2c-dump", \.i2cDump, .text("<file>"), needs: .board,
@@ -158,7 +176,7 @@ extension Option {
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, textDirection, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, fit, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
-    board, simulate, spiDump, i2cDump, hub75Dump, retry, listen, tokenFile, state, allowHost, mqtt, mqttPasswordFile, mqttTopic, mqttValues, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, i2cDump, hub75Dump, retry, listen, tokenFile, state, allowHost, mqtt, mqttPasswordFile, mqttTopic, mqttValues, mqttGroup, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

@@ -99,6 +99,9 @@ public struct RunOptions: Sendable, Equatable {
   /// The topic filters placeholders may read in content from MQTT or from the API without
   /// a token (none given: the sign's own prefix, `PREFIX/#`).
   public var mqttValues: [String] = []
+  /// With MQTT: the group prefixes whose command topics the sign also takes, in order
+  /// (`--mqtt-group`, repeatable; `"mqttGroups"` in a config).
+  public var mqttGroups: [String] = []
   /// The topic prefix of this sign's MQTT topics (default `marquee/<hostname>`).
   public var mqttTopic: String?
   /// Whether `serve` announces the sign to Home Assistant (MQTT discovery).

@@ -27,9 +27,11 @@ enum Serve {
     let session = try SignSession(options, stop: stop, reports: reports, fontAccess: .offered(folders: [], started: []), reload: reload)
     let statePath = options.statePath
     let mqtt = broker.map { address, prefix in
-      ServedSign.MQTTSettings(
+      var settings = ServedSign.MQTTSettings(
         address: address, prefix: prefix, discovery: options.haDiscovery, valueFilters: valueFilters(options, prefix: prefix),
         clientID: { listening in clientID(prefix: prefix, listen: listening, state: statePath) })
+      settings.groups = options.mqttGroups
+      return settings
     }
     let served: ServedSign
     do {
@@ -80,6 +82,7 @@ enum Serve {
     guard let url = options.mqttURL else {
       if options.haDiscovery { throw UsageError("'--ha-discovery' needs '--mqtt <mqtt://[user:password@]host[:port]>'.") }
       if options.mqttTopic != nil { throw UsageError("'--mqtt-topic' needs '--mqtt <mqtt://[user:password@]host[:port]>'.") }
+      if !options.mqttGroups.isEmpty { throw UsageError("'--mqtt-group' needs '--mqtt <mqtt://[user:password@]host[:port]>'.") }
       return nil
     }
     var address: MQTTAddress
@@ -108,6 +111,9 @@ enum Serve {
     let prefix = options.mqttTopic ?? MQTTBridge.defaultPrefix()
     guard !prefix.isEmpty, !prefix.hasPrefix("/"), !prefix.hasSuffix("/"), !prefix.contains("+"), !prefix.contains("#"), !prefix.contains("//") else {
       throw UsageError("'--mqtt-topic \(prefix)' is not a topic prefix: use names joined by '/', like marquee/shop, without '+', '#' or a '/' at either end.")
+    }
+    if options.mqttGroups.contains(prefix) {
+      throw UsageError("'--mqtt-group \(prefix)' is the sign's own prefix: a group is a prefix other signs share.")
     }
     return (address, prefix)
   }

@@ -47,7 +47,7 @@ extension SignSession {
   }
 
   /// A moment as the API shows it: Unix time and local time.
-  static func moment(_ time: Double) -> JSONValue {
+  public static func moment(_ time: Double) -> JSONValue {
     let (date, minute) = LocalTime.date(at: time)
     return .object([("at", .number(time.rounded())), ("local", .string("\(date) \(TimeWindow.text(minute))"))])
   }
