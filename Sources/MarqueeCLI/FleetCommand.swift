@@ -88,8 +88,9 @@ public struct FleetCommand: Sendable, Equatable {
     let begin = SystemClock.monotonicSeconds()
     while !client.isConnected {
       if stop.isSet { return }
+      // The first failure to connect is the answer (the client would only try again).
+      if case .disconnected(let why, _)? = heard.event.withLock({ $0 }) { throw RuntimeError(why) }
       if SystemClock.monotonicSeconds() - begin > 10 {
-        if case .disconnected(let why, _)? = heard.event.withLock({ $0 }) { throw RuntimeError(why) }
         throw RuntimeError("the broker at \(HostPort(host: address.host, port: address.port)) did not answer within 10 s")
       }
       usleep(20_000)

@@ -159,6 +159,7 @@ extension NotifyCommand {
     let deadline = SystemClock.monotonicSeconds() + 10
     var sent = false
     while SystemClock.monotonicSeconds() < deadline {
+      if !sent, case .disconnected(let why, _)? = lastEvent.withLock({ $0 }) { throw RuntimeError(why) }
       if !sent && client.isConnected {
         sent = client.publish(.init(topic: topic, payload: Array(payload.utf8), qos: 1, retain: false))
       }

@@ -26,8 +26,9 @@ public final class MosquittoBroker {
     return Int(port)
   }
 
-  /// A broker on `port`; `users` (name to password) turns anonymous access off.
-  public init(port: Int, users: [String: String] = [:]) throws {
+  /// A broker on `port`; `users` (name to password) turns anonymous access off; `extra`
+  /// lines go at the end of its configuration (a bridge's).
+  public init(port: Int, users: [String: String] = [:], extra: String = "") throws {
     self.port = port
     folder = NSTemporaryDirectory() + "marquee-mqtt-\(port)"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -42,6 +43,7 @@ public final class MosquittoBroker {
       }
       config += "allow_anonymous false\npassword_file \(passwords)\n"
     }
+    config += extra
     try config.write(toFile: folder + "/mosquitto.conf", atomically: false, encoding: .utf8)
     self.users = users
     try start()
