@@ -55,6 +55,10 @@ func markdownDocuments() -> [(file: String, text: String)] {
     "marquee serve --mqtt mqtt://broker.local --mqtt-topic signs/shop --config /etc/marquee/sign.json":
       "the reader's broker and config (MQTTServeTests runs serve --mqtt on a local broker)",
     "marquee serve --mqtt mqtt://sign:secret@broker.local:1883 --ha-discovery …": "the reader's broker and password",
+    "marquee serve --mqtt mqtt://broker.local --mqtt-topic signs/lobby --mqtt-group signs/all \"Welcome\"":
+      "the reader's broker (FleetTests runs signs in a group on a local broker)",
+    "marquee notify mqtt://broker.local --topic signs/all --duration 60 \"Closing in 10 minutes\"":
+      "the reader's broker (FleetTests publishes the same to a local one)",
     "marquee serve --mqtt mqtt://127.0.0.1 --mqtt-topic signs/shop …": "a bridging mosquitto of the reader's own",
     "marquee notify http://127.0.0.1:8080 --duration 5 --in fade \"Order 42 ready\"":
       "a sign the reader runs (NotifyTests sends the same to a served sign)",
