@@ -17,6 +17,9 @@ public struct FleetCommand: Sendable, Equatable {
   /// How long to wait for the retained messages after subscribing.
   var settle = 1.5
 
+  /// The most signs listed (the memory a broker can make the view hold is bounded).
+  static let signLimit = 10_000
+
   static let usage = "marquee fleet --mqtt <mqtt://[user:password@]host[:port]> [--prefix <topic>] [--watch] [--json]"
 
   static func parse(_ rest: [String]) throws(UsageError) -> FleetCommand {
@@ -77,6 +80,8 @@ public struct FleetCommand: Sendable, Equatable {
       guard let sign = FleetCommand.signName(message.topic, under: name) else { return }
       let text = String(decoding: message.payload, as: UTF8.self)
       heard.signs.withLock { signs in
+        // A broker that names more signs than any fleet has is not believed past the limit.
+        guard signs[sign.name] != nil || signs.count < FleetCommand.signLimit else { return }
         var entry = signs[sign.name] ?? Sign(name: sign.name)
         if sign.isStatus { entry.status = text } else { entry.state = try? JSONParser.parse(text) }
         signs[sign.name] = entry

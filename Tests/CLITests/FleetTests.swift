@@ -90,6 +90,24 @@ struct FleetTests {
     _ = lobby.stop()
   }
 
+  /// `--watch` prints the table again when a sign changes, until it is stopped.
+  @Test func theWatchedTableFollowsTheFleet() throws {
+    let broker = try MosquittoBroker()
+    let lobby = try sign(broker, "lobby", ["Lobby"])
+    #expect(online(broker, "lobby"))
+    let watch = try BinaryRunner.start(["fleet", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--prefix", "signs", "--watch"])
+    #expect(watch.waitForOutput { String(decoding: $0, as: UTF8.self).contains("signs/lobby  online") })
+    broker.publish("signs/lobby/brightness", "4")
+    #expect(watch.waitForOutput {
+      String(decoding: $0, as: UTF8.self).split(separator: "\n").contains { $0.hasPrefix("signs/lobby") && $0.contains("  4  ") }
+    })
+    _ = lobby.stop()
+    #expect(watch.waitForOutput { String(decoding: $0, as: UTF8.self).contains("signs/lobby  offline") })
+    watch.send(SIGTERM)
+    let result = watch.wait()
+    #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
+  }
+
   @Test func fleetAndNotifySayWhatIsWrong() throws {
     var run = try BinaryRunner.run(["fleet"])
     #expect(run.status == 64 && run.stderr.contains("'fleet' needs the broker"))
