@@ -108,8 +108,10 @@ public struct RibbonTimeline: Timeline {
     guard scrolls, settings.speed > 0, t > 0 else { return 0 }
     // A tiny epsilon keeps i/fps * speed on the integer it means (3 * 0.1 * 10 = 2.9999…).
     let travelled = settings.speed * t + 1e-9
-    guard travelled < 9e18 else { return 0 }
-    return Int(travelled) % ribbon.width
+    guard travelled.isFinite else { return 0 }
+    // Wrapped before the conversion: exact (whole pixels below 2^53), and an `Int` of 32
+    // bits (a 32-bit Pi OS, a microcontroller) never sees years of travel.
+    return Int(travelled.rounded(.down).truncatingRemainder(dividingBy: Double(ribbon.width)))
   }
 
   /// The ribbon column shown at the sign's left edge at time `t` (when scrolling).

@@ -55,10 +55,11 @@ extension RibbonTimeline: ZoneTimeline {
   public var scrollSpeed: Double { scrolls ? settings.speed : 0 }
   public var loopDuration: Double? { scrollDirection == nil ? nil : Double(ribbon.width) / settings.speed }
 
-  /// Whole pixels moved by time `t` (not wrapped).
-  func travelled(_ t: Double) -> Int {
+  /// Whole pixels moved by time `t` (not wrapped): 64 bits, so a sign that runs for years
+  /// where `Int` is 32 bits (a 32-bit Pi OS, a microcontroller) counts on.
+  func travelled(_ t: Double) -> Int64 {
     guard scrolls, settings.speed > 0, t > 0 else { return 0 }
-    return Int(saturating: (settings.speed * t + 1e-9).rounded(.down))
+    return Int64(saturating: (settings.speed * t + 1e-9).rounded(.down))
   }
 
   public func messageEvents(from t0: Double, to t1: Double) -> [MessageEvent] {
@@ -69,19 +70,20 @@ extension RibbonTimeline: ZoneTimeline {
       }
     }
     guard scrolls, settings.speed > 0, t1 > max(0, t0) else { return events }
-    let period = ribbon.width
+    let period = Int64(ribbon.width)
     let low = travelled(max(0, t0)), high = travelled(t1)
     guard high > low else { return events }
     for (index, segment) in segments.enumerated() {
       // Travel values at which the message's first column enters and its last column leaves.
-      let enter: Int, leave: Int
+      let (lower, upper, width, origin) = (Int64(segment.lowerBound), Int64(segment.upperBound), Int64(self.width), Int64(self.origin))
+      let enter: Int64, leave: Int64
       switch settings.direction {
       case .left, .auto:
-        enter = segment.lowerBound - width + 1 - origin
-        leave = segment.upperBound - origin
+        enter = lower - width + 1 - origin
+        leave = upper - origin
       case .right:
-        enter = origin + period - segment.upperBound + 1
-        leave = origin + width - segment.lowerBound
+        enter = origin + period - upper + 1
+        leave = origin + width - lower
       }
       for (residue, kind) in [(enter, MessageEvent.Kind.started), (leave, .ended)] {
         let r = ((residue % period) + period) % period
@@ -97,10 +99,11 @@ extension RibbonTimeline: ZoneTimeline {
   }
 
   /// Whether message `index` is in view when the ribbon has moved `travel` pixels.
-  func visible(_ index: Int, atTravel travel: Int) -> Bool {
+  func visible(_ index: Int, atTravel travel: Int64) -> Bool {
     guard scrolls else { return true }
     let period = ribbon.width
-    let offset = settings.direction == .right ? ((origin - travel) % period + period) % period : (origin + travel) % period
+    let wrapped = Int(travel % Int64(period))
+    let offset = settings.direction == .right ? ((origin - wrapped) % period + period) % period : (origin + wrapped) % period
     let segment = segments[index]
     for x in 0..<width where segment.contains((offset + x) % period) { return true }
     return false
@@ -110,7 +113,7 @@ extension RibbonTimeline: ZoneTimeline {
     guard scrolls, settings.speed > 0 else { return t }
     let period = ribbon.width
     let now = travelled(t)
-    var best = Int.max
+    var best = Int64.max
     for segment in segments {
       // Left: the right edge has just passed the gap after the message.
       // Right: the left edge has just passed the gap before it (on its left).
@@ -128,8 +131,8 @@ extension RibbonTimeline: ZoneTimeline {
       case .right:
         residue = origin + period - (segment.lowerBound - settings.gap)
       }
-      let r = ((residue % period) + period) % period
-      let p = now + ((r - now) % period + period) % period
+      let r = Int64(((residue % period) + period) % period)
+      let p = now + ((r - now) % Int64(period) + Int64(period)) % Int64(period)
       best = min(best, p)
     }
     return max(t, Double(best) / settings.speed)

@@ -21,6 +21,24 @@ func shiftedLeft(_ framebuffer: Framebuffer, by n: Int) -> Framebuffer {
       messages: messages, renderer: renderer, width: width, height: height, settings: settings)
   }
 
+  /// Years of sign time: the position wraps before it becomes an integer and the travel
+  /// counts in 64 bits, so a sign where `Int` is 32 bits (a 32-bit Pi OS, a microcontroller)
+  /// does not trap or stall after 2^31 pixels (3.4 years at 20 px/s); the frames and the
+  /// message events at that age are those of the same place in the loop.
+  @Test func aSignYearsOldScrollsAsOnItsFirstDay() throws {
+    let timeline = try ribbon(["Scrolling for years", "and years"], MarqueeSettings(speed: 20))
+    let period = Double(timeline.ribbon.width)
+    let loops = (5 * 365.25 * 86_400 * 20 / period).rounded(.down)  // about five years of loops
+    let old = loops * period / 20
+    for t in [0.05, 1.3, 7.25] {
+      #expect(timeline.position(at: old + t) == timeline.position(at: t), "t = \(t)")
+      #expect(timeline.frame(at: old + t) == timeline.frame(at: t), "t = \(t)")
+    }
+    let young = timeline.messageEvents(from: 0.5, to: 30).map { ($0.kind == .started, $0.message) }
+    let aged = timeline.messageEvents(from: old + 0.5, to: old + 30).map { ($0.kind == .started, $0.message) }
+    #expect(!young.isEmpty && aged.elementsEqual(young) { $0 == $1 })
+  }
+
   @Test func textThatFitsStandsStillAtEveryInstant() throws {
     let timeline = try ribbon(["HI"])
     #expect(!timeline.scrolls)
