@@ -25,7 +25,8 @@
 //                             later one fails with EIO
 //   MARQUEE_FAKE_GPIOMEM      a file that stands for the GPIO register block: opens of
 //                             /dev/gpiomem and /dev/gpiomem0 open it instead, so the mapped
-//                             registers are the file's bytes (the test reads them after a run)
+//                             registers are the file's bytes (the test reads them after a run);
+//                             MARQUEE_FAKE_OPEN_ERRNO makes those opens fail too
 //   MARQUEE_FAKE_DEVICE_TREE  a folder that stands for the device tree: opens of
 //                             /proc/device-tree/NAME open FOLDER/NAME instead
 //
@@ -226,6 +227,11 @@ static int answer_open(int directory, const char *path, int flags, mode_t mode) 
   const char *registers = getenv("MARQUEE_FAKE_GPIOMEM");
   if (path && registers && (strcmp(path, "/dev/gpiomem") == 0 || strcmp(path, "/dev/gpiomem0") == 0)) {
     log_line("open %s", path);
+    long failure = number("MARQUEE_FAKE_OPEN_ERRNO", 0);
+    if (failure) {
+      errno = (int)failure;
+      return -1;
+    }
     return real_openat(AT_FDCWD, registers, flags & ~(O_CREAT | O_TRUNC), 0);
   }
   const char *tree = getenv("MARQUEE_FAKE_DEVICE_TREE");

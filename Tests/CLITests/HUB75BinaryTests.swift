@@ -157,6 +157,11 @@ import Testing
       ["--board", "hub75-p4-64x32", "--frames", "3", "Hi"], environment: HUB75BinaryTests.environment(registers: registers + ".missing", tree: tree))
     #expect(run.status == 1)
     #expect(run.stderr.contains("Error: /dev/gpiomem: no such device"), "\(run.stderr)")
+    var refused = HUB75BinaryTests.environment(registers: registers, tree: tree)
+    refused["MARQUEE_FAKE_OPEN_ERRNO"] = "\(EACCES)"
+    run = try BinaryRunner.run(["--board", "hub75-p4-64x32", "--frames", "3", "Hi"], environment: refused)
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("Error: /dev/gpiomem: permission denied — add your user to the 'gpio' group"), "\(run.stderr)")
   }
 
   @Test func optionsThatDoNotFitAHUB75SignAreUsageErrors() throws {
