@@ -1,3 +1,7 @@
+// The seam to hardware on an operating system, whose displays fail with errors of many kinds.
+// Embedded Swift has no untyped throws: a firmware drives its own display from the frames
+// the timelines render (Docs/embedded.md), and builds MatrixCore without this protocol.
+#if !hasFeature(Embedded)
 /// Something that shows frames: a terminal simulator, a MAX7219 chain, a recorder.
 ///
 /// Displays know nothing of messages or effects: they receive finished frames. The player
@@ -35,3 +39,4 @@ extension Display {
 
   public var isAsleep: Bool { false }
 }
+#endif
