@@ -124,7 +124,8 @@ struct FleetTests {
   }
 
   /// A fleet past one broker: a second mosquitto bridges `signs/#` both ways to the first;
-  /// a notice published on the first reaches a sign on the second.
+  /// a notice published on the first reaches a sign on the second, and that sign's status
+  /// (its will too) reaches the first.
   @Test func aNoticeCrossesABridgeBetweenBrokers() throws {
     let main = try MosquittoBroker()
     let port = MosquittoBroker.freePort()
@@ -137,6 +138,9 @@ struct FleetTests {
     #expect(eventually { main.receive("signs/far/status", timeout: 1) == ["signs/far/status online"] })
     main.publish("signs/all/notify", #"{"messages": ["Across the bridge"], "duration": 600}"#)
     #expect(eventually { notifications(far) == 1 })
-    _ = far.stop()
+    // The sign loses power: the will its broker publishes crosses the bridge too.
+    far.child.send(SIGKILL)
+    _ = far.child.wait(timeout: 10)
+    #expect(eventually { main.receive("signs/far/status", timeout: 1) == ["signs/far/status offline"] })
   }
 }
