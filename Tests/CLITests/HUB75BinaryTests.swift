@@ -71,6 +71,28 @@ import Testing
     #expect(wrong == 0)
   }
 
+  /// A panel of FM6126A chips: its register writes come first in the trace, between
+  /// comments, and the refresh after them decodes as the frame.
+  @Test func anFM6126APanelsRegistersLeadTheTrace() throws {
+    let folder = NSTemporaryDirectory() + "marquee-hub75-fm-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try #"{"driver": "hub75", "panel": {"rows": 32, "columns": 64}, "colorDepth": 2, "panelType": "fm6126a"}"#
+      .write(toFile: folder + "/fm.json", atomically: true, encoding: .utf8)
+    let run = try BinaryRunner.run(["--board", folder + "/fm.json", "--hub75-dump", folder + "/trace.txt", "--frames", "1", "FM"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let text = try String(contentsOfFile: folder + "/trace.txt", encoding: .utf8)
+    let lines = text.split(separator: "\n")
+    #expect(lines[2] == "# panel init fm6126a" && lines.contains("# refresh"))
+    let board = try #require(try SignBoard(json: #"{"driver": "hub75", "panel": {"rows": 32, "columns": 64}, "colorDepth": 2, "panelType": "fm6126a"}"#, path: "fm.json").family as? HUB75Board)
+    var panels = HUB75Emulator(board: board)
+    for step in try HUB75Trace.read(text).steps { panels.run(step) }
+    #expect(panels.registerWrites.map(\.bits) == [0x7FFF, 0x0040])
+    #expect(panels.pulses.allSatisfy { $0 == 1 })
+    let decoded = try ChildProcess.run("/usr/bin/python3", ["Tests/HUB75/decode_trace.py", folder + "/trace.txt", "64", "32"])
+    #expect(decoded.status == 0, "\(decoded.stderr)")
+  }
+
   @Test func theBinaryDrivesTheRegistersAndPutsThePinsBackOnAStop() throws {
     let tree = try PiFixtures.pi4Tree()
     let registers = try PiFixtures.registerFile(length: 4096)

@@ -149,6 +149,29 @@ import Testing
     }
   }
 
+  /// FM6126A and FM6127 panels: their control registers written as hzeller writes them, read
+  /// back by the emulated chips (clocks with LAT high pick the register, the last 16 bits are
+  /// its value); every colour line carries the pattern, and the refresh after it shows the
+  /// frame as on any panel.
+  @Test func panelChipsGetTheirRegistersWritten() throws {
+    let board = try HUB75Board(name: "fm", panelColumns: 64, panelRows: 32, chainLength: 2, parallel: 2, colorDepth: 3, panelInit: .fm6126a)
+    var panels = HUB75Emulator(board: board)
+    panels.run(HUB75PanelInit.fm6126a.program(for: board))
+    #expect(panels.registerWrites.map(\.latchClocks) == [11, 12])
+    #expect(panels.registerWrites.map(\.bits) == [0x7FFF, 0x0040])
+    #expect(panels.clockWithData == 0 && panels.clocks == 2 * board.clocksPerRow)
+    let fm6127 = try HUB75Board(name: "fm7", panelColumns: 32, panelRows: 16, panelInit: .fm6127)
+    var others = HUB75Emulator(board: fm6127)
+    others.run(HUB75PanelInit.fm6127.program(for: fm6127))
+    #expect(others.registerWrites.map(\.latchClocks) == [11, 12, 10])
+    #expect(others.registerWrites.map(\.bits) == [0xFFCE, 0xE062, 0x5F00])
+    // The refresh after the writes shows the frame (the registers leave the data path as it was).
+    HUB75Tests.roundTrip(board, HUB75Tests.frame(board, seed: 6126), regions: [])
+    let read = try SignBoard(json: #"{"driver": "hub75", "panelType": "fm6126a"}"#, path: "fm.json").family as! HUB75Board
+    #expect(read.panelInit == .fm6126a)
+    #expect(boardFileError(#"{"driver": "hub75", "panelType": "fm6124"}"#, path: "b.json").contains("field 'panelType': 'fm6124' is not one of fm6126a, fm6127"))
+  }
+
   @Test func theLightnessCorrection() {
     #expect(HUB75Encoder.level(255, depth: 8, lightness: true) == 255)
     #expect(HUB75Encoder.level(0, depth: 8, lightness: true) == 0)

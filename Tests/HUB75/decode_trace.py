@@ -29,6 +29,8 @@ def main():
     light = [[[0, 0, 0] for _ in range(width)] for _ in range(height)]
     level = 0
     for line in lines[2:]:
+        if line.startswith("#"):
+            continue
         kind, value = line.split()
         if kind in ("set", "clr"):
             mask = int(value, 16)

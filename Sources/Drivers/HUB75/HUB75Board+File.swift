@@ -4,7 +4,7 @@ extension HUB75Board {
   /// The fields a HUB75 board file may have.
   static let knownFields = [
     "schema", "name", "description", "driver", "panel", "grid", "mapping", "rowAddress", "multiplexing", "colorDepth",
-    "lsbNanoseconds", "slowdown", "brightness", "refreshHz", "lightnessCorrection", "device",
+    "lsbNanoseconds", "slowdown", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `hub75`.
@@ -40,11 +40,13 @@ extension HUB75Board {
     let refreshHz = try fields.integer("refreshHz", in: refreshRange)
     let lightnessCorrection = try fields.bool("lightnessCorrection") ?? true
     let device = try fields.string("device")
+    let panelInit = try fields.choice("panelType", HUB75PanelInit.allCases.map(\.rawValue)).flatMap(HUB75PanelInit.init)
     do throws(InvalidBoardValue) {
       return try HUB75Board(
         name: name, panelColumns: columns, panelRows: rows, chainLength: chainLength, parallel: parallel, pins: pins,
         rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
-        slowdown: slowdown, brightness: brightness, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device)
+        slowdown: slowdown, brightness: brightness, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
+        panelInit: panelInit)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)
     }

@@ -39,6 +39,8 @@ public struct HUB75Board: Sendable, Equatable {
   /// The register device to map, or `nil` for the one the Pi's model has (`/dev/gpiomem`,
   /// `/dev/gpiomem0` on a Pi 5).
   public let device: String?
+  /// The driver chips' register writes at start, for panels that stay dark without them.
+  public let panelInit: HUB75PanelInit?
 
   /// Below this refresh rate most people see flicker (hzeller's README: 80-100 Hz).
   public static let flickerFloorHz = 100
@@ -56,7 +58,7 @@ public struct HUB75Board: Sendable, Equatable {
     name: String, panelColumns: Int = 64, panelRows: Int = 32, chainLength: Int = 1, parallel: Int = 1,
     pins: HUB75PinMap = .regular, rowAddress: HUB75RowAddress = .direct, multiplexing: HUB75Multiplexing = .direct,
     colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, brightness: Int = 15, refreshHz: Int? = nil,
-    lightnessCorrection: Bool = true, device: String? = nil
+    lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil
   ) throws(InvalidBoardValue) {
     let check = InvalidBoardValue.check
     try check(panelColumns, 8...256, "panel.columns")
@@ -102,7 +104,7 @@ public struct HUB75Board: Sendable, Equatable {
     (self.panelColumns, self.panelRows, self.chainLength, self.parallel) = (panelColumns, panelRows, chainLength, parallel)
     (self.pins, self.rowAddress, self.multiplexing) = (pins, rowAddress, multiplexing)
     (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.brightness) = (colorDepth, lsbNanoseconds, slowdown, brightness)
-    (self.refreshHz, self.lightnessCorrection, self.device) = (refreshHz, lightnessCorrection, device)
+    (self.refreshHz, self.lightnessCorrection, self.device, self.panelInit) = (refreshHz, lightnessCorrection, device, panelInit)
   }
 
   /// This board at another full brightness.
@@ -110,7 +112,8 @@ public struct HUB75Board: Sendable, Equatable {
     try HUB75Board(
       name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
       rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
-      slowdown: slowdown, brightness: brightness, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device)
+      slowdown: slowdown, brightness: brightness, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
+      panelInit: panelInit)
   }
 
   /// The sign's size in pixels.

@@ -34,6 +34,11 @@ public struct HUB75Emulator: Sendable {
   public private(set) var badSelections = 0
   /// Register words written, clock rising edges, latches and pulses.
   public private(set) var writes = 0, clocks = 0, latches = 0, pulseCount = 0
+  /// Control-register writes of the driver chips (FM6126A and kin): the clocks LAT stayed
+  /// high for, and the last 16 bits shifted on the first colour line (the first of them the
+  /// top bit), each time LAT fell after clocks while high.
+  public private(set) var registerWrites: [(latchClocks: Int, bits: UInt16)] = []
+  var clocksWhileLatched = 0
   /// The sign pixel of each (chain, half, column from the far end, row pair), or -1.
   let pixelAt: [Int32]
   let lines: [UInt32]
@@ -103,10 +108,22 @@ public struct HUB75Emulator: Sendable {
     let falling = { (line: UInt32) in old & line != 0 && new & line == 0 }
     if rising(clock) {
       clocks += 1
+      if new & latch != 0 { clocksWhileLatched += 1 }
       if lines.contains(where: { (old ^ new) & $0 != 0 }) { clockWithData += 1 }
       let length = board.clocksPerRow
       head = head == 0 ? length - 1 : head - 1
       for line in lines.indices { shifted[line][head] = new & lines[line] != 0 }
+    }
+    if falling(latch) {
+      if clocksWhileLatched > 0 {
+        let length = board.clocksPerRow
+        var bits: UInt16 = 0
+        for q in stride(from: 15, through: 0, by: -1) where q < length {
+          bits = bits << 1 | (shifted[0][(head + q) % length] ? 1 : 0)
+        }
+        registerWrites.append((clocksWhileLatched, bits))
+      }
+      clocksWhileLatched = 0
     }
     if rising(latch) {
       latches += 1

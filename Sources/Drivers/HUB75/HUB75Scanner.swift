@@ -81,6 +81,8 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     try gpio.claim(
       outputs: used.map(\.gpio), high: 1 << UInt32(board.pins.oe), inputs: board.pins.inputs,
       names: Dictionary(used.map { ($0.gpio, $0.name.uppercased()) }) { first, _ in first })
+    // The driver chips' registers, once, before the first refresh (OE high all along).
+    if let panelInit = board.panelInit { run(panelInit.program(for: board), oe: 1 << UInt32(board.pins.oe), pulseNs: []) }
     do {
       (thread, realTimeError) = try RealTimeThread.start(priority: 10) { [self] in scan() }
     } catch {

@@ -90,7 +90,8 @@ public enum HUB75Trace {
 }
 
 /// Writes the refresh of the last lit frame to a file (`--hub75-dump`), as a
-/// ``HUB75Trace``: each lit frame rewrites it, so at the end it holds the last frame's
+/// ``HUB75Trace`` (after the panel's register writes, between `# panel init` and `# refresh`
+/// comments, for a board with `panelType`): each lit frame rewrites it, so at the end it holds the last frame's
 /// refresh (dark programs, at start and exit, leave it as it is). A pipe or device that
 /// cannot be rewritten gets each lit frame's trace in turn.
 public final class HUB75DumpTransport: BatchTransport {
@@ -105,7 +106,15 @@ public final class HUB75DumpTransport: BatchTransport {
   public init(path: String, board: HUB75Board) throws(SystemError) {
     self.path = path
     file = try FileDescriptor(creating: path)
-    pins = Array((HUB75Trace.header + "\n" + HUB75Trace.pinsLine(board) + "\n").utf8)
+    var start = Array((HUB75Trace.header + "\n" + HUB75Trace.pinsLine(board) + "\n").utf8)
+    if let panelInit = board.panelInit {
+      // The chips' register writes come once, before the first refresh: in the trace
+      // between comments, ahead of the refresh.
+      var text: [UInt8] = []
+      HUB75Trace.append(panelInit.program(for: board), pins: Array("# panel init \(panelInit.rawValue)\n".utf8), to: &text)
+      start += text + Array("# refresh\n".utf8)
+    }
+    pins = start
     var info = stat()
     rewrites = fstat(file.raw, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
   }
