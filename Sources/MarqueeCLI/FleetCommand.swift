@@ -14,8 +14,6 @@ public struct FleetCommand: Sendable, Equatable {
   var prefix = "marquee"
   var watch = false
   var json = false
-  /// How long to wait for the retained messages after subscribing.
-  var settle = 1.5
 
   /// The most signs listed (the memory a broker can make the view hold is bounded).
   static let signLimit = 10_000
@@ -42,9 +40,7 @@ public struct FleetCommand: Sendable, Equatable {
     if watch && json { throw UsageError("Use '--watch' or '--json', not both.") }
     if let problem = MQTTTopic.prefixProblem(prefix) { throw UsageError("'--prefix \(prefix)': \(problem)") }
     do {
-      var address = try MQTTAddress(url)
-      if address.password == nil, let password = getenv("MARQUEE_MQTT_PASSWORD") { address.password = String(cString: password) }
-      return FleetCommand(address: address, prefix: prefix, watch: watch, json: json)
+      return FleetCommand(address: try MQTTAddress(url), prefix: prefix, watch: watch, json: json)
     } catch {
       throw UsageError("--mqtt: \(error)")
     }
@@ -63,7 +59,6 @@ public struct FleetCommand: Sendable, Equatable {
   final class Heard: Sendable {
     let signs = Mutex<[String: Sign]>([:])
     let changes = Atomic<Int>(0)
-    let event = Mutex<MQTTClient.Event?>(nil)
   }
 
   /// Connects, gathers the retained topics, and prints (again on each change with
@@ -71,12 +66,7 @@ public struct FleetCommand: Sendable, Equatable {
   func run(stop: StopFlag, output: (String) throws -> Void) throws {
     let heard = Heard()
     let name = prefix
-    var configuration = MQTTClient.Configuration(
-      host: address.host, port: address.port, clientID: "marquee-fleet-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    configuration.username = address.username
-    configuration.password = address.password
-    configuration.subscriptions = [prefix + "/#"]
-    let client = MQTTClient(configuration, onMessage: { message in
+    let connection = try BrokerConnection.open(address, tool: "fleet", subscriptions: [prefix + "/#"], stop: stop) { message in
       guard let sign = FleetCommand.signName(message.topic, under: name) else { return }
       let text = String(decoding: message.payload, as: UTF8.self)
       heard.signs.withLock { signs in
@@ -87,26 +77,16 @@ public struct FleetCommand: Sendable, Equatable {
         signs[sign.name] = entry
       }
       heard.changes.add(1, ordering: .releasing)
-    }, onEvent: { event in heard.event.withLock { $0 = event } })
-    client.start()
-    defer { client.stop() }
-    let begin = SystemClock.monotonicSeconds()
-    while !client.isConnected {
-      if stop.isSet { return }
-      // The first failure to connect is the answer (the client would only try again).
-      if case .disconnected(let why, _)? = heard.event.withLock({ $0 }) { throw RuntimeError(why) }
-      if SystemClock.monotonicSeconds() - begin > 10 {
-        throw RuntimeError("the broker at \(HostPort(host: address.host, port: address.port)) did not answer within 10 s")
-      }
-      usleep(20_000)
     }
-    // The retained messages come right after the subscription: wait until they stop.
+    guard let client = connection else { return }
+    defer { client.stop() }
+    // The retained messages come right after the subscription: wait until none has come for
+    // half a second (6 s at most).
     var seen = -1, quietSince = SystemClock.monotonicSeconds()
     let connected = quietSince
-    while !stop.isSet, SystemClock.monotonicSeconds() - quietSince < 0.5 || SystemClock.monotonicSeconds() - connected < 0.3 {
+    while !stop.isSet, SystemClock.monotonicSeconds() - quietSince < 0.5, SystemClock.monotonicSeconds() - connected < 6 {
       let now = heard.changes.load(ordering: .acquiring)
       if now != seen { (seen, quietSince) = (now, SystemClock.monotonicSeconds()) }
-      if SystemClock.monotonicSeconds() - connected > settle * 4 { break }
       usleep(50_000)
     }
     let signs = { heard.signs.withLock { $0.values.sorted { $0.name < $1.name } } }

@@ -4,7 +4,6 @@ import MQTT
 import MatrixCore
 import SimpleJSON
 import SignService
-import Synchronization
 
 /// `marquee notify`: a notification for a running `marquee serve`, sent to its API
 /// (`POST /api/notify`, `DELETE /api/notify[/ID]`), with the address and token given the
@@ -145,31 +144,19 @@ extension NotifyCommand {
   /// Publishes the notification (QoS 1, not retained: a notice is news once) or the
   /// dismissal, and waits for the broker's acknowledgement, 10 s at most.
   func publish(on broker: MQTTAddress, under prefix: String) throws -> String {
-    var address = broker
-    if address.password == nil, let password = getenv("MARQUEE_MQTT_PASSWORD") { address.password = String(cString: password) }
-    var configuration = MQTTClient.Configuration(
-      host: address.host, port: address.port, clientID: "marquee-notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
-    configuration.username = address.username
-    configuration.password = address.password
-    let lastEvent = Mutex<MQTTClient.Event?>(nil)
-    let client = MQTTClient(configuration, onMessage: { _ in }, onEvent: { event in lastEvent.withLock { $0 = event } })
-    client.start()
+    guard let client = try BrokerConnection.open(broker, tool: "notify") else { throw RuntimeError("stopped before the broker answered") }
     defer { client.stop() }
     let (topic, payload) = document.map { (prefix + "/notify", $0.text) } ?? (prefix + "/dismiss", dismiss.map(String.init) ?? "")
     let deadline = SystemClock.monotonicSeconds() + 10
     var sent = false
     while SystemClock.monotonicSeconds() < deadline {
-      if !sent, case .disconnected(let why, _)? = lastEvent.withLock({ $0 }) { throw RuntimeError(why) }
-      if !sent && client.isConnected {
-        sent = client.publish(.init(topic: topic, payload: Array(payload.utf8), qos: 1, retain: false))
-      }
+      if !sent { sent = client.publish(.init(topic: topic, payload: Array(payload.utf8), qos: 1, retain: false)) }
       if sent && client.unacknowledgedCount == 0 {
         return document != nil ? "Notification published to \(topic)\n" : "Dismissal published to \(topic)\n"
       }
       usleep(20_000)
     }
-    if case .disconnected(let why, _)? = lastEvent.withLock({ $0 }) { throw RuntimeError(why) }
-    throw RuntimeError("the broker at \(HostPort(host: address.host, port: address.port)) did not acknowledge within 10 s")
+    throw RuntimeError("the broker at \(HostPort(host: broker.host, port: broker.port)) did not acknowledge within 10 s")
   }
 }
 

@@ -140,8 +140,7 @@ public final class MQTTBridge: Sendable {
         }
         // After each change at once: nothing is made (nor allocated) until one of the
         // marks moves.
-        var marks = StateMarks(session, showsTime: showsTime)
-        marks.refused = stats.counts.withLock { $0.refused }
+        let marks = StateMarks(session, refused: stats.counts.withLock { $0.refused }, showsTime: showsTime)
         guard marks != looked else { continue }
         looked = marks
         let text = publishedState().text
@@ -165,19 +164,19 @@ public final class MQTTBridge: Sendable {
   }
 
   /// What the state's changes move, read without making anything: the session's changes,
-  /// the feed's updates, the brightness, the power, the schedule's program, and the minute
-  /// when messages show the time.
+  /// the feed's updates, the brightness, the power, the schedule's program, the minute when
+  /// messages show the time, and the payloads refused (the state carries the last).
   struct StateMarks: Equatable {
     var version: Int, updates: Int, level: Int, off: Bool, program: String?, minute: Int, refused: Int
 
-    init(_ session: SignSession, showsTime: Bool) {
+    init(_ session: SignSession, refused: Int, showsTime: Bool) {
       version = session.version
       updates = session.feed.updateCount
       level = session.frames.level
       off = session.frames.off
       program = session.pump.current?.program
       minute = showsTime ? Int(session.clock.wall() / 60) : 0
-      refused = 0
+      self.refused = refused
     }
   }
 

@@ -94,12 +94,9 @@ import Testing
   }
 
   @Test func theBinaryDrivesTheRegistersAndPutsThePinsBackOnAStop() throws {
-    let tree = try PiFixtures.pi4Tree()
-    let registers = try PiFixtures.registerFile(length: 4096)
-    defer {
-      try? FileManager.default.removeItem(atPath: tree)
-      try? FileManager.default.removeItem(atPath: registers)
-    }
+    let pi = PiFixtures.FakePi(tree: try PiFixtures.pi4Tree(), registers: try PiFixtures.registerFile(length: 4096))
+    defer { pi.remove() }
+    let (tree, registers) = (pi.tree, pi.registers)
     let child = try BinaryRunner.start(
       ["--board", "hub75-p4-64x32", "--fps", "20", "--mode", "scroll", "--speed", "20", "Scrolling in RGB"],
       environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
@@ -121,19 +118,9 @@ import Testing
   /// On a Pi 5 the lines are RP1's: given to the RIO block and enabled through its set alias
   /// while the sign runs, and given back after.
   @Test func onAPi5TheBinaryDrivesRP1() throws {
-    let tree = try PiFixtures.deviceTree(["raspberrypi,5-model-b", "brcm,bcm2712"], model: "Raspberry Pi 5 Model B Rev 1.0", ranges: [])
-    let registers = try PiFixtures.registerFile(length: 0x30000)
-    defer {
-      try? FileManager.default.removeItem(atPath: tree)
-      try? FileManager.default.removeItem(atPath: registers)
-    }
-    // Every pin's function NULL (0x1F), as RP1 comes up.
-    let file = try FileHandle(forUpdating: URL(fileURLWithPath: registers))
-    for pin in 0..<28 {
-      try file.seek(toOffset: UInt64(8 * pin + 4))
-      file.write(Data([0x1F, 0, 0, 0]))
-    }
-    try file.close()
+    let pi = PiFixtures.FakePi(tree: try PiFixtures.pi5Tree(), registers: try PiFixtures.rp1RegisterFile())
+    defer { pi.remove() }
+    let (tree, registers) = (pi.tree, pi.registers)
     let child = try BinaryRunner.start(
       ["--board", "hub75-adafruit-hat-64x32", "--fps", "20", "Pi 5"], environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
     let pins = [5, 13, 6, 12, 16, 23, 22, 26, 27, 20, 17, 21, 4]
@@ -151,12 +138,11 @@ import Testing
   }
 
   @Test func aMachineThatIsNoPiIsRefused() throws {
-    let tree = try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: [])
-    let registers = try PiFixtures.registerFile(length: 4096)
-    defer {
-      try? FileManager.default.removeItem(atPath: tree)
-      try? FileManager.default.removeItem(atPath: registers)
-    }
+    let pi = PiFixtures.FakePi(
+      tree: try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: []),
+      registers: try PiFixtures.registerFile(length: 4096))
+    defer { pi.remove() }
+    let (tree, registers) = (pi.tree, pi.registers)
     let run = try BinaryRunner.run(
       ["--board", "hub75-p4-64x32", "--frames", "3", "Hi"], environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
     #expect(run.status == 1)
@@ -164,12 +150,9 @@ import Testing
   }
 
   @Test func pinsHeldBySPIOrAMissingDeviceAreClearErrors() throws {
-    let tree = try PiFixtures.pi4Tree()
-    let registers = try PiFixtures.registerFile(length: 4096, functions: [9: 4, 10: 4, 11: 4])
-    defer {
-      try? FileManager.default.removeItem(atPath: tree)
-      try? FileManager.default.removeItem(atPath: registers)
-    }
+    let pi = PiFixtures.FakePi(tree: try PiFixtures.pi4Tree(), registers: try PiFixtures.registerFile(length: 4096, functions: [9: 4, 10: 4, 11: 4]))
+    defer { pi.remove() }
+    let (tree, registers) = (pi.tree, pi.registers)
     var run = try BinaryRunner.run(
       ["--board", "hub75-p4-64x32", "--frames", "3", "Hi"], environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
     #expect(run.status == 1)

@@ -342,15 +342,8 @@ import Testing
   }
 
   @Test func onAPi5TheRIOBlockDrivesThePins() throws {
-    let path = try PiFixtures.registerFile(length: PiGPIORegisters.rp1Length)
+    let path = try PiFixtures.rp1RegisterFile()
     defer { try? FileManager.default.removeItem(atPath: path) }
-    // Every pin's function NULL, as RP1 comes up.
-    let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
-    for pin in 0..<28 {
-      try file.seek(toOffset: UInt64(8 * pin + 4))
-      file.write(Data([0x1F, 0, 0, 0]))
-    }
-    try file.close()
     let board = try HUB75Board(name: "p", panelColumns: 32, panelRows: 16, pins: .adafruitHat, device: path)
     let registers = try PiGPIORegisters(pi: HUB75Tests.pi5, device: path)
     try registers.claim(outputs: [4, 17, 21], high: 1 << 4, inputs: [18], names: [:])

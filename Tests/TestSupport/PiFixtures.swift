@@ -33,4 +33,37 @@ public enum PiFixtures {
   public static func pi4Tree() throws -> String {
     try deviceTree(["raspberrypi,4-model-b", "brcm,bcm2711"], model: "Raspberry Pi 4 Model B Rev 1.4", ranges: [0x7e00_0000, 0, 0xfe00_0000, 0x0180_0000])
   }
+
+  /// A file that stands for RP1's register block as it comes up: every pin's function NULL
+  /// (0x1F).
+  public static func rp1RegisterFile() throws -> String {
+    let path = try registerFile(length: 0x30000)
+    let file = try FileHandle(forUpdating: URL(fileURLWithPath: path))
+    for pin in 0..<28 {
+      try file.seek(toOffset: UInt64(8 * pin + 4))
+      file.write(Data([0x1F, 0, 0, 0]))
+    }
+    try file.close()
+    return path
+  }
+
+  /// The Pi 5's device tree.
+  public static func pi5Tree() throws -> String {
+    try deviceTree(["raspberrypi,5-model-b", "brcm,bcm2712"], model: "Raspberry Pi 5 Model B Rev 1.0", ranges: [])
+  }
+
+  /// A device tree and a register file the fake kernel serves for them.
+  public struct FakePi {
+    public let tree: String, registers: String
+
+    public init(tree: String, registers: String) {
+      (self.tree, self.registers) = (tree, registers)
+    }
+
+    /// Removes both (a test's `defer`).
+    public func remove() {
+      try? FileManager.default.removeItem(atPath: tree)
+      try? FileManager.default.removeItem(atPath: registers)
+    }
+  }
 }

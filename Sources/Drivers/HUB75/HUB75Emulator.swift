@@ -154,9 +154,6 @@ public struct HUB75Emulator: Sendable {
     stages[0] = value
   }
 
-  /// The row pairs the address circuit selects now.
-  public var selectedRows: [Int] { (0..<board.rowPairs).filter(isSelected) }
-
   /// Whether the address circuit selects row pair `row` now.
   public func isSelected(_ row: Int) -> Bool {
     let line = { (index: Int) in levels & address[index] != 0 }

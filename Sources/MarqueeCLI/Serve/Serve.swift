@@ -109,7 +109,7 @@ enum Serve {
       throw UsageError("--mqtt: '\(MQTTAddress.redacted(url))' gives a password but no user name: mqtt://user@host with the password in --mqtt-password-file or MARQUEE_MQTT_PASSWORD.")
     }
     let prefix = options.mqttTopic ?? MQTTBridge.defaultPrefix()
-    guard !prefix.isEmpty, !prefix.hasPrefix("/"), !prefix.hasSuffix("/"), !prefix.contains("+"), !prefix.contains("#"), !prefix.contains("//") else {
+    guard MQTTTopic.prefixProblem(prefix) == nil else {
       throw UsageError("'--mqtt-topic \(prefix)' is not a topic prefix: use names joined by '/', like marquee/shop, without '+', '#' or a '/' at either end.")
     }
     if options.mqttGroups.contains(prefix) {
