@@ -28,7 +28,10 @@
 //                             registers are the file's bytes (the test reads them after a run);
 //                             MARQUEE_FAKE_OPEN_ERRNO makes those opens fail too
 //   MARQUEE_FAKE_DEVICE_TREE  a folder that stands for the device tree: opens of
-//                             /proc/device-tree/NAME open FOLDER/NAME instead
+//                             /sys/firmware/devicetree/base/NAME and /proc/device-tree/NAME
+//                             open FOLDER/NAME instead
+//   MARQUEE_FAKE_PROC_SUBSET  pid: /proc/device-tree is hidden (ENOENT), as systemd's
+//                             ProcSubset=pid hides every /proc entry but the processes'
 //
 // Log lines (all numbers decimal, data in hex):
 //   open <path>
@@ -235,10 +238,20 @@ static int answer_open(int directory, const char *path, int flags, mode_t mode) 
     return real_openat(AT_FDCWD, registers, flags & ~(O_CREAT | O_TRUNC), 0);
   }
   const char *tree = getenv("MARQUEE_FAKE_DEVICE_TREE");
-  static const char prefix[] = "/proc/device-tree/";
-  if (path && tree && strncmp(path, prefix, sizeof prefix - 1) == 0) {
+  static const char proc_tree[] = "/proc/device-tree/";
+  static const char sys_tree[] = "/sys/firmware/devicetree/base/";
+  const char *subset = getenv("MARQUEE_FAKE_PROC_SUBSET");
+  int in_proc = path && strncmp(path, proc_tree, sizeof proc_tree - 1) == 0;
+  int in_sys = path && strncmp(path, sys_tree, sizeof sys_tree - 1) == 0;
+  if (in_proc && subset && strcmp(subset, "pid") == 0) {
+    log_line("open %s hidden", path);
+    errno = ENOENT;
+    return -1;
+  }
+  if (tree && (in_proc || in_sys)) {
     char redirected[512];
-    snprintf(redirected, sizeof redirected, "%s/%s", tree, path + sizeof prefix - 1);
+    const char *name = path + (in_proc ? sizeof proc_tree : sizeof sys_tree) - 1;
+    snprintf(redirected, sizeof redirected, "%s/%s", tree, name);
     return real_openat(AT_FDCWD, redirected, flags, mode);
   }
   return real_openat(directory, path, flags, mode);

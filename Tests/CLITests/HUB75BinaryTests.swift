@@ -116,13 +116,15 @@ import Testing
   }
 
   /// On a Pi 5 the lines are RP1's: given to the RIO block and enabled through its set alias
-  /// while the sign runs, and given back after.
+  /// while the sign runs, and given back after. Run as the shipped unit runs it, with
+  /// `/proc/device-tree` hidden (`ProcSubset=pid`): the tree is read from `/sys`.
   @Test func onAPi5TheBinaryDrivesRP1() throws {
     let pi = PiFixtures.FakePi(tree: try PiFixtures.pi5Tree(), registers: try PiFixtures.rp1RegisterFile())
     defer { pi.remove() }
     let (tree, registers) = (pi.tree, pi.registers)
-    let child = try BinaryRunner.start(
-      ["--board", "hub75-adafruit-hat-64x32", "--fps", "20", "Pi 5"], environment: HUB75BinaryTests.environment(registers: registers, tree: tree))
+    var environment = HUB75BinaryTests.environment(registers: registers, tree: tree)
+    environment["MARQUEE_FAKE_PROC_SUBSET"] = "pid"
+    let child = try BinaryRunner.start(["--board", "hub75-adafruit-hat-64x32", "--fps", "20", "Pi 5"], environment: environment)
     let pins = [5, 13, 6, 12, 16, 23, 22, 26, 27, 20, 17, 21, 4]
     #expect(eventually(within: 20) {
       let words = (try? PiFixtures.words(registers)) ?? []

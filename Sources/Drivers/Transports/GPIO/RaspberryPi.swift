@@ -36,10 +36,18 @@ public struct RaspberryPi: Sendable, Equatable {
   /// Pi 5 `/dev/gpiomem0` (RP1's bank 0, with its RIO and pad registers).
   public var gpioDevice: String { hasRP1 ? "/dev/gpiomem0" : "/dev/gpiomem" }
 
-  /// Reads the machine from its device tree (`root`, `/proc/device-tree` normally).
+  /// Where the kernel shows its device tree, in the order they are tried:
+  /// `/sys/firmware/devicetree/base` first, which a service sees under systemd's
+  /// `ProcSubset=pid` (that hides `/proc/device-tree`, a link to it), then `/proc/device-tree`.
+  public static let deviceTreeRoots = ["/sys/firmware/devicetree/base", "/proc/device-tree"]
+
+  /// Reads the machine from its device tree (`root`, or the first of ``deviceTreeRoots``
+  /// that has a `compatible` entry).
   ///
   /// - Throws: ``NotARaspberryPi`` when the tree is missing or names no Pi chip.
-  public static func detect(deviceTree root: String = "/proc/device-tree") throws(NotARaspberryPi) -> RaspberryPi {
+  public static func detect(deviceTree root: String? = nil) throws(NotARaspberryPi) -> RaspberryPi {
+    let readable = { (root: String) in (try? FileBytes.read(root + "/compatible", limit: 4096)) != nil }
+    let root = root ?? deviceTreeRoots.first(where: readable) ?? deviceTreeRoots[deviceTreeRoots.count - 1]
     let text = { (name: String) -> [UInt8]? in try? FileBytes.read(root + "/" + name, limit: 4096) }
     let model = text("model").map { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     guard let compatible = text("compatible") else {
