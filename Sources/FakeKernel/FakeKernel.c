@@ -30,6 +30,9 @@
 //   MARQUEE_FAKE_DEVICE_TREE  a folder that stands for the device tree: opens of
 //                             /sys/firmware/devicetree/base/NAME and /proc/device-tree/NAME
 //                             open FOLDER/NAME instead
+//   MARQUEE_FAKE_SLEEP_HANG   NAME:FILE: once FILE exists, a clock_nanosleep by a thread
+//                             called NAME never returns (a scan thread stuck, for a
+//                             watchdog's test; the test makes FILE when it wants the stop)
 //   MARQUEE_FAKE_PROC_SUBSET  pid: /proc/device-tree is hidden (ENOENT), as systemd's
 //                             ProcSubset=pid hides every /proc entry but the processes'
 //
@@ -62,6 +65,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -532,4 +536,22 @@ int close(int fd) {
     device->fd = -1;
   }
   return real_close(fd);
+}
+
+// Sleeps pass through, except a named thread's once the test asks it to hang
+// (MARQUEE_FAKE_SLEEP_HANG=NAME:FILE).
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec *request, struct timespec *remain) {
+  static int (*real)(clockid_t, int, const struct timespec *, struct timespec *);
+  if (!real) real = (int (*)(clockid_t, int, const struct timespec *, struct timespec *))dlsym(RTLD_NEXT, "clock_nanosleep");
+  const char *hang = getenv("MARQUEE_FAKE_SLEEP_HANG");
+  const char *colon = hang ? strchr(hang, ':') : NULL;
+  if (colon) {
+    char name[17] = {0};
+    prctl(PR_GET_NAME, name);
+    if (strlen(name) == (size_t)(colon - hang) && strncmp(name, hang, (size_t)(colon - hang)) == 0 && access(colon + 1, F_OK) == 0) {
+      log_line("hang %s", name);
+      for (;;) sleep(1000);
+    }
+  }
+  return real(clock, flags, request, remain);
 }

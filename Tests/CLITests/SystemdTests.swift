@@ -57,9 +57,11 @@ import Testing
 
     /// Whether pings come (two, within 20 s) and then stop: a second and a half with none,
     /// within 30 s, for a watchdog of 1 s.
-    func pingsBeginThenStop() -> Bool {
-      eventually(within: 20) { times(of: "WATCHDOG=1").count >= 2 }
-        && eventually(within: 30) {
+    /// `between` runs once the pings have begun (to make the loop stick).
+    func pingsBeginThenStop(between: () -> Void = {}) -> Bool {
+      guard eventually(within: 20, { times(of: "WATCHDOG=1").count >= 2 }) else { return false }
+      between()
+      return eventually(within: 30) {
           guard let last = times(of: "WATCHDOG=1").last else { return false }
           return SystemClock.monotonicSeconds() - last > 1.5
         }
@@ -143,5 +145,22 @@ import Testing
       _ = child.wait(timeout: 20)
     }
     #expect(systemd.pingsBeginThenStop(), "\(systemd.messages) \(child.errorSoFar)")
+  }
+
+  /// The HUB75 refresh thread stuck (the fake kernel never wakes it from a sleep once the
+  /// test asks): the frame loop goes on, but the pings stop.
+  @Test func aHUB75RefreshStuckStopsThePings() throws {
+    let systemd = try FakeSystemd()
+    let pi = PiFixtures.FakePi(tree: try PiFixtures.pi4Tree(), registers: try PiFixtures.registerFile(length: 4096))
+    defer { pi.remove() }
+    let trigger = systemd.folder + "/hang"
+    var environment = HUB75BinaryTests.environment(registers: pi.registers, tree: pi.tree).merging(systemd.environment(watchdogSeconds: 1)) { $1 }
+    environment["MARQUEE_FAKE_SLEEP_HANG"] = "marquee-hub75:" + trigger
+    let child = try BinaryRunner.start(["serve", "--listen", "127.0.0.1:0", "--board", "hub75-p4-64x32", "--fps", "20", "RGB"], environment: environment)
+    defer {
+      child.send(SIGKILL)
+      _ = child.wait(timeout: 20)
+    }
+    #expect(systemd.pingsBeginThenStop { _ = FileManager.default.createFile(atPath: trigger, contents: nil) }, "\(systemd.messages) \(child.errorSoFar)")
   }
 }

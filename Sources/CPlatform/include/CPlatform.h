@@ -13,6 +13,10 @@ static inline void marquee_register_store(volatile uint32_t *address, uint32_t v
 /// Keeps the calling thread on CPU `cpu` (sched_setaffinity). Returns 0, or -1 with errno set.
 int marquee_pin_calling_thread(int cpu);
 
+/// Names the calling thread (PR_SET_NAME: the first 15 bytes), as `top -H` and `ps -L` show it.
+/// Returns 0, or -1 with errno set.
+int marquee_name_calling_thread(const char *name);
+
 /// Loads the device register at `address` (a volatile load).
 static inline uint32_t marquee_register_load(const volatile uint32_t *address) {
   return *address;

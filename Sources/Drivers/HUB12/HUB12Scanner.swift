@@ -112,7 +112,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   /// normal priority when the process may not have it (``realTimeError`` says why).
   func start() throws {
     do {
-      (thread, realTimeError) = try RealTimeThread.start(priority: 10) { [self] in scan() }
+      (thread, realTimeError) = try RealTimeThread.start(priority: 10, name: "marquee-hub12") { [self] in scan() }
     } catch {
       throw SPIError(path: board.device, code: error.code, operation: "start the scanning thread")
     }
@@ -211,7 +211,8 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
       try shift(0)
       while !shared.withLock({ $0.stop }) {
         deadline += slot
-        heartbeat.resting()
+        // The mark is renewed each slot and not cleared for the slot's short sleep: a loop
+        // stuck anywhere while lit (a line setting or a sleep that never returns) ages it.
         HUB12Scanner.sleep(until: deadline)
         let now = HUB12Scanner.monotonic()
         heartbeat.working(at: now)

@@ -84,7 +84,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     // The driver chips' registers, once, before the first refresh (OE high all along).
     if let panelInit = board.panelInit { run(panelInit.program(for: board), oe: 1 << UInt32(board.pins.oe), pulseNs: []) }
     do {
-      (thread, realTimeError) = try RealTimeThread.start(priority: 10) { [self] in scan() }
+      (thread, realTimeError) = try RealTimeThread.start(priority: 10, name: "marquee-hub75") { [self] in scan() }
     } catch {
       gpio.release()
       throw GPIORegisterError("cannot start the refresh thread: \(error)")
@@ -187,7 +187,8 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
         if end - deadline > period { deadline = end }
         wake = max(wake, deadline)
       }
-      heartbeat.resting()
+      // Still "working" through the short rest: the next refresh renews the mark, so a loop
+      // stuck anywhere while lit (a store that never completes, a sleep never woken) ages it.
       SystemClock.sleep(until: wake)
       litNs += SystemClock.monotonicNanoseconds() - begin
     }
