@@ -32,20 +32,22 @@ import Testing
   /// the level of each scalar (`x` for removed ones) and the visual order.
   @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"))
   func bidiCharacterTest() throws {
-    let text = try ucdFile("BidiCharacterTest.txt")
+    let bytes = [UInt8](try #require(FileManager.default.contents(atPath: "\(UnicodeConformanceTests.folder)/BidiCharacterTest.txt")))
     var cases = 0, failures: [String] = []
-    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-      let fields = line.split(separator: ";", omittingEmptySubsequences: false)
+    for line in UCDBytes.lines(bytes) where bytes[line.lowerBound] != UInt8(ascii: "#") {
+      let fields = UCDBytes.fields(bytes, line)
       guard fields.count == 5 else { continue }
-      let scalars = fields[0].split(separator: " ").map { Unicode.Scalar(UInt32($0, radix: 16)!)! }
-      let direction: TextDirection = fields[1] == "0" ? .ltr : fields[1] == "1" ? .rtl : .auto
+      let scalars = UCDBytes.numbers(bytes, fields[0], radix: 16).map { Unicode.Scalar(UInt32($0))! }
+      let directionCode = UCDBytes.numbers(bytes, fields[1]).first
+      let direction: TextDirection = directionCode == 0 ? .ltr : directionCode == 1 ? .rtl : .auto
       let paragraph = BidiParagraph(scalars, direction: direction)
-      let levels = paragraph.levels.map { $0 == BidiParagraph.removed ? "x" : String($0) }.joined(separator: " ")
-      let order = paragraph.visualOrder.map(String.init).joined(separator: " ")
+      let levels = UCDBytes.numbers(bytes, fields[3]).map { UInt8($0) }
+      let order = UCDBytes.numbers(bytes, fields[4])
       cases += 1
-      if String(paragraph.baseLevel) != fields[2] || levels != fields[3] || order != fields[4] {
+      if [Int(paragraph.baseLevel)] != UCDBytes.numbers(bytes, fields[2]) || paragraph.levels != levels || paragraph.visualOrder != order {
         if failures.count < 20 {
-          failures.append("\(fields[0]) dir \(fields[1]): level \(paragraph.baseLevel) levels \(levels) order \(order); want \(fields[2]);\(fields[3]);\(fields[4])")
+          failures.append(
+            "\(String(decoding: bytes[line], as: UTF8.self)): got level \(paragraph.baseLevel) levels \(paragraph.levels) order \(paragraph.visualOrder)")
         } else {
           failures.append("")
         }
@@ -55,46 +57,119 @@ import Testing
     #expect(failures.isEmpty, Comment(rawValue: "\(failures.count) of \(cases) differ:\n" + failures.prefix(20).joined(separator: "\n")))
   }
 
+  /// The UCD's test files read as bytes: lines, fields and numbers without a string each (a
+  /// debug build spends seconds on strings of half a million lines).
+  enum UCDBytes {
+    /// The lines of `bytes`, without their line feeds; empty lines left out.
+    static func lines(_ bytes: [UInt8]) -> [Range<Int>] {
+      var lines: [Range<Int>] = [], start = 0
+      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
+        if index > start { lines.append(start..<index) }
+        start = index + 1
+      }
+      return lines
+    }
+
+    /// The `;`-separated fields of a line.
+    static func fields(_ bytes: [UInt8], _ line: Range<Int>) -> [Range<Int>] {
+      var fields: [Range<Int>] = [], start = line.lowerBound
+      for index in line.lowerBound...line.upperBound where index == line.upperBound || bytes[index] == UInt8(ascii: ";") {
+        fields.append(start..<index)
+        start = index + 1
+      }
+      return fields
+    }
+
+    /// The numbers in `range` (decimal or hexadecimal), `x` read as ``BidiParagraph/removed``.
+    static func numbers(_ bytes: [UInt8], _ range: Range<Int>, radix: Int = 10) -> [Int] {
+      var values: [Int] = [], value = -1
+      for index in range {
+        let byte = bytes[index]
+        let digit: Int? =
+          switch byte {
+          case 0x30...0x39: Int(byte - 0x30)
+          case 0x41...0x46 where radix == 16: Int(byte - 0x41 + 10)
+          case 0x61...0x66 where radix == 16: Int(byte - 0x61 + 10)
+          default: nil
+          }
+        if let digit {
+          value = max(value, 0) * radix + digit
+        } else if byte == UInt8(ascii: "x") {
+          value = Int(BidiParagraph.removed)
+        } else if value >= 0 {
+          values.append(value)
+          value = -1
+        }
+      }
+      if value >= 0 { values.append(value) }
+      return values
+    }
+  }
+
   /// One line of BidiTest.txt: a sequence of classes (a scalar standing for each), the
   /// directions it is tested with (bit set: 1 auto, 2 LTR, 4 RTL), and the levels and visual
   /// order expected (levels `removed` for x).
   struct BidiCase: Sendable {
-    var classes: Substring
+    /// Where the class names are in ``bidiText``.
+    var classes: Range<Int>
     var scalars: [Unicode.Scalar]
     var directions: Int
     var levels: [UInt8]
     var order: [Int]
+
+    var classNames: String { String(decoding: UnicodeConformanceTests.bidiText[classes], as: UTF8.self) }
   }
+
+  static let bidiText: [UInt8] = FileManager.default.contents(atPath: "\(folder)/BidiTest.txt").map { [UInt8]($0) } ?? []
 
   /// BidiTest.txt read once (the parts below share it), its bytes scanned without making a
   /// string of each line.
   static let bidiCases: [BidiCase] = {
-    guard let text = try? String(contentsOfFile: "\(folder)/BidiTest.txt", encoding: .utf8) else { return [] }
-    // A scalar of each class stands for it.
-    var representative: [Substring: Unicode.Scalar] = [:]
+    // A scalar of each class stands for it, by its short name packed into an integer.
+    func key(_ name: some Collection<UInt8>) -> UInt32 { name.reduce(0) { $0 << 8 | UInt32($1) } }
+    var representative: [UInt32: Unicode.Scalar] = [:]
     for code in 0..<0x11_0000 {
       guard let scalar = Unicode.Scalar(code) else { continue }
-      let name = Substring(UnicodeTables.bidiClass(scalar).shortName)
+      let name = key(UnicodeTables.bidiClass(scalar).shortName.utf8)
       if representative[name] == nil, UnicodeTables.bracket(scalar) == nil { representative[name] = scalar }
       if representative.count == BidiClass.allCases.count { break }
     }
+    let bytes = bidiText
+    func starts(_ at: Int, _ prefix: String) -> Bool {
+      var index = at
+      for byte in prefix.utf8 {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+      }
+      return true
+    }
     var cases: [BidiCase] = []
+    cases.reserveCapacity(500_000)
     var levels: [UInt8] = [], order: [Int] = []
-    var sequences: [Substring: [Unicode.Scalar]] = [:]
-    for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-      if line.hasPrefix("@Levels:") {
-        levels = line.dropFirst(8).split(whereSeparator: \.isWhitespace).map { $0 == "x" ? BidiParagraph.removed : UInt8($0)! }
+    for line in UCDBytes.lines(bytes) where bytes[line.lowerBound] != UInt8(ascii: "#") {
+      let lineStart = line.lowerBound
+      if starts(lineStart, "@Levels:") {
+        levels = UCDBytes.numbers(bytes, (lineStart + 8)..<line.upperBound).map { UInt8($0) }
         continue
       }
-      if line.hasPrefix("@Reorder:") {
-        order = line.dropFirst(9).split(whereSeparator: \.isWhitespace).map { Int($0)! }
+      if starts(lineStart, "@Reorder:") {
+        order = UCDBytes.numbers(bytes, (lineStart + 9)..<line.upperBound)
         continue
       }
-      guard let semicolon = line.firstIndex(of: ";"), let bits = Int(line[line.index(after: semicolon)...].filter { !$0.isWhitespace }) else { continue }
-      let classes = line[..<semicolon]
-      let scalars = sequences[classes] ?? classes.split(separator: " ").map { representative[$0]! }
-      sequences[classes] = scalars
-      cases.append(BidiCase(classes: classes, scalars: scalars, directions: bits, levels: levels, order: order))
+      let fields = UCDBytes.fields(bytes, line)
+      guard fields.count == 2, let bits = UCDBytes.numbers(bytes, fields[1]).first else { continue }
+      let semicolon = fields[0].upperBound
+      var scalars: [Unicode.Scalar] = []
+      var word = 0 as UInt32
+      for index in lineStart...semicolon {
+        if index < semicolon && bytes[index] != 0x20 {
+          word = word << 8 | UInt32(bytes[index])
+        } else if word != 0 {
+          scalars.append(representative[word]!)
+          word = 0
+        }
+      }
+      cases.append(BidiCase(classes: lineStart..<semicolon, scalars: scalars, directions: bits, levels: levels, order: order))
     }
     return cases
   }()
@@ -108,12 +183,13 @@ import Testing
     var cases = 0, failures: [String] = []
     for index in stride(from: part, to: all.count, by: 4) {
       let test = all[index]
-      for (bit, direction) in [(1, TextDirection.auto), (2, .ltr), (4, .rtl)] where test.directions & bit != 0 {
+      for bit in [1, 2, 4] where test.directions & bit != 0 {
+        let direction: TextDirection = bit == 1 ? .auto : bit == 2 ? .ltr : .rtl
         let paragraph = BidiParagraph(test.scalars, direction: direction)
         cases += 1
         if paragraph.levels != test.levels || paragraph.visualOrder != test.order {
           if failures.count < 20 {
-            failures.append("\(test.classes) (\(direction)): \(paragraph.levels) \(paragraph.visualOrder); want \(test.levels) \(test.order)")
+            failures.append("\(test.classNames) (\(direction)): \(paragraph.levels) \(paragraph.visualOrder); want \(test.levels) \(test.order)")
           } else {
             failures.append("")
           }

@@ -61,9 +61,16 @@ public struct BidiParagraph: Sendable {
   /// level to the lowest odd one, every run at that level or above is reversed. Items at
   /// ``removed`` are left out.
   public static func visualOrder(_ levels: [UInt8]) -> [Int] {
-    var order = levels.indices.filter { levels[$0] != removed }
-    let kept = order.map { levels[$0] }
-    guard let highest = kept.max(), let lowestOdd = kept.filter({ $0 & 1 == 1 }).min() else { return order }
+    var order: [Int] = []
+    order.reserveCapacity(levels.count)
+    var highest: UInt8 = 0, lowestOdd = UInt8.max
+    for index in 0..<levels.count where levels[index] != removed {
+      let level = levels[index]
+      order.append(index)
+      highest = max(highest, level)
+      if level & 1 == 1 { lowestOdd = min(lowestOdd, level) }
+    }
+    guard lowestOdd != UInt8.max else { return order }
     var level = highest
     while true {
       var start = 0
@@ -91,14 +98,18 @@ public struct BidiParagraph: Sendable {
     let original: [BidiClass]
     let scalars: [Unicode.Scalar]
     var levels: [UInt8]
-    /// For each isolate initiator, its matching PDI (BD9); absent if it has none.
-    var matchingPDI: [Int: Int] = [:]
-    /// The PDIs that close an isolate initiator.
-    var matchedPDIs: Set<Int> = []
+    /// For each isolate initiator, the index of its matching PDI (BD9), or -1 if it has
+    /// none; -1 for every other character.
+    var matchingPDI: [Int]
+    /// Whether each character is a PDI that closes an isolate initiator.
+    var isMatchedPDI: [Bool]
 
     /// The classes of `scalars`, an icon counting as a neutral.
     init(scalars: [Unicode.Scalar]) {
-      self.init(classes: scalars.map { $0 == IconText.marker ? BidiClass.otherNeutral : UnicodeTables.bidiClass($0) }, scalars: scalars)
+      var classes: [BidiClass] = []
+      classes.reserveCapacity(scalars.count)
+      for scalar in scalars { classes.append(scalar == IconText.marker ? .otherNeutral : UnicodeTables.bidiClass(scalar)) }
+      self.init(classes: classes, scalars: scalars)
     }
 
     init(classes: [BidiClass], scalars: [Unicode.Scalar]) {
@@ -106,14 +117,16 @@ public struct BidiParagraph: Sendable {
       self.original = classes
       self.scalars = scalars
       self.levels = Array(repeating: 0, count: classes.count)
+      matchingPDI = Array(repeating: -1, count: classes.count)
+      isMatchedPDI = Array(repeating: false, count: classes.count)
       var open: [Int] = []
-      for (index, type) in classes.enumerated() {
-        switch type {
+      for index in 0..<classes.count {
+        switch classes[index] {
         case .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate: open.append(index)
         case .popDirectionalIsolate:
           if let initiator = open.popLast() {
             matchingPDI[initiator] = index
-            matchedPDIs.insert(index)
+            isMatchedPDI[index] = true
           }
         case .paragraphSeparator: open.removeAll()
         default: break
@@ -138,7 +151,8 @@ public struct BidiParagraph: Sendable {
         case .leftToRight: return 0
         case .rightToLeft, .arabicLetter: return 1
         case .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate:
-          guard let pdi = matchingPDI[index] else { return nil }
+          let pdi = matchingPDI[index]
+          guard pdi >= 0 else { return nil }
           index = pdi
         case .paragraphSeparator: return nil
         default: break
@@ -217,7 +231,8 @@ public struct BidiParagraph: Sendable {
           if let override = top.override { classes[index] = override }
           var rightToLeft = type == .rightToLeftIsolate
           if type == .firstStrongIsolate {
-            rightToLeft = firstStrongLevel(from: index + 1, to: matchingPDI[index] ?? classes.count) == 1
+            let end = matchingPDI[index] >= 0 ? matchingPDI[index] : classes.count
+            rightToLeft = firstStrongLevel(from: index + 1, to: end) == 1
           }
           let level = nextLevel(top.level, rightToLeft: rightToLeft)
           if level <= BidiParagraph.maximumDepth && overflowIsolates == 0 && overflowEmbeddings == 0 {
@@ -267,37 +282,48 @@ public struct BidiParagraph: Sendable {
       var start: BidiClass, end: BidiClass
     }
 
+    /// A level run: positions `start..<end` of the kept characters' indices.
+    struct LevelRun {
+      var start: Int, end: Int
+    }
+
     func isolatingRunSequences(baseLevel: UInt8) -> [Sequence] {
-      // Level runs over the characters X9 keeps.
-      var runs: [[Int]] = []
-      var lastLevel: UInt8? = nil
-      for index in classes.indices where !Resolver.isRemovedByX9(original[index]) {
-        if levels[index] == lastLevel {
-          runs[runs.count - 1].append(index)
-        } else {
-          runs.append([index])
-          lastLevel = levels[index]
+      // The characters X9 keeps, and the nearest kept one before each position (-1: none).
+      var kept: [Int] = []
+      kept.reserveCapacity(classes.count)
+      var previousKept = [Int](repeating: -1, count: classes.count), nextKept = previousKept
+      var last = -1
+      for index in 0..<classes.count {
+        previousKept[index] = last
+        if !Resolver.isRemovedByX9(original[index]) {
+          kept.append(index)
+          last = index
         }
       }
-      var runStartingAt: [Int: Int] = [:]
-      for (number, run) in runs.enumerated() { runStartingAt[run[0]] = number }
-      // The nearest kept character before and after each position (-1: none).
-      var previousKept = [Int](repeating: -1, count: classes.count), nextKept = previousKept
-      var kept = -1
-      for index in classes.indices {
-        previousKept[index] = kept
-        if !Resolver.isRemovedByX9(original[index]) { kept = index }
+      last = -1
+      var index = classes.count - 1
+      while index >= 0 {
+        nextKept[index] = last
+        if !Resolver.isRemovedByX9(original[index]) { last = index }
+        index -= 1
       }
-      kept = -1
-      for index in classes.indices.reversed() {
-        nextKept[index] = kept
-        if !Resolver.isRemovedByX9(original[index]) { kept = index }
+      // Level runs over the kept characters, and the run that starts at each index.
+      var runs: [LevelRun] = []
+      var runStartingAt = [Int](repeating: -1, count: classes.count)
+      for position in 0..<kept.count {
+        if position > 0 && levels[kept[position]] == levels[kept[position - 1]] {
+          runs[runs.count - 1].end = position + 1
+        } else {
+          runStartingAt[kept[position]] = runs.count
+          runs.append(LevelRun(start: position, end: position + 1))
+        }
       }
       var sequences: [Sequence] = []
-      for run in runs where !matchedPDIs.contains(run[0]) {
-        var indices = run
-        while let last = indices.last, let pdi = matchingPDI[last], let next = runStartingAt[pdi] {
-          indices += runs[next]
+      for run in runs where !isMatchedPDI[kept[run.start]] {
+        var indices = Array(kept[run.start..<run.end])
+        while case let pdi = matchingPDI[indices[indices.count - 1]], pdi >= 0, runStartingAt[pdi] >= 0 {
+          let next = runs[runStartingAt[pdi]]
+          indices += kept[next.start..<next.end]
         }
         let level = levels[indices[0]]
         let first = indices[0], last = indices[indices.count - 1]
@@ -402,22 +428,25 @@ public struct BidiParagraph: Sendable {
     mutating func resolveBrackets(_ sequence: Sequence) {
       let indices = sequence.indices
       // BD16: the bracket pairs, by the position of their opening bracket.
-      var pairs: [(open: Int, close: Int)] = []
-      var stack: [(closer: UInt32, position: Int)] = []
-      pairing: for (position, index) in indices.enumerated() where classes[index] == .otherNeutral {
+      var pairs: [BracketPair] = []
+      var stack: [OpenBracket] = []
+      pairing: for position in 0..<indices.count where classes[indices[position]] == .otherNeutral {
+        let index = indices[position]
         guard let bracket = UnicodeTables.bracket(scalars[index]) else { continue }
         if bracket.opens {
           guard stack.count < 63 else { break pairing }
-          stack.append((Resolver.canonical(bracket.pair.value), position))
+          stack.append(OpenBracket(closer: Resolver.canonical(bracket.pair.value), position: position))
         } else {
           let code = Resolver.canonical(scalars[index].value)
-          if let match = stack.lastIndex(where: { $0.closer == code }) {
-            pairs.append((stack[match].position, position))
+          var match = stack.count - 1
+          while match >= 0 && stack[match].closer != code { match -= 1 }
+          if match >= 0 {
+            pairs.append(BracketPair(open: stack[match].position, close: position))
             stack.removeSubrange(match...)
           }
         }
       }
-      pairs.sort { $0.open < $1.open }
+      if pairs.count > 1 { pairs.sort { $0.open < $1.open } }
       let embedding: BidiClass = sequence.level & 1 == 1 ? .rightToLeft : .leftToRight
       for pair in pairs {
         var foundEmbedding = false, foundOpposite = false
@@ -444,16 +473,30 @@ public struct BidiParagraph: Sendable {
           resolved = context
         }
         guard let resolved else { continue }
-        for position in [pair.open, pair.close] {
-          classes[indices[position]] = resolved
-          // Marks after a bracket that W1 made neutral follow the bracket.
-          var next = position + 1
-          while next < indices.count && original[indices[next]] == .nonspacingMark {
-            classes[indices[next]] = resolved
-            next += 1
-          }
-        }
+        setBracket(at: pair.open, indices, to: resolved)
+        setBracket(at: pair.close, indices, to: resolved)
       }
+    }
+
+    /// Gives the bracket at `position` of a sequence's `indices` the class `resolved`, and
+    /// the marks after it that W1 made neutral too: they follow the bracket.
+    mutating func setBracket(at position: Int, _ indices: [Int], to resolved: BidiClass) {
+      classes[indices[position]] = resolved
+      var next = position + 1
+      while next < indices.count && original[indices[next]] == .nonspacingMark {
+        classes[indices[next]] = resolved
+        next += 1
+      }
+    }
+
+    /// A pair of brackets by their positions in an isolating run sequence (BD16).
+    struct BracketPair {
+      var open: Int, close: Int
+    }
+
+    /// An opening bracket waiting for its closer (canonical code) at `position`.
+    struct OpenBracket {
+      var closer: UInt32, position: Int
     }
 
     // MARK: N1, N2: neutrals.
