@@ -39,9 +39,10 @@ import Testing
           latest = content()
           _ = try zone.replace(content: latest, at: t, immediately: now)
         }
-        #expect(zone.segments.last?.content == latest, "round \(round): the latest content was dropped at \(t)")
+        // Checked before a message is made: twelve thousand of them cost seconds in a debug build.
+        if zone.segments.last?.content != latest { Issue.record("round \(round): the latest content was dropped at \(t)") }
         let z = zone.zoneTime(t)
-        #expect(z >= lastZoneTime - 1e-9, "round \(round): zone time went back from \(lastZoneTime) to \(z) at \(t)")
+        if z < lastZoneTime - 1e-9 { Issue.record("round \(round): zone time went back from \(lastZoneTime) to \(z) at \(t)") }
         lastZoneTime = z
         zone.render(at: t, into: &frame, workspace: &workspace)
         _ = zone.nextChange(after: t)

@@ -56,17 +56,22 @@ public struct MAX7219ChainEmulator: Sendable {
 
   /// Clocks bytes in, MSB first, without latching.
   public mutating func clock(_ bytes: some Sequence<UInt8>) {
+    // The chain's shift registers apart from the chips' other state while bits move.
+    var registers = chips.map(\.shiftRegister)
     for byte in bytes {
-      for bitIndex in stride(from: 7, through: 0, by: -1) {
-        var carry = UInt16((byte >> UInt8(bitIndex)) & 1)
-        for chip in chips.indices {
-          let out = chips[chip].shiftRegister >> 15
-          chips[chip].shiftRegister = (chips[chip].shiftRegister << 1) | carry
+      var bitIndex: UInt8 = 8
+      while bitIndex > 0 {
+        bitIndex -= 1
+        var carry = UInt16((byte >> bitIndex) & 1)
+        for chip in 0..<registers.count {
+          let out = registers[chip] >> 15
+          registers[chip] = (registers[chip] << 1) | carry
           carry = out
         }
       }
       pendingBytes += 1
     }
+    for chip in 0..<registers.count { chips[chip].shiftRegister = registers[chip] }
   }
 
   /// Chip select rises: every chip executes the word in its shift register.
