@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct BinaryTests {
+@Suite(.offThePool) struct BinaryTests {
   @Test func scrollingTextShiftsLeftOneColumnPerFrame() throws {
     let result = try BinaryRunner.run([
       "--width", "32", "--height", "8", "--fps", "10", "--speed", "10", "--frames", "6",

@@ -35,7 +35,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
   return states
 }
 
-@Suite struct BoardBinaryTests {
+@Suite(.offThePool) struct BoardBinaryTests {
   let fc16 = "Boards/max7219-fc16-32x8.json"
 
   func temporaryPath(_ name: String) -> String {
@@ -180,7 +180,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
   }
 }
 
-@Suite struct IdentifyBinaryTests {
+@Suite(.offThePool) struct IdentifyBinaryTests {
   @Test func identifyLightsEachModuleInChainOrder() throws {
     let result = try BinaryRunner.run([
       "identify", "--board", "Boards/max7219-fc16-64x8.json", "--simulate", "--output", "ascii",
@@ -270,7 +270,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
   }
 }
 
-@Suite struct SignalDumpTests {
+@Suite(.offThePool) struct SignalDumpTests {
   @Test func eachStoppingSignalBlanksAndShutsDownTheChain() throws {
     for (signal, name) in [(SIGINT, "INT"), (SIGTERM, "TERM"), (SIGHUP, "HUP")] {
       let dump = NSTemporaryDirectory() + "marquee-signal-\(getpid())-\(name).bin"
@@ -292,7 +292,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
 }
 
 /// `--brightness` sets the board's full intensity, the ceiling of every fade.
-@Suite struct BrightnessBinaryTests {
+@Suite(.offThePool) struct BrightnessBinaryTests {
   /// The intensity register values written, in order, from a dump of 4-chip transactions.
   func intensities(_ arguments: [String]) throws -> [UInt8] {
     let dump = NSTemporaryDirectory() + "marquee-brightness-\(getpid())-\(UUID().uuidString).bin"

@@ -3,7 +3,7 @@ import Testing
 
 /// `marquee boards --check FILE`, the board files' schema version, and the old `bus` key of
 /// HT16K33 boards, as a person checking a new sign sees them.
-@Suite struct BoardCheckBinaryTests {
+@Suite(.offThePool) struct BoardCheckBinaryTests {
   func withBoard(_ json: String, _ body: (String) throws -> Void) throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-board-\(getpid())-\(UUID().uuidString).json").path
     try json.write(toFile: path, atomically: true, encoding: .utf8)

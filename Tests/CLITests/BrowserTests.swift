@@ -6,7 +6,7 @@ import Testing
 /// The page of `marquee serve` in a real browser: headless Chromium driven by selenium
 /// (Tests/Browser/page_check.py) sees the canvas match /api/frame, types a message in the
 /// form, and sees the sign's frame change to it.
-@Suite struct BrowserTests {
+@Suite(.offThePool) struct BrowserTests {
   /// A Python with selenium: `$MARQUEE_BROWSER_PYTHON`, or the venv `.ci/run` makes.
   static let python = PythonTools.python(
     [ProcessInfo.processInfo.environment["MARQUEE_BROWSER_PYTHON"], ".build/venv-browser/bin/python"], importing: "selenium")

@@ -3,7 +3,7 @@ import SimpleJSON
 import Testing
 
 /// `--config FILE`: a sign's options in one JSON file, the command line overriding them.
-@Suite struct ConfigFileBinaryTests {
+@Suite(.offThePool) struct ConfigFileBinaryTests {
   func write(_ json: String) throws -> String {
     let path = NSTemporaryDirectory() + "marquee-config-\(getpid())-\(UUID().uuidString).json"
     try json.write(toFile: path, atomically: false, encoding: .utf8)

@@ -3,7 +3,7 @@ import Foundation
 import Marquee
 import Testing
 
-@Suite struct CycleModeBinaryTests {
+@Suite(.offThePool) struct CycleModeBinaryTests {
   static let effectNames: [String] = {
     guard let result = try? BinaryRunner.run(["effects"]), result.status == 0 else { return [] }
     return result.stdout.split(separator: "\n").compactMap { $0.split(separator: " ").first.map(String.init) }
@@ -100,7 +100,7 @@ import Testing
 }
 
 /// `--loops N` and `--once`: the run ends after whole loops of the content.
-@Suite struct LoopsBinaryTests {
+@Suite(.offThePool) struct LoopsBinaryTests {
   let message = "A message longer than the sign"
 
   @Test func onceIsOnePassOfTheRibbonAndTheNextFrameIsTheFirstAgain() throws {
@@ -146,7 +146,7 @@ import Testing
 
 /// Pages (翻页) through the real binary: a long message wrapped into two-line pages of a
 /// 32x16 sign that take turns.
-@Suite struct PagesModeBinaryTests {
+@Suite(.offThePool) struct PagesModeBinaryTests {
   @Test func aLongMessageTurnsPagesOfTwoLines() throws {
     let result = try BinaryRunner.run(["--mode", "pages", "--width", "32", "--height", "16", "--dwell", "1", "--duration", "0",
                                        "--fps", "1", "--frames", "3", "--no-wait", "--output", "ascii", "Hello there world"])

@@ -12,7 +12,7 @@ func markdownDocuments() -> [(file: String, text: String)] {
   return docs.compactMap { file in (try? String(contentsOfFile: file, encoding: .utf8)).map { (file, $0) } }
 }
 
-@Suite struct DocCommandTests {
+@Suite(.offThePool) struct DocCommandTests {
   /// A command found in a ```sh block: where it is and what it says.
   struct DocCommand: CustomStringConvertible, Sendable {
     var file: String

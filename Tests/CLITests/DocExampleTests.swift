@@ -7,7 +7,7 @@ import Testing
 /// program, run: each block stands verbatim in a file under Tests/ (a `DocExamples` program
 /// or a test), so a doc example that stops compiling fails the build, and one that crashes or
 /// goes wrong fails here.
-@Suite struct DocExampleTests {
+@Suite(.offThePool) struct DocExampleTests {
   /// A ```swift block: where it is and its text, its indentation removed.
   struct Block: CustomStringConvertible, Sendable {
     var file: String
@@ -119,7 +119,7 @@ import Testing
   }
 }
 
-@Suite struct HelpDocTests {
+@Suite(.offThePool) struct HelpDocTests {
   @Test func theCommandLineDocShowsExactlyWhatHelpPrints() throws {
     let doc = try String(contentsOfFile: "Docs/cli.md", encoding: .utf8)
     let help = try BinaryRunner.run(["--help"])

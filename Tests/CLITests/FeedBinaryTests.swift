@@ -17,7 +17,7 @@ func runFed(_ arguments: [String], lines: [(pause: Double, text: String)], envir
   return result
 }
 
-@Suite struct FeedBinaryTests {
+@Suite(.offThePool) struct FeedBinaryTests {
   func still(_ message: String, width: Int = 32) throws -> [String] {
     let result = try BinaryRunner.run(["--width", "\(width)", "--height", "8", "--frames", "1", "--output", "ascii", message])
     return try #require(asciiFrames(result.stdout).first)
@@ -164,7 +164,7 @@ func runFed(_ arguments: [String], lines: [(pause: Double, text: String)], envir
 
 /// A real MQTT broker on loopback feeding a sign through mosquitto_sub, as Docs/fleet.md
 /// describes.
-@Suite(.enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
+@Suite(.offThePool, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
 struct MQTTFeedTests {
   typealias Broker = MosquittoBroker
 

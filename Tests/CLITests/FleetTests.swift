@@ -7,7 +7,7 @@ import Testing
 /// Signs in groups on one broker (Debian's mosquitto): a group's commands reach every sign,
 /// the sign's own topics win where they disagree, the same after a restart; `marquee fleet`
 /// lists them; `marquee notify` publishes to a group; two brokers bridged carry a notice.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
+@Suite(.offThePool, .serialized, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
 struct FleetTests {
   func sign(_ broker: MosquittoBroker, _ name: String, _ extra: [String] = []) throws -> ServedSign {
     try ServedSign(

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite struct FontBinaryTests {
+@Suite(.offThePool) struct FontBinaryTests {
   static let unifont = "/usr/share/unifont/unifont.hex"
 
   @Test(.enabled(if: FileManager.default.fileExists(atPath: unifont), "needs the Debian package unifont"))

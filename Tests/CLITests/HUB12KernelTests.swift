@@ -7,7 +7,7 @@ import Testing
 /// The real binary scanning HUB12 panels through spidev and the GPIO character device of
 /// the fake kernel, which records every transfer and line change with its time; the
 /// emulated shift registers, latches and row decoder integrate what each LED showed.
-@Suite struct HUB12KernelTests {
+@Suite(.offThePool) struct HUB12KernelTests {
   static let environment = [
     "LD_PRELOAD": KernelDoorTests.library, "MARQUEE_FAKE_SPIDEV": "/dev/spidev0.0",
     "MARQUEE_FAKE_GPIOCHIP": "/dev/gpiochip0=54",

@@ -8,7 +8,7 @@ import Testing
 
 /// The real binary on HUB75 panels: its trace decoded by the emulated panels, and its run on
 /// the registers the fake kernel serves (a file for `/dev/gpiomem`, a Pi 4's device tree).
-@Suite struct HUB75BinaryTests {
+@Suite(.offThePool) struct HUB75BinaryTests {
   static func board(_ name: String) throws -> HUB75Board {
     try #require(try boardFile(name).family as? HUB75Board)
   }

@@ -6,7 +6,7 @@ import Testing
 
 /// Icons through the real binary: `{icon:NAME}` in a message, `marquee icons`, an icon folder
 /// (`--icons DIR`), and the errors a person sees for a wrong name or a bad file.
-@Suite struct IconBinaryTests {
+@Suite(.offThePool) struct IconBinaryTests {
   func folder(_ name: String) throws -> String {
     let path = NSTemporaryDirectory() + "marquee-icons-\(name)-\(getpid())"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

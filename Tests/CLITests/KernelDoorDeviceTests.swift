@@ -6,7 +6,7 @@ import Testing
 
 /// The real binary driving HT16K33 backpacks through i2c-dev and RGB LED panels through
 /// spidev, against the fake kernel; what reached the kernel is decoded by the emulators.
-@Suite struct KernelDoorDeviceTests {
+@Suite(.offThePool) struct KernelDoorDeviceTests {
   let door = KernelDoorTests()
 
   /// The I2C writes of a log, in order: (address, bytes).

@@ -7,7 +7,7 @@ import Testing
 /// The real binary's spidev transport, run end to end against a fake kernel
 /// (`libMarqueeFakeKernel.so`, preloaded) that answers at the kernel's door as spidev does
 /// and records every system call and transfer.
-@Suite struct KernelDoorTests {
+@Suite(.offThePool) struct KernelDoorTests {
   static let library = URL(fileURLWithPath: BinaryRunner.path).deletingLastPathComponent()
     .appendingPathComponent("libMarqueeFakeKernel.so").path
 

@@ -2,7 +2,7 @@ import Foundation
 import Marquee
 import Testing
 
-@Suite struct LayoutBinaryTests {
+@Suite(.offThePool) struct LayoutBinaryTests {
   func write(_ json: String) throws -> String {
     let path = NSTemporaryDirectory() + "marquee-layout-\(UUID().uuidString).json"
     try json.write(toFile: path, atomically: false, encoding: .utf8)

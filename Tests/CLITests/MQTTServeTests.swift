@@ -6,7 +6,7 @@ import Testing
 
 /// `marquee serve --mqtt` against a real broker (Debian's mosquitto), with mosquitto_pub
 /// and mosquitto_sub on the other side, as a home or a shop wires a sign in.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
+@Suite(.offThePool, .serialized, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
 struct MQTTServeTests {
   func serve(_ broker: MosquittoBroker, _ extra: [String] = [], url: String? = nil) throws -> ServedSign {
     let address = url ?? "mqtt://127.0.0.1:\(broker.port)"

@@ -6,7 +6,7 @@ import Testing
 
 /// Notifications on the running sign: over the API, from `marquee notify` the way curl
 /// users give the address and token, and the sign going back to what it showed.
-@Suite(.serialized) struct NotifyTests {
+@Suite(.offThePool, .serialized) struct NotifyTests {
   func still(_ text: String) throws -> [String] {
     try #require(asciiFrames(try BinaryRunner.run(["--width", "32", "--frames", "1", "--output", "ascii", "--", text]).stdout).first)
   }

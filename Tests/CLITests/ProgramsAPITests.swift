@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// Programs set over the API: checked whole, played at once, kept in the state file.
-@Suite(.serialized) struct ProgramsAPITests {
+@Suite(.offThePool, .serialized) struct ProgramsAPITests {
   /// Waits (at most 10 s) until the sign shows `wanted`; what it shows then.
   func shows(_ sign: ServedSign, _ wanted: [String]) -> [String]? {
     var shown: [String]?

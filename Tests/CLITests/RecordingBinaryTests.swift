@@ -9,7 +9,7 @@ let pillowAvailable: Bool = {
 let gifsicleAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/gifsicle")
 
 /// GIF recordings checked with two independent decoders: Pillow and gifsicle.
-@Suite struct RecordingBinaryTests {
+@Suite(.offThePool) struct RecordingBinaryTests {
   func temporary(_ name: String) -> String { NSTemporaryDirectory() + "marquee-\(getpid())-\(name)" }
 
   @Test func aGIFLargerThanTheFormatCanHoldIsAUsageErrorNamingTheLimit() throws {

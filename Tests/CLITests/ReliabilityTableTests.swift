@@ -46,7 +46,7 @@ struct ReliabilityRow: CustomStringConvertible, Sendable {
   }
 }
 
-@Suite struct ReliabilityTableTests {
+@Suite(.offThePool) struct ReliabilityTableTests {
   @Test func theTableHasItsRows() {
     #expect(ReliabilityRow.load().count >= 30)
   }

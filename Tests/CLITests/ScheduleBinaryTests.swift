@@ -4,7 +4,7 @@ import Testing
 /// `marquee schedule` in real time zones, across the nights clocks change: a window in the
 /// skipped hour starts when the clocks jump or does not play, and one in the repeated hour
 /// plays once. Each zone comes from the C library's `TZ` (Debian's tzdata).
-@Suite(.enabled(if: ["Europe/Berlin", "America/New_York", "Asia/Shanghai"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + $0) },
+@Suite(.offThePool, .enabled(if: ["Europe/Berlin", "America/New_York", "Asia/Shanghai"].allSatisfy { FileManager.default.fileExists(atPath: "/usr/share/zoneinfo/" + $0) },
               "needs Debian's tzdata (.ci/run installs it)"))
 struct ScheduleBinaryTests {
   static let night = #"""
@@ -114,7 +114,7 @@ struct ScheduleBinaryTests {
 
 /// The running sign follows its programs and off periods (on the machine's real clock: the
 /// programs here are due all day, so the test does not depend on when it runs).
-@Suite struct ScheduledSignTests {
+@Suite(.offThePool) struct ScheduledSignTests {
   func frames(_ json: String, count: Int) throws -> [[String]] {
     let path = NSTemporaryDirectory() + "marquee-scheduled-\(getpid())-\(UUID().uuidString).json"
     try json.write(toFile: path, atomically: true, encoding: .utf8)

@@ -10,7 +10,7 @@ import Testing
 /// sequence the attack sent, against the real binary, checking what a user would see (the
 /// sign alive and answering, its memory, the bytes it sends the broker, the state file).
 /// Run against the binary before the fixes (`MARQUEE_TEST_BINARY=…`), each of these fails.
-@Suite(.serialized) struct SecondAttackTests {
+@Suite(.offThePool) struct SecondAttackTests {
   final class Folder {
     let path = NSTemporaryDirectory() + "marquee-attack2-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }

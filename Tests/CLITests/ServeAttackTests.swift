@@ -8,7 +8,7 @@ import Testing
 /// a sequence an attack sent, and checks that the sign keeps answering others, keeps its
 /// memory (read from /proc/PID/status) and changes nothing it was not asked to by a
 /// request that passed every check.
-@Suite(.serialized) struct ServeAttackTests {
+@Suite(.offThePool, .serialized) struct ServeAttackTests {
   /// A folder for one test's files, removed after.
   final class Folder {
     let path = NSTemporaryDirectory() + "marquee-attack-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -6,7 +6,7 @@ import Testing
 
 /// `marquee serve` as clients use it: the API's answers, what a bad request gets (and that
 /// it changes nothing), tokens, limits and slow clients, the event stream, SIGHUP reloads.
-@Suite(.serialized) struct ServeTests {
+@Suite(.offThePool, .serialized) struct ServeTests {
   static func json(_ response: HTTPTestClient.Response?) throws -> JSONValue {
     try JSONParser.parse(try #require(response).text)
   }

@@ -5,7 +5,7 @@ import Testing
 
 /// Stop signals at the edges (the first milliseconds, blocking system calls), closed
 /// standard descriptors and a file size limit, on the real binary.
-@Suite struct SignalEdgeTests {
+@Suite(.offThePool) struct SignalEdgeTests {
   /// Waits (bounded) until the process sleeps in the kernel in one of `places`
   /// (`/proc/PID/wchan`; kernels name the same wait differently).
   func waitUntilBlocked(_ pid: pid_t, in places: String...) -> Bool {
@@ -93,7 +93,7 @@ import Testing
 }
 
 /// Terminals that cannot draw the simulator get the plain frames.
-@Suite struct PlainTerminalTests {
+@Suite(.offThePool) struct PlainTerminalTests {
   @Test(arguments: [["TERM": "dumb", "LANG": "C.UTF-8"], ["TERM": "xterm", "LANG": "C", "LC_ALL": "", "LC_CTYPE": ""]])
   func aDumbTerminalOrANonUTF8LocaleGetsPlainASCII(environment: [String: String]) throws {
     let leds = try BinaryRunner.run(["--output", "leds", "--frames", "3", "--no-wait", "--width", "16", "HI"], environment: environment)

@@ -10,7 +10,7 @@ import Testing
 /// What a person changes over the API survives a restart and a power cut (`--state`): a
 /// change is answered only once it is on the disk, and SIGKILL at any moment leaves a file
 /// that loads and holds the last change acknowledged (or the one in flight).
-@Suite(.serialized) struct StateFileTests {
+@Suite(.offThePool, .serialized) struct StateFileTests {
   final class Folder {
     let path = NSTemporaryDirectory() + "marquee-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }

@@ -6,7 +6,7 @@ import Testing
 
 /// Our sunrise and sunset (NOAA's equations) against astral, a separate implementation in
 /// Python from PyPI, every fourth day of 2026 in cities from the equator to the Arctic.
-@Suite struct SunTimesTests {
+@Suite(.offThePool) struct SunTimesTests {
   /// A Python with astral: the venv `.ci/run` makes.
   static let python = PythonTools.python([".build/venv-astral/bin/python"], importing: "astral")
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `marquee serve` under a service manager: a test plays systemd with a datagram socket of
 /// its own (`NOTIFY_SOCKET`, `WATCHDOG_USEC`) and reads what the sign says, and when.
-@Suite struct SystemdTests {
+@Suite(.offThePool) struct SystemdTests {
   /// systemd's notification socket, as a test holds it: every datagram with when it came.
   final class FakeSystemd: @unchecked Sendable {
     let folder = NSTemporaryDirectory() + "marquee-systemd-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"

@@ -3,7 +3,7 @@ import Testing
 
 /// What a person reads at the sign's terminal, in Chinese when the locale says so and in
 /// English otherwise, with the same exit codes and the same names for scripts.
-@Suite struct TerminalLanguageTests {
+@Suite(.offThePool) struct TerminalLanguageTests {
   static let chinese = ["LANG": "zh_CN.UTF-8"]
 
   @Test(arguments: [

@@ -14,7 +14,7 @@ let tmuxAvailable = FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux"
 
 /// The sign in a real terminal: tmux gives the binary a pseudo-terminal, and we read the
 /// screen as a person would.
-@Suite(.enabled(if: tmuxAvailable, "needs the Debian package tmux (apt-get install tmux)"))
+@Suite(.offThePool, .enabled(if: tmuxAvailable, "needs the Debian package tmux (apt-get install tmux)"))
 struct TerminalSessionTests {
   @Test func signAnimatesInPlaceAndCtrlCRestoresTheTerminal() throws {
     let session = "marquee-test-\(getpid())"

@@ -3,7 +3,7 @@ import Testing
 
 /// Right-to-left text, joining and font fitting from the command line and a config file,
 /// as a user runs them.
-@Suite(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/unifont/unifont.hex"), "needs the Debian package unifont"))
+@Suite(.offThePool, .enabled(if: FileManager.default.fileExists(atPath: "/usr/share/unifont/unifont.hex"), "needs the Debian package unifont"))
 struct WritingBinaryTests {
   /// The lit columns of a frame's rows.
   func litColumns(_ frame: [String]) -> [Int] {
