@@ -109,9 +109,13 @@ public struct RibbonTimeline: Timeline {
     // A tiny epsilon keeps i/fps * speed on the integer it means (3 * 0.1 * 10 = 2.9999…).
     let travelled = settings.speed * t + 1e-9
     guard travelled.isFinite else { return 0 }
-    // Wrapped before the conversion: exact (whole pixels below 2^53), and an `Int` of 32
-    // bits (a 32-bit Pi OS, a microcontroller) never sees years of travel.
-    return Int(travelled.rounded(.down).truncatingRemainder(dividingBy: Double(ribbon.width)))
+    let whole = travelled.rounded(.down)
+    // Below 2^31 pixels (years at a sign's speeds) an integer remainder, which costs a
+    // fraction of the floating-point one; past it, wrapped before the conversion: exact
+    // (whole pixels below 2^53), and an `Int` of 32 bits (a 32-bit Pi OS, a microcontroller)
+    // never sees years of travel. Both give the same position.
+    if whole < 2_147_483_647 { return Int(whole) % ribbon.width }
+    return Int(whole.truncatingRemainder(dividingBy: Double(ribbon.width)))
   }
 
   /// The ribbon column shown at the sign's left edge at time `t` (when scrolling).
