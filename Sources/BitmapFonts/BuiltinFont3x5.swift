@@ -2,7 +2,7 @@ import MatrixCore
 
 /// The built-in tiny font: capitals, digits and punctuation 3 pixels wide and 5 tall, for
 /// signs of 5 or 6 rows. Small letters are drawn as capitals.
-public struct BuiltinFont3x5: Font {
+public final class BuiltinFont3x5: Font {
   public let name = "3x5"
   public let ascent = 5
   public let descent = 1

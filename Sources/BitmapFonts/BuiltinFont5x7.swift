@@ -6,7 +6,7 @@ import MatrixCore
 /// Capitals are 7 rows tall on the baseline; descenders use one row below it, so a line is
 /// 8 rows. Accented capitals squeeze the letter to 6 rows under a 1-row accent, as small
 /// LED fonts do (Å loses two rows to its ring); accented small letters keep their shape under a 2-row accent.
-public struct BuiltinFont5x7: Font {
+public final class BuiltinFont5x7: Font {
   public let name = "5x7"
   public let ascent = 7
   public let descent = 1

@@ -5,7 +5,7 @@ import MatrixCore
 ///
 /// Same coverage as the 5x7 (ASCII, Latin-1 letters and symbols), proportional with digits
 /// all 6 pixels wide; 7 rows above the baseline and one below, in an 8-row line.
-public struct BuiltinFont8x8: Font {
+public final class BuiltinFont8x8: Font {
   public let name = "8x8"
   public let ascent = 7
   public let descent = 1

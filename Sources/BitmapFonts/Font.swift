@@ -3,7 +3,7 @@
 /// Fonts may decode glyphs lazily (a 57,000-glyph Unifont is indexed, not decoded, at load),
 /// so lookups go through ``glyph(for:)``; implementations must be safe to call from any
 /// thread.
-public protocol Font: Sendable {
+public protocol Font: AnyObject, Sendable {
   /// A human-readable name (`5x7`, `unifont`, a file name).
   var name: String { get }
   /// The rows above the baseline that the font's tallest glyphs use.

@@ -7,7 +7,7 @@ import Testing
 /// that starts with closing or ends with opening punctuation (避头尾), overlong words split.
 @Suite struct LineBreakerTests {
   /// Every character 4 columns wide, no spacing: a line of width 4n holds n characters.
-  struct Cells: Font {
+  final class Cells: Font {
     let name = "cells", ascent = 4, descent = 0
     func glyph(for scalar: Unicode.Scalar) -> Glyph? {
       Glyph(bitmap: Framebuffer(width: 4, height: 4), advance: 4, top: 4)

@@ -92,8 +92,8 @@ struct RightToLeftRenderingTests {
   }
 
   /// Unifont without the Arabic presentation forms.
-  struct WithoutPresentationForms: Font {
-    var name = "no-forms"
+  final class WithoutPresentationForms: Font {
+    let name = "no-forms"
     var ascent: Int { RightToLeftRenderingTests.unifont!.ascent }
     var descent: Int { RightToLeftRenderingTests.unifont!.descent }
     func glyph(for scalar: Unicode.Scalar) -> Glyph? {

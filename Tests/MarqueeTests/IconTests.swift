@@ -8,7 +8,7 @@ import Testing
 /// renderer's icon set at the line's height, scrolled and cut like the letters around it.
 @Suite struct IconTests {
   /// A font with a 16-row line (14 above the baseline) and no glyphs.
-  struct SixteenRows: Font {
+  final class SixteenRows: Font {
     let name = "sixteen", ascent = 14, descent = 2
     func glyph(for scalar: Unicode.Scalar) -> Glyph? { nil }
   }

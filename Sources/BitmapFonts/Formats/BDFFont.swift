@@ -7,7 +7,7 @@ import MatrixCore
 /// used, as FreeType does), negative offsets, glyphs wider than their advance, `ENCODING -1`
 /// (unencoded: skipped), bitmaps with too few or too many rows. A glyph that cannot be read
 /// is skipped with a warning naming its line; a file that is not BDF at all is an error.
-public struct BDFFont: Font {
+public final class BDFFont: Font {
   public let name: String
   public let ascent: Int
   public let descent: Int

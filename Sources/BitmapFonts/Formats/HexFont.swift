@@ -5,7 +5,7 @@ import MatrixCore
 /// The file is indexed, not decoded, when it is loaded: the index holds each valid line's code
 /// point and where its bitmap starts, sorted for binary search. Glyphs are decoded when asked
 /// for, so a 57,000-glyph Unifont costs one pass over its bytes before the first frame.
-public struct HexFont: Font {
+public final class HexFont: Font {
   public let name: String
   /// Rows above the baseline (14, as hex2bdf sets it).
   public let ascent = 14

@@ -5,7 +5,7 @@ import MatrixCore
 /// The tables are located and checked when the font is loaded; glyphs are decoded when asked
 /// for, so a 30,000-glyph CJK font is ready as soon as its tables are found. Every read is
 /// bounds-checked: a damaged file is an error or a missing glyph, never a crash.
-public struct PCFFont: Font {
+public final class PCFFont: Font {
   public let name: String
   public let ascent: Int
   public let descent: Int

@@ -4,7 +4,7 @@ import MatrixCore
 ///
 /// PSF has no baseline; it is taken from the bottom of the capital `H` (falling back to three
 /// quarters of the height).
-public struct PSFFont: Font {
+public final class PSFFont: Font {
   public let name: String
   public let ascent: Int
   public let descent: Int

@@ -49,15 +49,20 @@ public struct MAX7219ChainEmulator: Sendable {
   /// Transactions latched so far.
   public private(set) var latchCount = 0
 
+  /// The chips' shift registers while bits move through them (kept, so clocking allocates
+  /// nothing: `--simulate` draws every frame through this emulator).
+  private var registers: [UInt16]
+
   /// A chain of `count` chips at power-up.
   public init(chips count: Int) {
     chips = [Chip](repeating: Chip(), count: count)
+    registers = [UInt16](repeating: 0, count: count)
   }
 
   /// Clocks bytes in, MSB first, without latching.
   public mutating func clock(_ bytes: some Sequence<UInt8>) {
     // The chain's shift registers apart from the chips' other state while bits move.
-    var registers = chips.map(\.shiftRegister)
+    for chip in 0..<chips.count { registers[chip] = chips[chip].shiftRegister }
     for byte in bytes {
       var bitIndex: UInt8 = 8
       while bitIndex > 0 {
