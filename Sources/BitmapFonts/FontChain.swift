@@ -21,9 +21,9 @@ public struct FontChain: Sendable, Equatable {
   }
 
   /// The rows above the common baseline: the largest ascent of the fonts.
-  public var ascent: Int { fonts.map(\.ascent).max() ?? 0 }
+  public var ascent: Int { fonts.map { $0.ascent }.max() ?? 0 }
   /// The rows below the common baseline: the largest descent of the fonts.
-  public var descent: Int { fonts.map(\.descent).max() ?? 0 }
+  public var descent: Int { fonts.map { $0.descent }.max() ?? 0 }
   /// The height of a line of text in this chain.
   public var lineHeight: Int { ascent + descent }
 
@@ -72,6 +72,6 @@ extension FontChain {
   /// Two chains are equal when they hold the fonts of the same names in the same order,
   /// and the same icons.
   public static func == (lhs: FontChain, rhs: FontChain) -> Bool {
-    lhs.fonts.map(\.name) == rhs.fonts.map(\.name) && lhs.icons == rhs.icons
+    lhs.fonts.map { $0.name } == rhs.fonts.map { $0.name } && lhs.icons == rhs.icons
   }
 }

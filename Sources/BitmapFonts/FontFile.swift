@@ -80,7 +80,7 @@ public enum FontFile {
   /// Whether the first line looks like `CODE:HEX`.
   static func looksLikeHex(_ bytes: [UInt8]) -> Bool {
     guard let colon = bytes.prefix(8).firstIndex(of: UInt8(ascii: ":")), (4...6).contains(colon) else { return false }
-    return bytes[..<colon].allSatisfy { HexFont.hexValue($0) != nil }
+    return bytes[..<colon].allSatisfy { HexDigit.value($0) != nil }
   }
 
   /// Unifont's mark offsets, read from `plane00-combining.txt` beside the hex file.

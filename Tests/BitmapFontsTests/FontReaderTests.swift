@@ -107,7 +107,7 @@ import Testing
         var bytes = (0..<8).map { _ in digits.randomElement(using: &random)! }
         bytes[position] = UInt8(byte)
         let word = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-        #expect(HexFont.allHexDigits(word) == (HexFont.hexValue(UInt8(byte)) != nil), "byte \(byte) at \(position)")
+        #expect(HexFont.allHexDigits(word) == (HexDigit.value(UInt8(byte)) != nil), "byte \(byte) at \(position)")
       }
     }
   }

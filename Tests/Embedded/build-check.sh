@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds the pixel core (MatrixCore) in Embedded Swift for the three microcontroller
-# architectures the toolchain ships (armv6m: Cortex-M0+, the RP2040; armv7em: Cortex-M4/M7;
-# riscv32), with warnings as errors, so nothing that Embedded Swift lacks creeps into it.
+# Builds the pixel core (MatrixCore) and the font core (most of BitmapFonts) in Embedded
+# Swift for the three microcontroller architectures the toolchain ships (armv6m: Cortex-M0+,
+# the RP2040; armv7em: Cortex-M4/M7; riscv32), with warnings as errors, so nothing that
+# Embedded Swift lacks creeps into them.
 # Prints the object size per target. Exit 0 when all build; 1 when one fails. Skips (exit 0,
 # saying so) when the toolchain has no Embedded Swift standard library.
 set -euo pipefail
@@ -13,13 +14,33 @@ if ! echo 'public func probe() -> Int { 1 }' > "$out/probe.swift" \
   echo "embedded build check skipped: this Swift toolchain has no Embedded Swift standard library"
   exit 0
 fi
+# The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
+# writing-system tables. Left out, as they need an operating system or are not needed on a
+# microcontroller: font files and the font locator, the file formats' readers, the icon
+# folder and picture files with their decoders.
+font_core=()
+while IFS= read -r file; do font_core+=("$file"); done < <(
+  find Sources/BitmapFonts -name '*.swift' \
+    ! -name FontFile.swift ! -name FontLocator.swift ! -name FontSummary.swift \
+    ! -path '*/Formats/*' ! -name 'IconSet+Folder.swift' ! -name PictureFile.swift ! -name '*Decoder.swift' | sort)
 status=0
 for target in armv6m-none-none-eabi armv7em-none-none-eabi riscv32-none-none-eabi; do
+  mkdir -p "$out/$target"
   if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
-    -module-name MatrixCore -Osize -c Sources/MatrixCore/*.swift -o "$out/MatrixCore-$target.o" 2> "$out/errors"; then
+    -module-name MatrixCore -Osize -emit-module -emit-module-path "$out/$target/MatrixCore.swiftmodule" \
+    -c Sources/MatrixCore/*.swift -o "$out/MatrixCore-$target.o" 2> "$out/errors"; then
     echo "MatrixCore builds for $target in Embedded Swift: $(stat -c %s "$out/MatrixCore-$target.o") bytes of object code"
   else
     echo "MatrixCore does not build for $target in Embedded Swift:" >&2
+    grep -E "error" "$out/errors" | head -20 >&2
+    status=1
+    continue
+  fi
+  if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
+    -module-name BitmapFonts -Osize -I "$out/$target" -c "${font_core[@]}" -o "$out/BitmapFonts-$target.o" 2> "$out/errors"; then
+    echo "the font core (${#font_core[@]} files of BitmapFonts) builds for $target in Embedded Swift: $(stat -c %s "$out/BitmapFonts-$target.o") bytes of object code"
+  else
+    echo "the font core does not build for $target in Embedded Swift:" >&2
     grep -E "error" "$out/errors" | head -20 >&2
     status=1
   fi

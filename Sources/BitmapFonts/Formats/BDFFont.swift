@@ -198,7 +198,7 @@ struct BDFParser {
         for (y, row) in rows.lines.prefix(height).enumerated() {
           var x = 0
           for byte in row {
-            guard let nibble = HexFont.hexValue(byte) else {
+            guard let nibble = HexDigit.value(byte) else {
               warn("glyph skipped: '\(Character(Unicode.Scalar(byte)))' is not a hex digit", line: rows.firstLine + y)
               return nil
             }

@@ -44,7 +44,7 @@ public final class HexFont: Font {
           lineNumber += 1
           // CODE: 4 to 6 hex digits, then ':'.
           var index = lineStart, code: UInt32 = 0
-          while index < count, index - lineStart < 7, let digit = HexFont.hexValue(bytes[index]) {
+          while index < count, index - lineStart < 7, let digit = HexDigit.value(bytes[index]) {
             code = code << 4 | UInt32(digit)
             index += 1
           }
@@ -137,16 +137,7 @@ public final class HexFont: Font {
   }
 
   /// 1 for the bytes that are hex digits.
-  static let digitTable: [UInt8] = (0..<256).map { hexValue(UInt8($0)) == nil ? 0 : 1 }
-
-  static func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    default: nil
-    }
-  }
+  static let digitTable: [UInt8] = (0..<256).map { HexDigit.value(UInt8($0)) == nil ? 0 : 1 }
 
   /// Whether the font has a glyph for `scalar` (without decoding it).
   public func contains(_ scalar: Unicode.Scalar) -> Bool {
@@ -172,7 +163,7 @@ public final class HexFont: Font {
     var position = Int(offsets[index])
     for y in 0..<16 {
       for column in 0..<digitsPerRow {
-        let nibble = HexFont.hexValue(data[position]) ?? 0
+        let nibble = HexDigit.value(data[position]) ?? 0
         position += 1
         for bit in 0..<4 where nibble & (8 >> UInt8(bit)) != 0 {
           bitmap[column * 4 + bit, y] = true
@@ -201,7 +192,7 @@ public final class HexFont: Font {
       var code: UInt32 = 0
       var valid = true
       for byte in trimmed[..<colon] where byte != 0x20 && byte != 0x09 {
-        guard let digit = hexValue(byte) else { valid = false; break }
+        guard let digit = HexDigit.value(byte) else { valid = false; break }
         code = code << 4 | UInt32(digit)
       }
       var rest = trimmed[(colon + 1)...].drop { $0 == 0x20 || $0 == 0x09 }

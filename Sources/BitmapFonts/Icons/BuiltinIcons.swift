@@ -13,7 +13,16 @@ public enum BuiltinIcons {
   public static let all: [Icon] = {
     // Each icon's 8-pixel drawing and its 16-pixel one.
     var drawn: [(name: String, small: Framebuffer, large: Framebuffer?)] = []
-    let blocks = art.split(separator: "\n\n").map { $0.split(separator: "\n").map { $0.trimmingCharacters() } }.filter { !$0.isEmpty }
+    // Blocks of lines between empty lines, each line trimmed.
+    var blocks: [[String]] = [[]]
+    for line in art.split(separator: "\n", omittingEmptySubsequences: false) {
+      if line.isEmpty {
+        if !blocks[blocks.count - 1].isEmpty { blocks.append([]) }
+      } else {
+        blocks[blocks.count - 1].append(line.trimmingCharacters())
+      }
+    }
+    if blocks[blocks.count - 1].isEmpty { blocks.removeLast() }
     // The 16-pixel drawings first, so that icons turned from one get its turns.
     var large: [String: Framebuffer] = [:]
     for lines in blocks where lines[0].hasSuffix(" 16") {

@@ -14,7 +14,10 @@ public struct IconSet: Sendable, Equatable {
 
   /// A set of these icons.
   public init(_ icons: [Icon] = []) {
-    self.icons = Dictionary(icons.map { ($0.name, $0) }, uniquingKeysWith: { _, last in last })
+    // The last of a name wins.
+    var table: [String: Icon] = [:]
+    for icon in icons { table[icon.name] = icon }
+    self.icons = table
   }
 
   /// The icons every sign has (``BuiltinIcons``): arrows, transport, weather, shop signs.
@@ -29,8 +32,8 @@ public struct IconSet: Sendable, Equatable {
   /// This set with `other`'s icons added; those of the same name replace these.
   public func adding(_ other: IconSet) -> IconSet {
     var merged = self
-    merged.icons.merge(other.icons) { _, theirs in theirs }
-    merged.broken.merge(other.broken) { _, theirs in theirs }
+    for (name, icon) in other.icons { merged.icons[name] = icon }
+    for (name, problem) in other.broken { merged.broken[name] = problem }
     merged.problems += other.problems
     return merged
   }
@@ -44,7 +47,7 @@ public struct IconSet: Sendable, Equatable {
   public func suggestions(for name: String) -> [String] {
     let scored = icons.keys.map { ($0, editDistance($0, name)) }
       .filter { $0.1 <= max(2, name.count / 3) || $0.0.hasPrefix(name) || name.hasPrefix($0.0) }
-    return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map(\.0)
+    return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map { $0.0 }
   }
 }
 

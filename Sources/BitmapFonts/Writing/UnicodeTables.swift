@@ -57,14 +57,19 @@ public enum UnicodeTables {
   static let joiningTypes = RunTable(joiningTypeData)
   static let combiningClasses = RunTable(combiningClassData)
 
-  static let mirrors: [UInt32: UInt32] = Dictionary(
-    records(mirrorData).map { ($0[0], $0[1]) }, uniquingKeysWith: { first, _ in first })
+  static let mirrors: [UInt32: UInt32] = firstOfEachKey(records(mirrorData).map { ($0[0], $0[1]) })
 
-  static let brackets: [UInt32: (pair: UInt32, opens: Bool)] = Dictionary(
-    records(bracketData).map { ($0[0], (pair: $0[1], opens: $0[2] == 1)) }, uniquingKeysWith: { first, _ in first })
+  static let brackets: [UInt32: (pair: UInt32, opens: Bool)] = firstOfEachKey(
+    records(bracketData).map { ($0[0], (pair: $0[1], opens: $0[2] == 1)) })
 
-  static let presentationForms: [UInt32: [UInt32]] = Dictionary(
-    records(presentationFormData).map { ($0[0], Array($0[1...4])) }, uniquingKeysWith: { first, _ in first })
+  static let presentationForms: [UInt32: [UInt32]] = firstOfEachKey(records(presentationFormData).map { ($0[0], Array($0[1...4])) })
+
+  /// A table of `pairs`, the first value of a key kept.
+  static func firstOfEachKey<Value>(_ pairs: [(UInt32, Value)]) -> [UInt32: Value] {
+    var table: [UInt32: Value] = [:]
+    for (key, value) in pairs where table[key] == nil { table[key] = value }
+    return table
+  }
 
   static let ligatures: [UInt32: (isolated: UInt32, final: UInt32)] = {
     var table: [UInt32: (isolated: UInt32, final: UInt32)] = [:]
@@ -76,8 +81,7 @@ public enum UnicodeTables {
     return table
   }()
 
-  static let decompositions: [UInt32: [UInt32]] = Dictionary(
-    records(decompositionData).map { ($0[0], Array($0.dropFirst())) }, uniquingKeysWith: { first, _ in first })
+  static let decompositions: [UInt32: [UInt32]] = firstOfEachKey(records(decompositionData).map { ($0[0], Array($0.dropFirst())) })
 
   static let compositions: [UInt64: UInt32] = {
     let excluded = Set(records(compositionExclusionData).map { $0[0] })
@@ -108,7 +112,7 @@ public enum UnicodeTables {
         if !record.isEmpty { records.append(record) }
         record = []
       default:
-        guard let digit = HexFont.hexValue(byte) else { preconditionFailure("generated table holds \(byte)") }
+        guard let digit = HexDigit.value(byte) else { preconditionFailure("generated table holds \(byte)") }
         field = field << 4 | UInt32(digit)
         inField = true
       }
