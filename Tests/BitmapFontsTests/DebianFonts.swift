@@ -32,7 +32,9 @@ enum DebianFonts {
 
   static func bdfGlyph(_ text: String, encoding: Int) -> BDFGlyph? {
     guard let range = text.range(of: "\nENCODING \(encoding)\n") else { return nil }
-    return bdfGlyphs(text[range.upperBound...], first: true)[-1]
+    // Only up to its ENDCHAR: the lines of the rest of a large font are not split for it.
+    let end = text.range(of: "\nENDCHAR", range: range.upperBound..<text.endIndex)?.upperBound ?? text.endIndex
+    return bdfGlyphs(text[range.upperBound..<end], first: true)[-1]
   }
 
   /// Every glyph of BDF text by encoding, in one pass (`first`: only the glyph the text
