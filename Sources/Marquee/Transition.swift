@@ -1,5 +1,4 @@
 import MatrixCore
-import Synchronization
 
 /// A change from old content to new: the exit effects on the old, the entry effects on the
 /// new, over a duration in seconds with an easing.
@@ -20,14 +19,17 @@ public struct Transition: Sendable {
   public var easing: Easing
   /// A hand-drawn transition that replaces the effects, if set.
   public var custom: Custom? {
-    didSet { customIdentity = custom == nil ? nil : Transition.nextIdentity() }
+    get { drawing?.draw }
+    set { drawing = newValue.map(Drawing.init) }
   }
-  /// Which hand-drawn closure this is: copies share it, two closures never do (closures
-  /// cannot be compared).
-  private var customIdentity: UInt64?
+  /// The hand-drawn closure in a box whose identity says which closure it is: copies share
+  /// it, two closures set apart never do (closures cannot be compared).
+  private var drawing: Drawing?
 
-  private static let identities = Atomic<UInt64>(0)
-  private static func nextIdentity() -> UInt64 { identities.add(1, ordering: .relaxed).newValue }
+  private final class Drawing: Sendable {
+    let draw: Custom
+    init(_ draw: @escaping Custom) { self.draw = draw }
+  }
 
   /// Creates a transition; the exit defaults to the entry's exit half.
   public init(
@@ -46,8 +48,7 @@ public struct Transition: Sendable {
     self.exit = []
     self.duration = duration
     self.easing = easing
-    self.custom = custom
-    customIdentity = Transition.nextIdentity()
+    self.drawing = Drawing(custom)
   }
 
   /// The vertical push of the cycling notice boards: the new line pushes the old one up.
@@ -130,6 +131,6 @@ extension Transition: Equatable {
       a.count == b.count && zip(a, b).allSatisfy { $0.name == $1.name && type(of: $0) == type(of: $1) }
     }
     return same(lhs.entry, rhs.entry) && same(lhs.exit, rhs.exit) && lhs.duration == rhs.duration
-      && lhs.easing == rhs.easing && lhs.customIdentity == rhs.customIdentity
+      && lhs.easing == rhs.easing && lhs.drawing === rhs.drawing
   }
 }

@@ -49,6 +49,21 @@ import Testing
     #expect(between.contains { $0 != Frame(pixels: old) && $0 != Frame(pixels: new) })
   }
 
+  /// A hand-drawn transition equals its copies and no other: two closures set apart are
+  /// two transitions, even with the same code, and one set to nil is the plain one again.
+  @Test func aHandDrawnTransitionEqualsItsCopiesOnly() {
+    let draw: Transition.Custom = { _, new, _, area in area = new }
+    let one = Transition(duration: 0.5, custom: draw)
+    let copy = one
+    #expect(one == copy)
+    #expect(one != Transition(duration: 0.5, custom: draw))
+    var changed = copy
+    changed.custom = draw
+    #expect(changed != one)
+    changed.custom = nil
+    #expect(changed == Transition(entry: [], duration: 0.5))
+  }
+
   @Test func printCutsHalfwayWithNothingInBetween() throws {
     let transition = Transition(entry: try EffectCatalog.parse("print"))
     let (old, new) = TransitionEffectTests.cards(width: 32, height: 8)
