@@ -1,7 +1,7 @@
 import MatrixCore
 
 /// Blinds: stripes close over the old text until the area is lit, then open on the new text.
-public struct BlindsEffect: TransitionEffect {
+public final class BlindsEffect: TransitionEffect {
   /// The width of one blind, in columns (a divisor of 64).
   public let blindWidth = 4
   public var name: String { "blinds" }
@@ -44,7 +44,7 @@ public struct BlindsEffect: TransitionEffect {
 }
 
 /// Mesh: alternate columns slide in from the top and from the bottom (and out again).
-public struct MeshEffect: TransitionEffect {
+public final class MeshEffect: TransitionEffect {
   public var name: String { "mesh" }
   public var summary: String { "alternate columns slide in from the top and from the bottom" }
   public var timing: EffectTiming { .halves }
@@ -83,7 +83,7 @@ public struct MeshEffect: TransitionEffect {
 
 /// Slice: the new text's columns slide in from the right edge one at a time, leftmost
 /// first; on the way out the old text's columns slide off to the left one at a time.
-public struct SliceEffect: TransitionEffect {
+public final class SliceEffect: TransitionEffect {
   public var name: String { "slice" }
   public var summary: String { "columns slide in from the right edge one at a time" }
   public var timing: EffectTiming { .halves }
@@ -136,7 +136,7 @@ public struct SliceEffect: TransitionEffect {
 
 /// Sprite: a small animated bitmap walks across; entering, the new text appears behind it
 /// (to its left); exiting, it walks back right to left and the old text vanishes behind it.
-public struct SpriteEffect: TransitionEffect {
+public final class SpriteEffect: TransitionEffect {
   public var name: String { "sprite" }
   public var summary: String { "a small animated sprite walks across, revealing the text behind it" }
   public var timing: EffectTiming { .halves }

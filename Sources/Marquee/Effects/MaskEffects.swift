@@ -3,7 +3,7 @@ import MatrixCore
 /// Effects that reveal the new content and hide the old through a moving mask, both at
 /// once: the entering layer shows where the mask is open and the exiting layer where it is
 /// closed, so together they always fill the area.
-public struct MaskEffect: TransitionEffect {
+public final class MaskEffect: TransitionEffect {
   /// The shapes of mask.
   public enum Shape: Sendable {
     /// A vertical edge moving right (`true`) or left, with a lit bar at the edge if `cursor`.
@@ -23,6 +23,10 @@ public struct MaskEffect: TransitionEffect {
   public let shape: Shape
   public let name: String
   public let summary: String
+
+  init(shape: Shape, name: String, summary: String) {
+    (self.shape, self.name, self.summary) = (shape, name, summary)
+  }
   public var timing: EffectTiming { .together }
   public var stage: EffectStage { .mask }
 

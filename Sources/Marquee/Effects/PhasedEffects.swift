@@ -2,7 +2,7 @@ import MatrixCore
 
 /// Effects that work in halves: the old content goes in the first half of the transition,
 /// the new content comes in the second.
-public struct PhasedEffect: TransitionEffect {
+public final class PhasedEffect: TransitionEffect {
   /// What happens within the half.
   public enum Kind: Sendable {
     /// The cut: the old content until its half ends, the new one from the start of its half.
@@ -20,6 +20,10 @@ public struct PhasedEffect: TransitionEffect {
   public let kind: Kind
   public let name: String
   public let summary: String
+
+  init(kind: Kind, name: String, summary: String) {
+    (self.kind, self.name, self.summary) = (kind, name, summary)
+  }
   public var timing: EffectTiming { .halves }
   public var stage: EffectStage {
     switch kind {

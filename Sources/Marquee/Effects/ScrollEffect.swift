@@ -5,12 +5,16 @@ import MatrixCore
 ///
 /// Straight scrolls travel the area's width (left, right) or height (up, down); diagonals
 /// travel the height along both axes, as MD_Parola's do, but never draw outside the area.
-public struct ScrollEffect: TransitionEffect {
+public final class ScrollEffect: TransitionEffect {
   /// Horizontal direction of travel: -1 left, 0 none, 1 right.
   public let dx: Int
   /// Vertical direction of travel: -1 up, 0 none, 1 down.
   public let dy: Int
   public let name: String
+
+  init(dx: Int, dy: Int, name: String) {
+    (self.dx, self.dy, self.name) = (dx, dy, name)
+  }
   public var summary: String {
     "the new text pushes the old one out, both moving \(name.dropFirst("scroll-".count))"
   }

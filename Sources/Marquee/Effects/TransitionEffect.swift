@@ -60,7 +60,7 @@ public struct EffectContext: Sendable {
 /// An effect is used on its own (`--in wipe-right`) or combined with others
 /// (`--out fade+scroll-up`): each option of a combination applies to the same layer, each
 /// with its own timing, in the order geometry, masks, light, overlays.
-public protocol TransitionEffect: Sendable {
+public protocol TransitionEffect: AnyObject, Sendable {
   /// The name used on the command line (`scroll-up`).
   var name: String { get }
   /// One line saying what the pixels do.
