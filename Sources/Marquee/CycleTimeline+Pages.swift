@@ -10,7 +10,7 @@ extension CycleTimeline {
   ///
   /// - Throws: ``MarqueeError/textTallerThanSign(textHeight:signHeight:)`` when one line is
   ///   taller than the area, ``MarqueeError/contentTooLarge(_:)`` for a page that cannot be.
-  public init(
+  public convenience init(
     pagesOf messages: [String], renderer: TextRenderer, width: Int, height: Int, lineSpacing: Int = 0,
     settings: CycleSettings = CycleSettings()
   ) throws(MarqueeError) {

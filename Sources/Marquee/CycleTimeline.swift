@@ -46,7 +46,7 @@ public struct CycleSettings: Sendable, Equatable {
 /// the speed and stand for the dwell again at its end; then the transition to the next
 /// message. The cycle starts with the first message standing. Everything is a pure function
 /// of `t`.
-public struct CycleTimeline: Timeline {
+public final class CycleTimeline: Timeline {
   public let width: Int
   public let height: Int
   /// The messages, prepared for the area.
@@ -70,7 +70,7 @@ public struct CycleTimeline: Timeline {
   }
 
   /// Lays out `messages` for a `width` x `height` sign.
-  public init(
+  public convenience init(
     messages: [String], renderer: TextRenderer, width: Int, height: Int,
     settings: CycleSettings = CycleSettings()
   ) throws(MarqueeError) {

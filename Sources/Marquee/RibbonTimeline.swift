@@ -11,7 +11,7 @@ import MatrixCore
 /// Messages that read right to left (Arabic, Hebrew) make a ribbon that reads that way:
 /// the first message on the right, the next to its left, scrolling towards the right
 /// (unless the settings say otherwise), the first message's start at the sign's right edge.
-public struct RibbonTimeline: Timeline {
+public final class RibbonTimeline: Timeline {
   public let width: Int
   public let height: Int
   /// The ribbon: every message followed by the gap, one period of the loop.

@@ -23,7 +23,7 @@ public struct MessageEvent: Sendable, Equatable {
 
 /// A timeline that can fill a zone: it knows its messages, where they are, and when they
 /// come and go.
-public protocol ZoneTimeline: Timeline {
+public protocol ZoneTimeline: Timeline, AnyObject {
   /// The number of messages.
   var messageCount: Int { get }
   /// The message under (`x`, `y`) of the zone at time `t`, or `nil` (a gap, a blank area).
