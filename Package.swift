@@ -26,15 +26,18 @@ let package = Package(
   targets: [
     // Async-signal-safe signal handling and the kernel's clock state, against the system headers.
     .target(name: "CPlatform"),
+    // Conversions of computed numbers to fixed-width integers that never trap. Depends on
+    // nothing, so the engine builds without an operating system (Docs/embedded.md).
+    .target(name: "TotalConversion"),
     // The kernel's door: the C library (named in one file), errno errors, EINTR, the clocks,
-    // threads, owned descriptors, signals, whole-file reads.
-    .target(name: "Platform", dependencies: ["CPlatform"]),
+    // threads, owned descriptors, signals, whole-file reads. Re-exports TotalConversion.
+    .target(name: "Platform", dependencies: ["CPlatform", "TotalConversion"]),
     // Pixels: framebuffers, frames and the display protocol. Depends on nothing.
     .target(name: "MatrixCore"),
     .target(name: "SimpleJSON"),
     .target(name: "BitmapFonts", dependencies: ["Platform", "MatrixCore"], exclude: ["Writing/Generator"]),
     // The generator of the Chinese calendar's tables is a script beside them.
-    .target(name: "Marquee", dependencies: ["Platform", "MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
+    .target(name: "Marquee", dependencies: ["Platform", "TotalConversion", "MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
     // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.
     .target(name: "CKernel"),
     .target(name: "Drivers", dependencies: ["Platform", "MatrixCore", "SimpleJSON", "CKernel"]),

@@ -1,4 +1,4 @@
-import Platform
+import TotalConversion
 import BitmapFonts
 import MatrixCore
 

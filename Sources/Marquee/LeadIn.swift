@@ -1,4 +1,4 @@
-import Platform
+import TotalConversion
 import MatrixCore
 
 /// How new content takes over a zone from what it showed: the bridge between two contents.

@@ -1,4 +1,4 @@
-import Platform
+import TotalConversion
 import MatrixCore
 
 /// A message starting or ending to be visible in a zone.

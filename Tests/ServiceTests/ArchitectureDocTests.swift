@@ -49,8 +49,11 @@ import Testing
     var swift = false
     for case let file as URL in files where file.pathExtension == "swift" {
       swift = true
-      for line in (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n") ?? [] where line.hasPrefix("import ") {
-        modules.insert(String(line.dropFirst("import ".count)).trimmingCharacters(in: .whitespaces))
+      // `import X`, and `@_exported import X` (attributes before the keyword).
+      for line in (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n") ?? []
+      where line.hasPrefix("import ") || (line.hasPrefix("@") && line.contains(" import ")) {
+        let module = line.hasPrefix("import ") ? line.dropFirst("import ".count) : line[line.range(of: " import ")!.upperBound...]
+        modules.insert(String(module).trimmingCharacters(in: .whitespaces))
       }
     }
     return swift ? modules.subtracting(toolchain) : nil
