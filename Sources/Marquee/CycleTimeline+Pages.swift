@@ -22,7 +22,7 @@ extension CycleTimeline {
       lineRenderer.direction = renderer.paragraphDirection(message)
       let rightToLeft = lineRenderer.direction == .rtl
       let layouts = LineBreaker.lines(message, width: width, renderer: lineRenderer).map(lineRenderer.layout)
-      let lineHeight = layouts.map(\.height).max() ?? renderer.lineHeight
+      let lineHeight = layouts.map { $0.height }.max() ?? renderer.lineHeight
       guard lineHeight <= height else { throw .textTallerThanSign(textHeight: lineHeight, signHeight: height) }
       let perPage = max(1, (height + lineSpacing) / (lineHeight + lineSpacing))
       for start in stride(from: 0, to: layouts.count, by: perPage) {

@@ -54,7 +54,7 @@ public final class RibbonTimeline: Timeline {
     settings.direction = settings.direction.resolved(rightToLeft: rightToLeft)
     self.settings = settings
     self.readsRightToLeft = rightToLeft
-    let lineHeight = layouts.map(\.height).max() ?? renderer.lineHeight
+    let lineHeight = layouts.map { $0.height }.max() ?? renderer.lineHeight
     guard lineHeight <= height else { throw .textTallerThanSign(textHeight: lineHeight, signHeight: height) }
     let gap = settings.gap
     var contentWidth = 0

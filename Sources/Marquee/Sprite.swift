@@ -104,7 +104,7 @@ public struct Sprite: Sendable, Equatable {
       .#####.
       ..###..
       """
-    do {
+    do throws(Sprite.Invalid) {
       return try Sprite(text: text)
     } catch {
       preconditionFailure("the built-in sprite is malformed: \(error)")

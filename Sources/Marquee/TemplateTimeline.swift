@@ -1,3 +1,5 @@
+// The operating system's part of the templates: left out of an Embedded Swift build.
+#if !hasFeature(Embedded)
 import MatrixCore
 import Synchronization
 
@@ -7,7 +9,7 @@ import Synchronization
 /// `t = 0` is Unix time ``epoch``; the frame at `t` is the frame of the content with the
 /// text as it reads at `epoch + t`, so it stays a pure function of `t`. Timelines for the
 /// texts met are kept (the last few), so a frame costs no layout while the text stands.
-public final class TemplateTimeline: ZoneTimeline, Sendable {
+public final class TemplateTimeline: Timeline, ZoneTimeline, Sendable {
   public let width: Int
   public let height: Int
   /// The Unix time of `t = 0`.
@@ -109,3 +111,4 @@ public final class TemplateTimeline: ZoneTimeline, Sendable {
     current(t)?.nextBoundary(after: t) ?? t
   }
 }
+#endif

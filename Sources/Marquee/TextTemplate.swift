@@ -1,5 +1,5 @@
-import Platform
 import BitmapFonts
+import TotalConversion
 
 /// Message text with placeholders filled in from the time: `{time}` (`%H:%M`), `{date}`
 /// (`%Y-%m-%d`), `{time:FORMAT}` and `{date:FORMAT}` with strftime formats, in the local
@@ -15,10 +15,12 @@ import BitmapFonts
 public struct TextTemplate: Sendable, Equatable {
   enum Part: Sendable, Equatable {
     case text(String)
-    case time(format: String)
-    /// Time until (`down`) or since a moment, in Unix time.
-    case span(moment: Double, down: Bool, format: String)
-    case lunar(format: String)
+    #if !hasFeature(Embedded)
+      case time(format: String)
+      /// Time until (`down`) or since a moment, in Unix time.
+      case span(moment: Double, down: Bool, format: String)
+      case lunar(format: String)
+    #endif
   }
 
   let parts: [Part]
@@ -41,18 +43,20 @@ public struct TextTemplate: Sendable, Equatable {
         text.append(character)
         return true
       case .placeholder(let name, let format, _):
-        switch name {
-        case "time", "date": add(.time(format: format.isEmpty ? (name == "time" ? "%H:%M" : "%Y-%m-%d") : String(format)))
-        case "icon" where Icon.isValidName(format):
+        if name == "icon" && Icon.isValidName(format) {
           // An icon is one character of the text (BitmapFonts' IconText).
           text += IconText.character(format)
-        case "lunar": add(.lunar(format: format.isEmpty ? "%M%D" : String(format)))
-        case "countdown", "since":
-          guard let span = TextTemplate.span(String(format), down: name == "countdown") else { return false }
-          add(span)
-        default: return false
+          return true
         }
-        return true
+        #if !hasFeature(Embedded)
+          // The placeholders of the time (TextTemplate+LocalTime.swift); without an
+          // operating system they read as plain text.
+          guard let part = TextTemplate.timePart(name: name, format: format) else { return false }
+          add(part)
+          return true
+        #else
+          return false
+        #endif
       }
     }
     if !text.isEmpty { parts.append(.text(text)) }
@@ -118,68 +122,8 @@ public struct TextTemplate: Sendable, Equatable {
   /// Whether the text depends on the time.
   public var isDynamic: Bool {
     parts.contains { part in
-      switch part {
-      case .text: false
-      case .time, .span, .lunar: true
-      }
-    }
-  }
-
-  /// `YYYY-MM-DD HH:MM[|FORMAT]` as a span part, or nil (then the text stays as written).
-  static func span(_ text: String, down: Bool) -> Part? {
-    let pieces = text.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
-    let moment = pieces[0].split(separator: " ")
-    guard moment.count == 2 else { return nil }
-    let date = moment[0].split(separator: "-"), clock = moment[1].split(separator: ":")
-    guard date.count == 3, clock.count == 2, let year = Int(date[0]), let month = Int(date[1]), let day = Int(date[2]),
-      let hour = Int(clock[0]), let minute = Int(clock[1]), (1...12).contains(month), (1...31).contains(day),
-      (0...23).contains(hour), (0...59).contains(minute)
-    else { return nil }
-    var parts = tm()
-    parts.tm_year = Int32(year - 1900)
-    parts.tm_mon = Int32(month - 1)
-    parts.tm_mday = Int32(day)
-    parts.tm_hour = Int32(hour)
-    parts.tm_min = Int32(minute)
-    parts.tm_isdst = -1
-    let when = mktime(&parts)
-    guard when != -1 else { return nil }
-    return .span(moment: Double(when), down: down, format: pieces.count == 2 ? String(pieces[1]) : "%dd %hh %mm")
-  }
-
-  /// A span of `seconds` in `format`.
-  static func spanText(_ seconds: Double, _ format: String) -> String {
-    let minutes = Int(saturating: max(0, seconds) / 60)
-    return substitute(format) { code in
-      switch code {
-      case "d": "\(minutes / 1440)"
-      case "h": "\(minutes / 60 % 24)"
-      case "m": "\(minutes % 60)"
-      case "H": "\(minutes / 60)"
-      case "M": "\(minutes)"
-      default: nil
-      }
-    }
-  }
-
-  /// The lunar day of the local date at `epochSeconds` in `format` (empty outside the years
-  /// the calendar covers).
-  static func lunarText(_ format: String, _ epochSeconds: Double) -> String {
-    var seconds = time_t(epochSeconds.rounded(.down))
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    guard let day = ChineseCalendar.day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)) else {
-      return ""
-    }
-    return substitute(format) { code in
-      switch code {
-      case "M": day.monthName
-      case "D": day.dayName
-      case "Y": day.yearName
-      case "A": day.zodiac
-      case "T": day.termName
-      default: nil
-      }
+      if case .text = part { return false }
+      return true
     }
   }
 
@@ -198,26 +142,15 @@ public struct TextTemplate: Sendable, Equatable {
     return result
   }
 
-  /// Whether the text changes every second (else at most every minute).
-  var changesEverySecond: Bool {
-    parts.contains { part in
-      guard case .time(let format) = part else { return false }
-      return ["%S", "%T", "%r", "%s", "%c", "%X"].contains { format.contains($0) }
-    }
-  }
-
   /// The text at Unix time `epochSeconds` (fractions are dropped).
   public func expand(at epochSeconds: Double) -> String {
     var result = ""
     for part in parts {
       switch part {
       case .text(let text): result += text
-      case .time(let format): result += TextTemplate.format(format, epochSeconds)
-      case .span(let moment, let down, let format):
-        // A countdown shows the minutes begun (one minute left until the moment itself).
-        let seconds = down ? (moment - epochSeconds.rounded(.down) + 59) : epochSeconds.rounded(.down) - moment
-        result += TextTemplate.spanText(seconds, format)
-      case .lunar(let format): result += TextTemplate.lunarText(format, epochSeconds)
+      #if !hasFeature(Embedded)
+        default: result += TextTemplate.expand(part, at: epochSeconds)
+      #endif
       }
     }
     return result
@@ -226,16 +159,11 @@ public struct TextTemplate: Sendable, Equatable {
   /// The next Unix time after `epochSeconds` at which the text may change.
   public func nextChange(after epochSeconds: Double) -> Double? {
     guard isDynamic else { return nil }
-    let step = changesEverySecond ? 1.0 : 60.0
+    #if !hasFeature(Embedded)
+      let step = changesEverySecond ? 1.0 : 60.0
+    #else
+      let step = 60.0
+    #endif
     return ((epochSeconds / step).rounded(.down) + 1) * step
-  }
-
-  static func format(_ format: String, _ epochSeconds: Double) -> String {
-    var seconds = time_t(epochSeconds.rounded(.down))
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    var buffer = [CChar](repeating: 0, count: 256)
-    let count = strftime(&buffer, buffer.count, format, &parts)
-    return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
   }
 }

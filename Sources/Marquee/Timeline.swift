@@ -19,6 +19,10 @@ public protocol Timeline: Sendable {
   /// The first instant after `t` at which the frame may differ from the frame at `t`,
   /// or `nil` if it never changes again. A player sleeps until then when nothing moves.
   func nextChange(after t: Double) -> Double?
+
+  /// The frame at time `t`, in new buffers (convenient in tests; players reuse buffers).
+  /// A requirement with a default, so a timeline held as an existential has it too.
+  func frame(at t: Double) -> Frame
 }
 
 extension Timeline {

@@ -168,11 +168,15 @@ public struct ZoneContent: Sendable, Equatable {
         throw .unknownIcon(icons.unknown(name))
       }
     }
-    if let epoch, templates.contains(where: \.isDynamic) {
-      var plain = self
-      plain.epoch = nil
-      return try TemplateTimeline(content: plain, width: width, height: height, epoch: epoch)
-    }
+    #if !hasFeature(Embedded)
+      // Text of the time: laid out again as it changes (not in an Embedded Swift build,
+      // where the time's placeholders read as plain text).
+      if let epoch, templates.contains(where: { $0.isDynamic }) {
+        var plain = self
+        plain.epoch = nil
+        return try TemplateTimeline(content: plain, width: width, height: height, epoch: epoch)
+      }
+    #endif
     // Text without placeholders of the time: its braces and icons, once.
     let messages = templates.map { $0.expand(at: 0) }
     switch motion {

@@ -22,8 +22,21 @@ public struct MessageEvent: Sendable, Equatable {
 }
 
 /// A timeline that can fill a zone: it knows its messages, where they are, and when they
-/// come and go.
-public protocol ZoneTimeline: Timeline, AnyObject {
+/// come and go. Its conformers are ``Timeline``s too; the protocol restates the timeline's
+/// requirements instead of refining it, because an existential of a class-bound protocol
+/// that refines one that is not is beyond Embedded Swift, and zones hold their timelines
+/// as existentials.
+public protocol ZoneTimeline: AnyObject, Sendable {
+  /// The width of the frames, in pixels (``Timeline/width``).
+  var width: Int { get }
+  /// The height of the frames, in pixels (``Timeline/height``).
+  var height: Int { get }
+  /// Draws the frame at time `t` (``Timeline/render(at:into:workspace:)``).
+  func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace)
+  /// The first instant after `t` at which the frame may differ (``Timeline/nextChange(after:)``).
+  func nextChange(after t: Double) -> Double?
+  /// The frame at time `t`, in new buffers (``Timeline/frame(at:)``).
+  func frame(at t: Double) -> Frame
   /// The number of messages.
   var messageCount: Int { get }
   /// The message under (`x`, `y`) of the zone at time `t`, or `nil` (a gap, a blank area).
@@ -187,4 +200,22 @@ extension CycleTimeline: ZoneTimeline {
     let nextStart = start + hold + max(0, settings.transition.duration)
     return nextStart + CycleTimeline.holdLength(cards[next], settings)
   }
+}
+
+/// A zone's timeline held as a ``Timeline`` (for a player or a recorder): a zone keeps its
+/// timeline as `any ZoneTimeline`, which is not itself a ``Timeline``.
+public struct ZoneTimelineView: Timeline {
+  /// The zone's timeline.
+  public let zone: any ZoneTimeline
+
+  public init(_ zone: any ZoneTimeline) { self.zone = zone }
+
+  public var width: Int { zone.width }
+  public var height: Int { zone.height }
+
+  public func render(at t: Double, into frame: inout Frame, workspace: inout FrameWorkspace) {
+    zone.render(at: t, into: &frame, workspace: &workspace)
+  }
+
+  public func nextChange(after t: Double) -> Double? { zone.nextChange(after: t) }
 }

@@ -75,7 +75,7 @@ enum Recording {
     for (name, timeline) in modes {
       // A whole loop, three seconds at least.
       options.frames = max(75, Int(saturating: ((timeline.loopDuration ?? 0) * options.fps).rounded()))
-      try recordGIF(timeline, options: options, path: "\(folder)/\(name).gif", caption: name)
+      try recordGIF(ZoneTimelineView(timeline), options: options, path: "\(folder)/\(name).gif", caption: name)
       count += 1
     }
     try printOutput("Wrote \(count) GIFs to \(folder)\n")

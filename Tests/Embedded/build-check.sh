@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the pixel core (MatrixCore) and the font core (most of BitmapFonts) in Embedded
-# Swift for the three microcontroller architectures the toolchain ships (armv6m: Cortex-M0+,
+# Builds the pixel core (MatrixCore), the font core (most of BitmapFonts) and the timeline
+# core (most of Marquee) in Embedded Swift for the three microcontroller architectures the toolchain ships (armv6m: Cortex-M0+,
 # the RP2040; armv7em: Cortex-M4/M7; riscv32), with warnings as errors, so nothing that
 # Embedded Swift lacks creeps into them.
 # Prints the object size per target. Exit 0 when all build; 1 when one fails. Skips (exit 0,
@@ -23,6 +23,15 @@ while IFS= read -r file; do font_core+=("$file"); done < <(
   find Sources/BitmapFonts -name '*.swift' \
     ! -name FontFile.swift ! -name FontLocator.swift ! -name FontSummary.swift \
     ! -path '*/Formats/*' ! -name 'IconSet+Folder.swift' ! -name PictureFile.swift ! -name '*Decoder.swift' | sort)
+# The timeline core: ribbon, cycle, transitions, zones and the Chinese calendar, on the
+# total conversions. Left out, as they need an operating system: the player and its clock,
+# the sign controller and the stop flag, the sign with its notifications. The text
+# templates' time placeholders are left out inside (`#if !hasFeature(Embedded)`).
+timeline_core=()
+while IFS= read -r file; do timeline_core+=("$file"); done < <(
+  find Sources/Marquee -name '*.swift' \
+    ! -name Player.swift ! -name PlayerClock.swift ! -name SignController.swift ! -name StopFlag.swift \
+    ! -name 'Sign+Notifications.swift' ! -name Sign.swift ! -name NotificationQueue.swift | sort)
 status=0
 for target in armv6m-none-none-eabi armv7em-none-none-eabi riscv32-none-none-eabi; do
   mkdir -p "$out/$target"
@@ -37,10 +46,24 @@ for target in armv6m-none-none-eabi armv7em-none-none-eabi riscv32-none-none-eab
     continue
   fi
   if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
-    -module-name BitmapFonts -Osize -I "$out/$target" -c "${font_core[@]}" -o "$out/BitmapFonts-$target.o" 2> "$out/errors"; then
+    -module-name BitmapFonts -Osize -I "$out/$target" -emit-module -emit-module-path "$out/$target/BitmapFonts.swiftmodule" \
+    -c "${font_core[@]}" -o "$out/BitmapFonts-$target.o" 2> "$out/errors"; then
     echo "the font core (${#font_core[@]} files of BitmapFonts) builds for $target in Embedded Swift: $(stat -c %s "$out/BitmapFonts-$target.o") bytes of object code"
   else
     echo "the font core does not build for $target in Embedded Swift:" >&2
+    grep -E "error" "$out/errors" | head -20 >&2
+    status=1
+    continue
+  fi
+  if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
+    -module-name TotalConversion -Osize -emit-module -emit-module-path "$out/$target/TotalConversion.swiftmodule" \
+    -c Sources/TotalConversion/*.swift -o "$out/TotalConversion-$target.o" 2> "$out/errors" \
+    && swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
+      -package-name marquee -module-name Marquee -Osize -I "$out/$target" -c "${timeline_core[@]}" \
+      -o "$out/Marquee-$target.o" 2> "$out/errors"; then
+    echo "the timeline core (${#timeline_core[@]} files of Marquee) builds for $target in Embedded Swift: $(stat -c %s "$out/Marquee-$target.o") bytes of object code"
+  else
+    echo "the timeline core does not build for $target in Embedded Swift:" >&2
     grep -E "error" "$out/errors" | head -20 >&2
     status=1
   fi

@@ -4,9 +4,12 @@ import MatrixCore
 public enum EffectCatalog {
   /// All effects, in the order `marquee effects` lists them.
   public static let all: [any TransitionEffect] = {
-    let pool: [any TransitionEffect] =
-      PhasedEffect.all + ScrollEffect.all + MaskEffect.all
-      + [BlindsEffect(), MeshEffect(), SliceEffect(), SpriteEffect()]
+    // Each effect wrapped one by one (an array's upcast is a dynamic cast, which Embedded
+    // Swift lacks).
+    var pool: [any TransitionEffect] = PhasedEffect.all.map { $0 }
+    pool += ScrollEffect.all.map { $0 as any TransitionEffect }
+    pool += MaskEffect.all.map { $0 as any TransitionEffect }
+    pool += [BlindsEffect(), MeshEffect(), SliceEffect(), SpriteEffect()] as [any TransitionEffect]
     let order = [
       "print", "scroll-up", "scroll-down", "scroll-left", "scroll-right", "scroll-up-left",
       "scroll-up-right", "scroll-down-left", "scroll-down-right", "fade", "cross-fade", "random",
@@ -60,7 +63,7 @@ public enum EffectCatalog {
   }
 
   static func closest(to name: String) -> String? {
-    closestName(to: name, among: all.map(\.name))
+    closestName(to: name, among: all.map { $0.name })
   }
 }
 
