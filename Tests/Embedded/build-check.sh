@@ -32,40 +32,28 @@ while IFS= read -r file; do timeline_core+=("$file"); done < <(
   find Sources/Marquee -name '*.swift' \
     ! -name Player.swift ! -name PlayerClock.swift ! -name SignController.swift ! -name StopFlag.swift \
     ! -name 'Sign+Notifications.swift' ! -name Sign.swift ! -name NotificationQueue.swift | sort)
+# build TARGET MODULE WHAT FILE...: one module for TARGET, its interface kept for the next.
+build() {
+  local target=$1 module=$2 what=$3
+  shift 3
+  if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
+    -package-name marquee -module-name "$module" -Osize -I "$out/$target" \
+    -emit-module -emit-module-path "$out/$target/$module.swiftmodule" \
+    -c "$@" -o "$out/$module-$target.o" 2> "$out/errors"; then
+    echo "$what builds for $target in Embedded Swift: $(stat -c %s "$out/$module-$target.o") bytes of object code"
+  else
+    echo "$what does not build for $target in Embedded Swift:" >&2
+    grep -E "error" "$out/errors" | head -20 >&2
+    return 1
+  fi
+}
 status=0
 for target in armv6m-none-none-eabi armv7em-none-none-eabi riscv32-none-none-eabi; do
   mkdir -p "$out/$target"
-  if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
-    -module-name MatrixCore -Osize -emit-module -emit-module-path "$out/$target/MatrixCore.swiftmodule" \
-    -c Sources/MatrixCore/*.swift -o "$out/MatrixCore-$target.o" 2> "$out/errors"; then
-    echo "MatrixCore builds for $target in Embedded Swift: $(stat -c %s "$out/MatrixCore-$target.o") bytes of object code"
-  else
-    echo "MatrixCore does not build for $target in Embedded Swift:" >&2
-    grep -E "error" "$out/errors" | head -20 >&2
-    status=1
-    continue
-  fi
-  if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
-    -module-name BitmapFonts -Osize -I "$out/$target" -emit-module -emit-module-path "$out/$target/BitmapFonts.swiftmodule" \
-    -c "${font_core[@]}" -o "$out/BitmapFonts-$target.o" 2> "$out/errors"; then
-    echo "the font core (${#font_core[@]} files of BitmapFonts) builds for $target in Embedded Swift: $(stat -c %s "$out/BitmapFonts-$target.o") bytes of object code"
-  else
-    echo "the font core does not build for $target in Embedded Swift:" >&2
-    grep -E "error" "$out/errors" | head -20 >&2
-    status=1
-    continue
-  fi
-  if swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
-    -module-name TotalConversion -Osize -emit-module -emit-module-path "$out/$target/TotalConversion.swiftmodule" \
-    -c Sources/TotalConversion/*.swift -o "$out/TotalConversion-$target.o" 2> "$out/errors" \
-    && swiftc -target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -warnings-as-errors \
-      -package-name marquee -module-name Marquee -Osize -I "$out/$target" -c "${timeline_core[@]}" \
-      -o "$out/Marquee-$target.o" 2> "$out/errors"; then
-    echo "the timeline core (${#timeline_core[@]} files of Marquee) builds for $target in Embedded Swift: $(stat -c %s "$out/Marquee-$target.o") bytes of object code"
-  else
-    echo "the timeline core does not build for $target in Embedded Swift:" >&2
-    grep -E "error" "$out/errors" | head -20 >&2
-    status=1
-  fi
+  build "$target" MatrixCore MatrixCore Sources/MatrixCore/*.swift \
+    && build "$target" BitmapFonts "the font core (${#font_core[@]} files of BitmapFonts)" "${font_core[@]}" \
+    && build "$target" TotalConversion TotalConversion Sources/TotalConversion/*.swift \
+    && build "$target" Marquee "the timeline core (${#timeline_core[@]} files of Marquee)" "${timeline_core[@]}" \
+    || status=1
 done
 exit "$status"
