@@ -16,7 +16,7 @@ targets=("$@")
 
 swift build -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E "error|warning: " || true
 build=$(swift build --show-bin-path)
-modules=(CPlatform Platform MatrixCore SimpleJSON BitmapFonts Marquee Drivers HTTP MQTT SignService)
+modules=(CPlatform TotalConversion Platform MatrixCore SimpleJSON BitmapFonts Marquee Drivers HTTP MQTT SignService)
 objects=()
 for module in "${modules[@]}"; do objects+=("$build/$module.build"/*.o); done
 
