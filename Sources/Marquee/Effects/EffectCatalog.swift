@@ -6,7 +6,7 @@ public enum EffectCatalog {
   public static let all: [any TransitionEffect] = {
     // Each effect wrapped one by one (an array's upcast is a dynamic cast, which Embedded
     // Swift lacks).
-    var pool: [any TransitionEffect] = PhasedEffect.all.map { $0 }
+    var pool: [any TransitionEffect] = PhasedEffect.all.map { $0 as any TransitionEffect }
     pool += ScrollEffect.all.map { $0 as any TransitionEffect }
     pool += MaskEffect.all.map { $0 as any TransitionEffect }
     pool += [BlindsEffect(), MeshEffect(), SliceEffect(), SpriteEffect()] as [any TransitionEffect]
