@@ -14,24 +14,7 @@ if ! echo 'public func probe() -> Int { 1 }' > "$out/probe.swift" \
   echo "embedded build check skipped: this Swift toolchain has no Embedded Swift standard library"
   exit 0
 fi
-# The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
-# writing-system tables. Left out, as they need an operating system or are not needed on a
-# microcontroller: font files and the font locator, the file formats' readers, the icon
-# folder and picture files with their decoders.
-font_core=()
-while IFS= read -r file; do font_core+=("$file"); done < <(
-  find Sources/BitmapFonts -name '*.swift' \
-    ! -name FontFile.swift ! -name FontLocator.swift ! -name FontSummary.swift \
-    ! -path '*/Formats/*' ! -name 'IconSet+Folder.swift' ! -name PictureFile.swift ! -name '*Decoder.swift' | sort)
-# The timeline core: ribbon, cycle, transitions, zones and the Chinese calendar, on the
-# total conversions. Left out, as they need an operating system: the player and its clock,
-# the sign controller and the stop flag, the sign with its notifications. The text
-# templates' time placeholders are left out inside (`#if !hasFeature(Embedded)`).
-timeline_core=()
-while IFS= read -r file; do timeline_core+=("$file"); done < <(
-  find Sources/Marquee -name '*.swift' \
-    ! -name Player.swift ! -name PlayerClock.swift ! -name SignController.swift ! -name StopFlag.swift \
-    ! -name 'Sign+Notifications.swift' ! -name Sign.swift ! -name NotificationQueue.swift | sort)
+source Tests/Embedded/modules.sh
 # build TARGET MODULE WHAT FILE...: one module for TARGET, its interface kept for the next.
 build() {
   local target=$1 module=$2 what=$3

@@ -1,0 +1,20 @@
+# The files of each part of the engine that builds in Embedded Swift, in arrays
+# (sourced by build-check.sh and run-qemu.sh from the package's root).
+# The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
+# writing-system tables. Left out, as they need an operating system or are not needed on a
+# microcontroller: font files and the font locator, the file formats' readers, the icon
+# folder and picture files with their decoders.
+font_core=()
+while IFS= read -r file; do font_core+=("$file"); done < <(
+  find Sources/BitmapFonts -name '*.swift' \
+    ! -name FontFile.swift ! -name FontLocator.swift ! -name FontSummary.swift \
+    ! -path '*/Formats/*' ! -name 'IconSet+Folder.swift' ! -name PictureFile.swift ! -name '*Decoder.swift' | sort)
+# The timeline core: ribbon, cycle, transitions, zones and the Chinese calendar, on the
+# total conversions. Left out, as they need an operating system: the player and its clock,
+# the sign controller and the stop flag, the sign with its notifications. The text
+# templates' time placeholders are left out inside (`#if !hasFeature(Embedded)`).
+timeline_core=()
+while IFS= read -r file; do timeline_core+=("$file"); done < <(
+  find Sources/Marquee -name '*.swift' \
+    ! -name Player.swift ! -name PlayerClock.swift ! -name SignController.swift ! -name StopFlag.swift \
+    ! -name 'Sign+Notifications.swift' ! -name Sign.swift ! -name NotificationQueue.swift | sort)
