@@ -82,8 +82,11 @@ import Testing
       // ښ, ړ); Unicode's joining data, FriBidi and marquee join their neighbours to them.
       let formless = scalars.contains { UnicodeTables.joiningType($0) == .dualJoining && UnicodeTables.presentationForm(of: $0, .initial) == nil }
         || scalars.contains { UnicodeTables.joiningType($0) == .rightJoining && UnicodeTables.presentationForm(of: $0, .final) == nil }
-      if formless { withoutForms += 1 } else if string(joining.scalars) != reshaped {
-        joinDiffers.append("\(sentence.text)\n  ours   \(string(joining.scalars))\n  theirs \(reshaped)")
+      // arabic-reshaper drops the zero-width joiners it has used; marquee keeps them (they
+      // draw nothing), so the forms are compared without them.
+      let ours = string(joining.scalars.filter { $0 != "\u{200D}" })
+      if formless { withoutForms += 1 } else if ours != reshaped {
+        joinDiffers.append("\(sentence.text)\n  ours   \(ours)\n  theirs \(reshaped)")
       }
       // All of it as the renderer draws it (joined, ordered, mirrored, marks on their
       // letters), against FriBidi.

@@ -421,7 +421,7 @@ public struct BidiParagraph: Sendable {
 
     /// A bracket's canonical form, so U+2329 pairs with U+3009 (BD16).
     static func canonical(_ code: UInt32) -> UInt32 {
-      if let parts = UnicodeTables.decomposition(code), parts.count == 1 { return parts[0] }
+      if let parts = UnicodeTables.decomposition(code), parts.second == nil { return parts.first }
       return code
     }
 

@@ -59,7 +59,8 @@ public enum Normalization {
       codes.append(code)
       return
     }
-    for part in parts { append(decomposing: part, to: &codes) }
+    append(decomposing: parts.first, to: &codes)
+    if let second = parts.second { append(decomposing: second, to: &codes) }
   }
 
   /// Canonical composition of a decomposed sequence.
