@@ -35,7 +35,7 @@ let package = Package(
     // Pixels: framebuffers, frames and the display protocol. Depends on nothing.
     .target(name: "MatrixCore"),
     .target(name: "SimpleJSON"),
-    .target(name: "BitmapFonts", dependencies: ["Platform", "MatrixCore"], exclude: ["Writing/Generator"]),
+    .target(name: "BitmapFonts", dependencies: ["Platform", "MatrixCore"], exclude: ["Writing/Generator", "Art"]),
     // The generator of the Chinese calendar's tables is a script beside them.
     .target(name: "Marquee", dependencies: ["Platform", "TotalConversion", "MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
     // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.

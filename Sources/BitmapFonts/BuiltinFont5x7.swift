@@ -11,47 +11,35 @@ public final class BuiltinFont5x7: Font {
   public let ascent = 7
   public let descent = 1
 
-  /// The font's glyphs, built once per process.
-  static let glyphs: [UInt32: Glyph] = buildGlyphs()
-
-  /// Creates the font (its glyphs are shared by all instances).
+  /// Creates the font (its pixels are constant data, `BuiltinFont5x7+Data.swift`).
   public init() {}
 
+  /// The glyph, drawn from the font's constant data at each call (nothing is kept).
   public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
-    BuiltinFont5x7.glyphs[scalar.value]
+    let code = scalar.value
+    if code == 0x20 || code == 0xA0 { return Glyph(bitmap: Framebuffer(width: 0, height: 0), advance: 3, top: 0) }
+    guard let rows = BuiltinFont5x7.rows(of: code) else { return nil }
+    return BuiltinFont5x7.makeGlyph(rows, keepFullWidth: (0x30...0x39).contains(code))
   }
 
   /// All code points the font has, in ascending order.
   public var scalars: [Unicode.Scalar] {
-    BuiltinFont5x7.glyphs.keys.sorted().compactMap(Unicode.Scalar.init)
+    (BuiltinFont5x7.drawnCodes + BuiltinFont5x7.composedLetters.map { $0.0 } + [0x20, 0xA0]).sorted().compactMap(Unicode.Scalar.init)
   }
 
-  // MARK: - Building
+  // MARK: - Drawing
 
-  /// Rows of a glyph before trimming: 8 strings of 5 pixels.
+  /// Rows of a glyph before trimming: 8 rows of 5 pixels.
   typealias Rows = [[Bool]]
 
-  static func buildGlyphs() -> [UInt32: Glyph] {
-    var rows: [UInt32: Rows] = [:]
-    for line in glyphTable.split(separator: "\n") {
-      let fields = line.split(separator: " ")
-      guard let first = fields.first, let code = UInt32(first, radix: 16) else { continue }
-      var glyphRows = fields.dropFirst().map { field in field.map { $0 == "#" } }
-      while glyphRows.count < 8 { glyphRows.append([Bool](repeating: false, count: 5)) }
-      rows[code] = glyphRows
+  /// The 8 rows of a drawn or composed letter, or `nil` when the font lacks it.
+  static func rows(of code: UInt32) -> Rows? {
+    if let index = SortedSearch.index(of: code, in: drawnCodes) {
+      let word = drawnRows[index]
+      return (0..<8).map { y in (0..<5).map { x in word >> (8 * y + x) & 1 == 1 } }
     }
-    for (code, base, accent) in composedLetters {
-      guard let baseRows = rows[base] else { continue }
-      rows[code] = compose(baseRows, accent: accent, capital: base < 0x61)
-    }
-    var glyphs: [UInt32: Glyph] = [:]
-    for (code, glyphRows) in rows {
-      let isDigit = (0x30...0x39).contains(code)
-      glyphs[code] = makeGlyph(glyphRows, keepFullWidth: isDigit)
-    }
-    glyphs[0x20] = Glyph(bitmap: Framebuffer(width: 0, height: 0), advance: 3, top: 0)
-    glyphs[0xA0] = glyphs[0x20]
-    return glyphs
+    guard let letter = composedLetters.first(where: { $0.0 == code }), let base = rows(of: letter.1) else { return nil }
+    return compose(base, accent: letter.2, capital: letter.1 < 0x61)
   }
 
   /// Turns 8 rows into a glyph trimmed to its lit columns.

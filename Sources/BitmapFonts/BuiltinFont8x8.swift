@@ -12,7 +12,10 @@ public final class BuiltinFont8x8: Font {
 
   static let glyphs: [UInt32: Glyph] = {
     var glyphs: [UInt32: Glyph] = [:]
-    for (code, glyph) in BuiltinFont5x7.glyphs {
+    let font = BuiltinFont5x7()
+    for scalar in font.scalars {
+      guard let glyph = font.glyph(for: scalar) else { continue }
+      let code = scalar.value
       let source = glyph.bitmap
       guard source.width > 0 else {
         glyphs[code] = Glyph(bitmap: source, advance: glyph.advance + 1, top: glyph.top)

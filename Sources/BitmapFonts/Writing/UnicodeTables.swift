@@ -5,29 +5,29 @@
 public enum UnicodeTables {
   /// The Bidi_Class of a scalar (UAX #9, table 4).
   public static func bidiClass(_ scalar: Unicode.Scalar) -> BidiClass {
-    BidiClass(rawValue: bidiClassValues[run(of: scalar.value, in: bidiClassStarts)]) ?? .leftToRight
+    BidiClass(rawValue: bidiClassValues[SortedSearch.run(of: scalar.value, in: bidiClassStarts)]) ?? .leftToRight
   }
 
   /// The Bidi_Mirroring_Glyph of a scalar: `)` for `(`, `»` for `«`; `nil` if it has none.
   public static func mirror(_ scalar: Unicode.Scalar) -> Unicode.Scalar? {
-    index(of: scalar.value, in: mirrorCodes).flatMap { Unicode.Scalar(mirrorValues[$0]) }
+    SortedSearch.index(of: scalar.value, in: mirrorCodes).flatMap { Unicode.Scalar(mirrorValues[$0]) }
   }
 
   /// The Bidi_Paired_Bracket of a scalar and whether it opens the pair; `nil` for a scalar
   /// that is not a paired bracket.
   public static func bracket(_ scalar: Unicode.Scalar) -> (pair: Unicode.Scalar, opens: Bool)? {
-    guard let index = index(of: scalar.value, in: bracketCodes), let pair = Unicode.Scalar(bracketPairs[index]) else { return nil }
+    guard let index = SortedSearch.index(of: scalar.value, in: bracketCodes), let pair = Unicode.Scalar(bracketPairs[index]) else { return nil }
     return (pair, bracketKinds[index] == 1)
   }
 
   /// The Joining_Type of a scalar (Arabic, Syriac, N'Ko, Mongolian...).
   public static func joiningType(_ scalar: Unicode.Scalar) -> JoiningType {
-    JoiningType(rawValue: joiningTypeValues[run(of: scalar.value, in: joiningTypeStarts)]) ?? .nonJoining
+    JoiningType(rawValue: joiningTypeValues[SortedSearch.run(of: scalar.value, in: joiningTypeStarts)]) ?? .nonJoining
   }
 
   /// The presentation form of an Arabic letter for one position in a word, if Unicode has one.
   public static func presentationForm(of letter: Unicode.Scalar, _ form: JoiningForm) -> Unicode.Scalar? {
-    guard let index = index(of: letter.value, in: presentationLetters) else { return nil }
+    guard let index = SortedSearch.index(of: letter.value, in: presentationLetters) else { return nil }
     let code = presentationForms[index * 4 + Int(form.rawValue)]
     return code == 0 ? nil : Unicode.Scalar(code)
   }
@@ -35,49 +35,26 @@ public enum UnicodeTables {
   /// The lam-alef ligature of lam (U+0644) and `alef`, isolated or final (joined to the
   /// letter before the lam); `nil` when `alef` is not one of the alefs that join lam.
   public static func lamAlef(_ alef: Unicode.Scalar, final: Bool) -> Unicode.Scalar? {
-    guard let index = index(of: alef.value, in: ligatureAlefs) else { return nil }
+    guard let index = SortedSearch.index(of: alef.value, in: ligatureAlefs) else { return nil }
     let code = ligatureForms[index * 2 + (final ? 1 : 0)]
     return code == 0 ? nil : Unicode.Scalar(code)
   }
 
   /// The Canonical_Combining_Class of a scalar (0 for a starter).
   public static func combiningClass(_ code: UInt32) -> UInt8 {
-    combiningClassValues[run(of: code, in: combiningClassStarts)]
+    combiningClassValues[SortedSearch.run(of: code, in: combiningClassStarts)]
   }
 
   /// The canonical decomposition of a code point (one code point, or two), if it has one.
   static func decomposition(_ code: UInt32) -> (first: UInt32, second: UInt32?)? {
-    guard let index = index(of: code, in: decompositionCodes) else { return nil }
+    guard let index = SortedSearch.index(of: code, in: decompositionCodes) else { return nil }
     let second = decompositionParts[index * 2 + 1]
     return (decompositionParts[index * 2], second == 0 ? nil : second)
   }
 
   /// The primary composite of two code points (NFC's composition step), if there is one.
   static func composition(_ first: UInt32, _ second: UInt32) -> UInt32? {
-    index(of: UInt64(first) << 32 | UInt64(second), in: compositionPairs).map { compositionValues[$0] }
-  }
-
-  // MARK: Searching the tables
-
-  /// The position of `key` in the ascending `keys`, or `nil`.
-  static func index<Key: FixedWidthInteger>(of key: Key, in keys: [Key]) -> Int? {
-    var low = 0, high = keys.count
-    while low < high {
-      let middle = (low + high) / 2
-      if keys[middle] < key { low = middle + 1 } else { high = middle }
-    }
-    return low < keys.count && keys[low] == key ? low : nil
-  }
-
-  /// The run of a table in runs that holds `code`: the last start at or below it (the
-  /// first start is 0).
-  static func run(of code: UInt32, in starts: [UInt32]) -> Int {
-    var low = 0, high = starts.count - 1
-    while low < high {
-      let middle = (low + high + 1) / 2
-      if starts[middle] <= code { low = middle } else { high = middle - 1 }
-    }
-    return low
+    SortedSearch.index(of: UInt64(first) << 32 | UInt64(second), in: compositionPairs).map { compositionValues[$0] }
   }
 }
 
