@@ -60,6 +60,9 @@ swift_module() {
   rm -f "$build/firmware.elf"
 }
 mkdir -p "$build/modules"
+# One build at a time per CPU (tests run the script side by side).
+exec 9> "$build/lock"
+flock 9
 swift_module MatrixCore Sources/MatrixCore/*.swift
 swift_module BitmapFonts "${font_core[@]}"
 swift_module TotalConversion Sources/TotalConversion/*.swift
@@ -73,6 +76,7 @@ if [[ ! -f $build/firmware.elf || $firmware/Hooks.c -nt $build/firmware.elf || $
     "$(dirname "$(dirname "$(command -v swiftc)")")/lib/swift/embedded/$target/libswiftUnicodeDataTables.a" \
     -lc -lm -lgcc -o "$build/firmware.elf"
 fi
+flock -u 9
 if $sizes; then
   arm-none-eabi-size -A "$build/firmware.elf"
   exit 0

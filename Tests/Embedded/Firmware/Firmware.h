@@ -3,6 +3,7 @@
 #ifndef MARQUEE_FIRMWARE_H
 #define MARQUEE_FIRMWARE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,10 @@ size_t firmware_heap_peak(void);
 size_t firmware_stack_peak(void);
 /// How many blocks the heap has handed out so far.
 int firmware_allocations(void);
+/// The size of Swift's statically initialized objects, kept in flash.
+size_t firmware_constant_objects_size(void);
+/// Whether those objects are as linked (the firmware never wrote to them).
+bool firmware_constant_objects_unchanged(void);
 /// The RAM the image has: data, bss, heap and stack, in bytes.
 size_t firmware_ram_size(void);
 /// The static data's size (data and bss), in bytes.

@@ -17,6 +17,7 @@ extern void __libc_init_array(void);
 // Symbols of the linker script (mps2.ld).
 extern uint32_t __data_load__, __data_start__, __data_end__, __bss_start__, __bss_end__;
 extern char __heap_start__, __heap_limit__, __stack_limit__, __stack_top__;
+extern uint32_t __constant_objects_start__, __constant_objects_end__;
 
 // MARK: - Semihosting
 
@@ -138,6 +139,20 @@ size_t firmware_stack_peak(void) {
   uint32_t *word = (uint32_t *)&__stack_limit__;
   while (word < (uint32_t *)&__stack_top__ && *word == STACK_PAINT) word++;
   return (size_t)((char *)&__stack_top__ - (char *)word);
+}
+
+static uint32_t constant_objects_sum;
+
+uint32_t firmware_constant_objects_sum(void) {
+  uint32_t sum = 0;
+  for (const uint32_t *word = &__constant_objects_start__; word < &__constant_objects_end__; word++) sum = (sum << 5 | sum >> 27) ^ *word;
+  return sum;
+}
+
+bool firmware_constant_objects_unchanged(void) { return firmware_constant_objects_sum() == constant_objects_sum; }
+
+size_t firmware_constant_objects_size(void) {
+  return (size_t)((char *)&__constant_objects_end__ - (char *)&__constant_objects_start__);
 }
 
 size_t firmware_ram_size(void) { return (size_t)(&__stack_top__ - (char *)&__data_start__); }
@@ -264,6 +279,7 @@ void Reset_Handler(void) {
   SYST_CVR = 0;
   SYST_CSR = 5;  // enabled, on the processor's clock, no interrupt
   __libc_init_array();
+  constant_objects_sum = firmware_constant_objects_sum();
   read_arguments();
   firmware_exit(marquee_firmware());
 }

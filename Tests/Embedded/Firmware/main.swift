@@ -83,6 +83,7 @@ struct FrameMeter {
     lines += "heap peak: \(firmware_heap_peak()) bytes\n"
     lines += "stack peak: \(firmware_stack_peak()) bytes\n"
     lines += "static data: \(firmware_static_size()) bytes\n"
+    lines += "constant objects in flash: \(firmware_constant_objects_size()) bytes, \(firmware_constant_objects_unchanged() ? "unchanged" : "WRITTEN TO")\n"
     lines += "RAM: \(firmware_ram_size()) bytes\n"
     report(lines)
   }
