@@ -18,8 +18,14 @@ public final class BuiltinFont5x7: Font {
   public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
     let code = scalar.value
     if code == 0x20 || code == 0xA0 { return Glyph(bitmap: Framebuffer(width: 0, height: 0), advance: 3, top: 0) }
+    let isDigit = (0x30...0x39).contains(code)
+    // A drawn glyph straight from its 8 bytes (the common case: text is laid out glyph by
+    // glyph); a composed letter through its rows.
+    if let index = SortedSearch.index(of: code, in: BuiltinFont5x7.drawnCodes) {
+      return BuiltinFont5x7.makeGlyph(BuiltinFont5x7.drawnRows[index], keepFullWidth: isDigit)
+    }
     guard let rows = BuiltinFont5x7.rows(of: code) else { return nil }
-    return BuiltinFont5x7.makeGlyph(rows, keepFullWidth: (0x30...0x39).contains(code))
+    return BuiltinFont5x7.makeGlyph(rows, keepFullWidth: isDigit)
   }
 
   /// All code points the font has, in ascending order.
@@ -40,6 +46,23 @@ public final class BuiltinFont5x7: Font {
     }
     guard let letter = composedLetters.first(where: { $0.0 == code }), let base = rows(of: letter.1) else { return nil }
     return compose(base, accent: letter.2, capital: letter.1 < 0x61)
+  }
+
+  /// Turns 8 row bytes (bit x of byte y: pixel x of row y) into a glyph trimmed to its lit
+  /// columns.
+  static func makeGlyph(_ word: UInt64, keepFullWidth: Bool) -> Glyph {
+    var columns: UInt64 = 0
+    for y in 0..<8 { columns |= word >> (8 * y) & 0x1F }
+    var first = 0, last = 4
+    if !keepFullWidth && columns != 0 {
+      first = columns.trailingZeroBitCount
+      last = 63 - columns.leadingZeroBitCount
+    }
+    var bitmap = Framebuffer(width: last - first + 1, height: 8)
+    for y in 0..<8 {
+      for x in first...last where word >> (8 * y + x) & 1 == 1 { bitmap[x - first, y] = true }
+    }
+    return Glyph(bitmap: bitmap, advance: bitmap.width, top: 7)
   }
 
   /// Turns 8 rows into a glyph trimmed to its lit columns.
