@@ -49,6 +49,29 @@ import Testing
     #expect(firmware.stdout == linux.stdout, "frames differ for \(arguments) on \(cpu)")
   }
 
+  /// The MAX7219 bytes: the firmware encodes each frame for a chain of FC-16 modules and
+  /// sends it through the board's PL022 SPI block; the bytes that came back through the
+  /// port (in loopback) are the bytes `marquee --spi-dump` writes for the same board file.
+  static let chains: [(board: String, modules: String, arguments: [String])] = [
+    ("Boards/max7219-fc16-32x8.json", "4", ["--frames", "60", "--fps", "20", "Next train: 3 min"]),
+    ("Boards/max7219-fc16-64x8.json", "8", ["--frames", "60", "--fps", "10", "--mode", "cycle", "--in", "fade", "Café", "Zürich"]),
+    ("Boards/max7219-fc16-32x8.json", "4", ["--frames", "30", "--fps", "15", "--mode", "cycle", "--in", "blinds", "Open", "Closed"]),
+  ]
+
+  @Test(.enabled(if: available, needs), arguments: ["m4", "m0"], 0..<chains.count)
+  func theMAX7219BytesLeaveTheSPIBlockAsOnLinux(cpu: String, index: Int) throws {
+    let chain = Self.chains[index]
+    let dump = NSTemporaryDirectory() + "marquee-firmware-\(getpid())-\(cpu)-\(index).spi"
+    defer { try? FileManager.default.removeItem(atPath: dump) }
+    let linux = try BinaryRunner.run(["--board", chain.board, "--spi-dump", dump, "--no-wait"] + chain.arguments)
+    #expect(linux.status == 0, "\(linux.stderr)")
+    let expected = try #require(FileManager.default.contents(atPath: dump))
+    let firmware = try ChildProcess.run(Self.script, ["--cpu", cpu, "--max7219", chain.modules] + chain.arguments, timeout: 900)
+    #expect(firmware.status == 0, "\(firmware.stderr)")
+    #expect(expected.count > 100)
+    #expect(firmware.stdoutData == expected, "\(firmware.stdoutData.count) bytes from the firmware, \(expected.count) from Linux")
+  }
+
   /// The writing-system path (NFC, bidi) on the Cortex-M4, against Linux with the same
   /// built-in font (Linux would fall back to a system font the firmware does not have).
   @Test(.enabled(if: available, needs))

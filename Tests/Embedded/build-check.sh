@@ -37,6 +37,7 @@ for target in armv6m-none-none-eabi armv7em-none-none-eabi riscv32-none-none-eab
     && build "$target" BitmapFonts "the font core (${#font_core[@]} files of BitmapFonts)" "${font_core[@]}" \
     && build "$target" TotalConversion TotalConversion Sources/TotalConversion/*.swift \
     && build "$target" Marquee "the timeline core (${#timeline_core[@]} files of Marquee)" "${timeline_core[@]}" \
+    && build "$target" Drivers "the MAX7219 core (${#max7219_core[@]} files of Drivers)" "${max7219_core[@]}" \
     || status=1
 done
 exit "$status"

@@ -18,3 +18,12 @@ while IFS= read -r file; do timeline_core+=("$file"); done < <(
   find Sources/Marquee -name '*.swift' \
     ! -name Player.swift ! -name PlayerClock.swift ! -name SignController.swift ! -name StopFlag.swift \
     ! -name 'Sign+Notifications.swift' ! -name Sign.swift ! -name NotificationQueue.swift | sort)
+# The MAX7219 core of Drivers: the encoder, its board and wiring, the SPI transactions it
+# writes into and the chain's emulator. Left out: board files (JSON), the transports to the
+# kernel, the displays and the other chip families.
+max7219_core=(Sources/Drivers/FrameEncoder.swift Sources/Drivers/DimmingStep.swift Sources/Drivers/Layout.swift
+  Sources/Drivers/InvalidBoardValue.swift Sources/Drivers/Transports/SPI/SPITransactions.swift
+  Sources/Drivers/MAX7219/BitBlock.swift Sources/Drivers/MAX7219/Board.swift Sources/Drivers/MAX7219/ModuleWiring.swift
+  Sources/Drivers/MAX7219/MAX7219Register.swift Sources/Drivers/MAX7219/MAX7219Encoder.swift
+  Sources/Drivers/MAX7219/MAX7219Encoder+Blocks.swift Sources/Drivers/MAX7219/MAX7219Encoder+Segments.swift
+  Sources/Drivers/MAX7219/MAX7219ChainEmulator.swift)

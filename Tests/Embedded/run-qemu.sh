@@ -11,8 +11,10 @@
 # The marquee options the firmware knows: --width --height --frames --fps --mode --in
 # --out --duration --dwell --speed --gap --letter-spacing. --stats prints the figures
 # (instructions per frame under -icount, allocations, heap and stack peaks) to standard
-# error; --max7219 N sends each frame to a chain of N MAX7219s through the SPI block and
-# prints the bytes that left it. --sizes prints the image's code and data sizes and exits.
+# error; --max7219 N encodes each frame for a chain of N FC-16 MAX7219 modules (as
+# Boards/max7219-fc16-32x8.json is for 4), sends the bytes through the board's PL022 SPI
+# block in loopback, and writes the bytes that came back through it to standard output
+# instead of the frames (what `marquee --board ... --spi-dump FILE` writes to FILE). --sizes prints the image's code and data sizes and exits.
 #
 # Builds once per CPU into .build/embedded-firmware, again when a source changes.
 # Exit: the firmware's (0, or 1 with its error on standard error); 2 when a tool is missing.
@@ -67,6 +69,7 @@ swift_module MatrixCore Sources/MatrixCore/*.swift
 swift_module BitmapFonts "${font_core[@]}"
 swift_module TotalConversion Sources/TotalConversion/*.swift
 swift_module Marquee "${timeline_core[@]}"
+swift_module Drivers "${max7219_core[@]}"
 swift_module Firmware -import-objc-header "$firmware/Firmware.h" "$firmware"/*.swift
 if [[ ! -f $build/firmware.elf || $firmware/Hooks.c -nt $build/firmware.elf || $firmware/mps2.ld -nt $build/firmware.elf || $0 -nt $build/firmware.elf ]]; then
   arm-none-eabi-gcc "${gcc_cpu[@]}" -Os -std=c11 -masm-syntax-unified -Wall -Wextra -Werror -ffunction-sections -fno-builtin \

@@ -1,5 +1,3 @@
-import SimpleJSON
-
 /// A physical sign: MAX7219 modules in a grid, how they are wired and chained, and how the
 /// host reaches them.
 public struct Board: Sendable, Equatable {

@@ -22,6 +22,9 @@ struct FirmwareOptions {
   var speed = 20.0
   var gap = 8
   var letterSpacing = 1
+  /// With a number of modules: send the frames to a chain of FC-16 MAX7219 modules through
+  /// the SPI block, and print the bytes instead of the frames.
+  var max7219: Int?
   /// Whether to print the instruction and memory figures to standard error at the end.
   var stats = false
   var messages: [String] = []
@@ -67,6 +70,10 @@ struct FirmwareOptions {
       case "--speed": speed = try number(argument, in: 0...100_000)
       case "--gap": gap = try count(argument, in: 0...1024)
       case "--letter-spacing": letterSpacing = try count(argument, in: 0...64)
+      case "--max7219":
+        let modules = try count(argument, in: 1...32)
+        max7219 = modules
+        (width, height) = (modules * 8, 8)
       case "--stats": stats = true
       case "--": messages += arguments[(index + 1)...]; index = arguments.count
       default:

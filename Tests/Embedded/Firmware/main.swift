@@ -1,4 +1,5 @@
 import BitmapFonts
+import Drivers
 import Marquee
 import MatrixCore
 
@@ -37,17 +38,61 @@ func play(_ options: FirmwareOptions) throws(FirmwareError) {
   var text: [UInt8] = []
   text.reserveCapacity((options.width + 1) * options.height + 1)
   var meter = FrameMeter()
+  var chain = try options.max7219.map { modules throws(FirmwareError) in try MAX7219Chain(modules: modules) }
   for index in 0..<options.frames {
     let t = Double(index) / options.fps
     meter.start()
     timeline.render(at: t, into: &frame, workspace: &workspace)
     meter.stop(steady: index > 0)
+    if chain != nil {
+      chain!.show(frame)
+      continue
+    }
     text.removeAll(keepingCapacity: true)
     frame.pixels.appendText(to: &text)
     text.append(UInt8(ascii: "\n"))
     text.withUnsafeBufferPointer { firmware_write(1, $0.baseAddress, $0.count) }
   }
+  chain?.shutDown()
   if options.stats { meter.printFigures(frames: options.frames) }
+}
+
+/// A chain of FC-16 MAX7219 modules on the board's first PL022 (MPS2: 0x40020000), in
+/// loopback: each batch the encoder writes is sent, and the bytes that came back through
+/// the port go to standard output.
+struct MAX7219Chain {
+  var encoder: MAX7219Encoder
+  let port = PL022(base: 0x4002_0000, loopback: true)
+  var batch = SPITransactions()
+  var received: [UInt8] = []
+
+  init(modules: Int) throws(FirmwareError) {
+    do {
+      encoder = MAX7219Encoder(board: try Board(name: "FC-16", wiring: .fc16, columns: modules))
+    } catch {
+      throw FirmwareError("--max7219: \(error)")
+    }
+    received.reserveCapacity(modules * 2 * 16)
+    encoder.startUp(into: &batch)
+    flush()
+  }
+
+  mutating func show(_ frame: Frame) {
+    encoder.encode(frame, into: &batch)
+    flush()
+  }
+
+  mutating func shutDown() {
+    encoder.shutDown(into: &batch)
+    flush()
+  }
+
+  mutating func flush() {
+    received.removeAll(keepingCapacity: true)
+    port.send(batch, receiving: &received)
+    batch.removeAll()
+    received.withUnsafeBufferPointer { firmware_write(1, $0.baseAddress, $0.count) }
+  }
 }
 
 /// Counts what rendering the frames takes: instructions (from the clock, under QEMU's
