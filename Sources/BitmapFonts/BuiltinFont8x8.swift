@@ -10,35 +10,21 @@ public final class BuiltinFont8x8: Font {
   public let ascent = 7
   public let descent = 1
 
-  static let glyphs: [UInt32: Glyph] = {
-    var glyphs: [UInt32: Glyph] = [:]
-    let font = BuiltinFont5x7()
-    for scalar in font.scalars {
-      guard let glyph = font.glyph(for: scalar) else { continue }
-      let code = scalar.value
-      let source = glyph.bitmap
-      guard source.width > 0 else {
-        glyphs[code] = Glyph(bitmap: source, advance: glyph.advance + 1, top: glyph.top)
-        continue
-      }
-      // Embolden: every lit pixel also lights its right neighbour.
-      var bold = Framebuffer(width: source.width + 1, height: source.height)
-      bold.draw(source, atX: 0, y: 0, mode: .or)
-      bold.draw(source, atX: 1, y: 0, mode: .or)
-      glyphs[code] = Glyph(bitmap: bold, advance: bold.width, xOffset: 0, top: glyph.top)
-    }
-    return glyphs
-  }()
-
   /// Creates the font.
   public init() {}
 
+  /// The 5x7 font's glyph drawn bold, at each call (nothing is kept).
   public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
-    BuiltinFont8x8.glyphs[scalar.value]
+    guard let glyph = BuiltinFont5x7().glyph(for: scalar) else { return nil }
+    let source = glyph.bitmap
+    guard source.width > 0 else { return Glyph(bitmap: source, advance: glyph.advance + 1, top: glyph.top) }
+    // Embolden: every lit pixel also lights its right neighbour.
+    var bold = Framebuffer(width: source.width + 1, height: source.height)
+    bold.draw(source, atX: 0, y: 0, mode: .or)
+    bold.draw(source, atX: 1, y: 0, mode: .or)
+    return Glyph(bitmap: bold, advance: bold.width, xOffset: 0, top: glyph.top)
   }
 
-  /// All code points the font has, in ascending order.
-  public var scalars: [Unicode.Scalar] {
-    BuiltinFont8x8.glyphs.keys.sorted().compactMap(Unicode.Scalar.init)
-  }
+  /// All code points the font has, in ascending order: the 5x7 font's.
+  public var scalars: [Unicode.Scalar] { BuiltinFont5x7().scalars }
 }

@@ -3,19 +3,20 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The built-in 5x7 font's constant data is what its generator makes of the drawing.
+/// The built-in fonts' constant data is what the generator makes of their drawings.
 @Suite struct BuiltinFontTableTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
-  @Test(.enabled(if: python != nil, "needs python3"))
-  func theFontsDataIsWhatTheGeneratorWritesFromTheDrawing() throws {
+  @Test(.enabled(if: python != nil, "needs python3"), arguments: ["5x7", "3x5"])
+  func theFontsDataIsWhatTheGeneratorWritesFromTheDrawing(font: String) throws {
     let script = Self.root.appendingPathComponent("Sources/BitmapFonts/Art/font_tables.py").path
-    let result = try ChildProcess.run(Self.python!, [script], timeout: 60)
+    let result = try ChildProcess.run(Self.python!, [script, font], timeout: 60)
     #expect(result.status == 0, "\(result.stderr)")
-    let committed = try String(contentsOf: Self.root.appendingPathComponent("Sources/BitmapFonts/BuiltinFont5x7+Data.swift"), encoding: .utf8)
+    let committed = try String(
+      contentsOf: Self.root.appendingPathComponent("Sources/BitmapFonts/BuiltinFont\(font)+Data.swift"), encoding: .utf8)
     let same = result.stdout == committed
-    #expect(same, "BuiltinFont5x7+Data.swift differs from what Art/font_tables.py writes: run it again")
+    #expect(same, "BuiltinFont\(font)+Data.swift differs from what Art/font_tables.py writes: run it again")
   }
 
   /// A letter the drawing has and one composed from it, pixel by pixel.
@@ -27,5 +28,18 @@ import Testing
     #expect(acute.bitmap.text == "...#.\n#####\n#....\n####.\n#....\n#....\n#####\n.....\n")
     #expect(font.glyph(for: "\u{4E2D}") == nil)
     #expect(font.scalars.count == 187)
+  }
+
+  /// The 3x5 font draws small letters as capitals and keeps digits 3 wide; the 8x8 font is
+  /// the 5x7 one drawn bold.
+  @Test func theOtherBuiltInFontsAreDrawnFromTheirData() throws {
+    let tiny = BuiltinFont3x5()
+    #expect(try #require(tiny.glyph(for: "a")).bitmap.text == ".#.\n#.#\n###\n#.#\n#.#\n...\n")
+    #expect(try #require(tiny.glyph(for: "1")).bitmap.width == 3)
+    #expect(try #require(tiny.glyph(for: "!")).bitmap.text == "#\n#\n#\n.\n#\n.\n")
+    #expect(tiny.scalars.count == 64 + 26 + 1)
+    let bold = BuiltinFont8x8()
+    #expect(try #require(bold.glyph(for: "I")).bitmap.text.split(separator: "\n").first == "####")
+    #expect(bold.scalars == BuiltinFont5x7().scalars)
   }
 }
