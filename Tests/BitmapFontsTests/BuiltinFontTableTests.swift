@@ -1,9 +1,10 @@
 import BitmapFonts
 import Foundation
+import MatrixCore
 import TestSupport
 import Testing
 
-/// The built-in fonts' constant data is what the generator makes of their drawings.
+/// The built-in fonts' and icons' constant data is what the generators make of their drawings.
 @Suite struct BuiltinFontTableTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
   static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -17,6 +18,32 @@ import Testing
       contentsOf: Self.root.appendingPathComponent("Sources/BitmapFonts/BuiltinFont\(font)+Data.swift"), encoding: .utf8)
     let same = result.stdout == committed
     #expect(same, "BuiltinFont\(font)+Data.swift differs from what Art/font_tables.py writes: run it again")
+  }
+
+  @Test(.enabled(if: python != nil, "needs python3"))
+  func theIconsDataIsWhatTheGeneratorWritesFromTheDrawing() throws {
+    let script = Self.root.appendingPathComponent("Sources/BitmapFonts/Art/icon_tables.py").path
+    let result = try ChildProcess.run(Self.python!, [script], timeout: 60)
+    #expect(result.status == 0, "\(result.stderr)")
+    let committed = try String(
+      contentsOf: Self.root.appendingPathComponent("Sources/BitmapFonts/Icons/BuiltinIcons+Data.swift"), encoding: .utf8)
+    let same = result.stdout == committed
+    #expect(same, "BuiltinIcons+Data.swift differs from what Art/icon_tables.py writes: run it again")
+  }
+
+  /// A built-in icon is drawn when named; a set with the built-in icons lists them all, and
+  /// its own icon of a name wins.
+  @Test func builtInIconsAreDrawnWhenNamed() throws {
+    let up = try #require(BuiltinIcons.icon(named: "arrow-up"))
+    #expect(up.pictures[0].text == "...##...\n..####..\n.######.\n########\n...##...\n...##...\n...##...\n...##...\n")
+    let right = try #require(BuiltinIcons.icon(named: "arrow-right"))
+    #expect(right.pictures[0].text.split(separator: "\n")[3] == "########")
+    #expect(BuiltinIcons.icon(named: "nope") == nil)
+    #expect(IconSet.builtIn.names == BuiltinIcons.names.sorted())
+    #expect(IconSet().names.isEmpty && IconSet()["heart"] == nil)
+    let own = Icon(name: "heart", pictures: [Framebuffer(width: 1, height: 1)])
+    #expect(IconSet.builtIn.adding(IconSet([own]))["heart"] == own)
+    #expect(IconSet.builtIn["heart"]?.pictures.count == 2)
   }
 
   /// A letter the drawing has and one composed from it, pixel by pixel.

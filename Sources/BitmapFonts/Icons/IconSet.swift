@@ -3,8 +3,11 @@ import MatrixCore
 /// The icons messages can name: the built-in set, and any a sign adds from its icon folder
 /// (which replace built-in ones of the same name).
 public struct IconSet: Sendable, Equatable {
-  /// The icons, by name.
+  /// The set's own icons (a folder's), by name; they win over built-in ones of the same name.
   public private(set) var icons: [String: Icon]
+  /// Whether the built-in icons are in the set. They are drawn from constant data when a
+  /// message names one, so a set that has them keeps none of them in memory.
+  public private(set) var includesBuiltIn = false
   /// Icons of a folder whose files could not be read, by name, with why: left out of the
   /// set, so that a message naming one is refused saying so while the others show.
   public internal(set) var broken: [String: PictureError] = [:]
@@ -21,18 +24,29 @@ public struct IconSet: Sendable, Equatable {
   }
 
   /// The icons every sign has (``BuiltinIcons``): arrows, transport, weather, shop signs.
-  public static let builtIn = IconSet(BuiltinIcons.all)
+  public static let builtIn: IconSet = {
+    var set = IconSet()
+    set.includesBuiltIn = true
+    return set
+  }()
 
   /// The icon of this name, if the set has it.
-  public subscript(name: String) -> Icon? { icons[name] }
+  public subscript(name: String) -> Icon? {
+    icons[name] ?? (includesBuiltIn ? BuiltinIcons.icon(named: name) : nil)
+  }
 
   /// The names, sorted.
-  public var names: [String] { icons.keys.sorted() }
+  public var names: [String] {
+    var names = Array(icons.keys)
+    if includesBuiltIn { names += BuiltinIcons.names.filter { icons[$0] == nil } }
+    return names.sorted()
+  }
 
   /// This set with `other`'s icons added; those of the same name replace these.
   public func adding(_ other: IconSet) -> IconSet {
     var merged = self
     for (name, icon) in other.icons { merged.icons[name] = icon }
+    merged.includesBuiltIn = includesBuiltIn || other.includesBuiltIn
     for (name, problem) in other.broken { merged.broken[name] = problem }
     merged.problems += other.problems
     return merged
@@ -45,7 +59,7 @@ public struct IconSet: Sendable, Equatable {
 
   /// Up to three names near `name` (for "did you mean"), nearest first.
   public func suggestions(for name: String) -> [String] {
-    let scored = icons.keys.map { ($0, editDistance($0, name)) }
+    let scored = names.map { ($0, editDistance($0, name)) }
       .filter { $0.1 <= max(2, name.count / 3) || $0.0.hasPrefix(name) || name.hasPrefix($0.0) }
     return scored.sorted { ($0.1, $0.0) < ($1.1, $1.0) }.prefix(3).map { $0.0 }
   }
