@@ -47,14 +47,18 @@ build=.build/embedded-firmware/$cpu
 swift_flags=(-target "$target" -enable-experimental-feature Embedded -wmo -parse-as-library -Osize
   -Xfrontend -function-sections -package-name marquee)
 # swift_module MODULE FILE...: one module's object and interface, built again only when
-# its files or flags change.
+# its files or flags, or a module built before it, change.
+built=""
 swift_module() {
   local module=$1
   shift
   local stamp
   local files=()
   for argument; do [[ -f $argument ]] && files+=("$argument"); done
-  stamp=$( (echo "${swift_flags[*]}"; cat "${files[@]}") | sha256sum | cut -c1-16)
+  # The modules built before this one are in its stamp: a change to one they import
+  # rebuilds this one too.
+  stamp=$( (echo "${swift_flags[*]} $built"; cat "${files[@]}") | sha256sum | cut -c1-16)
+  built+=" $stamp"
   [[ -f $build/$module.o && $(cat "$build/$module.stamp" 2> /dev/null) == "$stamp" ]] && return
   swiftc "${swift_flags[@]}" -module-name "$module" -I "$build/modules" \
     -emit-module -emit-module-path "$build/modules/$module.swiftmodule" -c "$@" -o "$build/$module.o"

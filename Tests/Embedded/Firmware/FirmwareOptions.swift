@@ -103,13 +103,9 @@ struct FirmwareOptions {
         case .cycle: .cycle(ZoneContent.Cycle(dwell: dwell, speed: speed))
         case .pages: .cycle(ZoneContent.Cycle(dwell: dwell, speed: speed, pages: ZoneContent.Pages()))
         }
-      // The built-in icons are opt-in: building the set takes heap, so only a message that
-      // names an icon pays for it.
-      let namesIcons = messages.contains { !TextTemplate($0).iconNames.isEmpty }
-      let fonts = FontChain(BuiltinFont5x7(), icons: namesIcons ? .builtIn : IconSet())
       return ZoneContent(
         messages: messages, motion: motion,
-        style: ZoneContent.Style(renderer: TextRenderer(fonts: fonts, letterSpacing: letterSpacing)), transition: transition)
+        style: ZoneContent.Style(renderer: TextRenderer(letterSpacing: letterSpacing)), transition: transition)
     }
   }
 }
