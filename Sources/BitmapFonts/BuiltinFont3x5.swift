@@ -32,6 +32,11 @@ public final class BuiltinFont3x5: Font {
     return Glyph(bitmap: bitmap, advance: bitmap.width, top: 5)
   }
 
+  public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
+    let code = scalar.value
+    return code == 0x20 || SortedSearch.index(of: (0x61...0x7A).contains(code) ? code - 0x20 : code, in: BuiltinFont3x5.drawnCodes) != nil
+  }
+
   /// All code points the font has, in ascending order.
   public var scalars: [Unicode.Scalar] {
     let smallLetters = BuiltinFont3x5.drawnCodes.filter { (0x41...0x5A).contains($0) }.map { $0 + 0x20 }

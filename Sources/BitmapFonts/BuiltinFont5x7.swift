@@ -28,6 +28,12 @@ public final class BuiltinFont5x7: Font {
     return BuiltinFont5x7.makeGlyph(rows, keepFullWidth: isDigit)
   }
 
+  public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
+    let code = scalar.value
+    return code == 0x20 || code == 0xA0 || SortedSearch.index(of: code, in: BuiltinFont5x7.drawnCodes) != nil
+      || BuiltinFont5x7.composedLetters.contains { $0.0 == code }
+  }
+
   /// All code points the font has, in ascending order.
   public var scalars: [Unicode.Scalar] {
     (BuiltinFont5x7.drawnCodes + BuiltinFont5x7.composedLetters.map { $0.0 } + [0x20, 0xA0]).sorted().compactMap(Unicode.Scalar.init)

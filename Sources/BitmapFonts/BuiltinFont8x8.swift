@@ -25,6 +25,8 @@ public final class BuiltinFont8x8: Font {
     return Glyph(bitmap: bold, advance: bold.width, xOffset: 0, top: glyph.top)
   }
 
+  public func hasGlyph(for scalar: Unicode.Scalar) -> Bool { BuiltinFont5x7().hasGlyph(for: scalar) }
+
   /// All code points the font has, in ascending order: the 5x7 font's.
   public var scalars: [Unicode.Scalar] { BuiltinFont5x7().scalars }
 }

@@ -12,9 +12,15 @@ public protocol Font: AnyObject, Sendable {
   var descent: Int { get }
   /// The glyph for a Unicode scalar, or `nil` if the font lacks it.
   func glyph(for scalar: Unicode.Scalar) -> Glyph?
+  /// Whether the font has a glyph for a Unicode scalar, without drawing it (the built-in
+  /// fonts draw a glyph at each lookup).
+  func hasGlyph(for scalar: Unicode.Scalar) -> Bool
 }
 
 extension Font {
+  /// Whether the font has a glyph for a Unicode scalar: whether ``glyph(for:)`` finds one.
+  public func hasGlyph(for scalar: Unicode.Scalar) -> Bool { glyph(for: scalar) != nil }
+
   /// The height of one line of text: ascent plus descent.
   public var lineHeight: Int { ascent + descent }
 }

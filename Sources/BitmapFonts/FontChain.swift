@@ -46,6 +46,11 @@ public struct FontChain: Sendable, Equatable {
     source(for: scalar)?.glyph
   }
 
+  /// Whether a font of the chain has a glyph for a scalar (nothing is drawn).
+  public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
+    fonts.contains { $0.hasGlyph(for: scalar) }
+  }
+
   /// The glyph for a scalar and the index of the font it came from, or `nil`.
   public func source(for scalar: Unicode.Scalar) -> (glyph: Glyph, font: Int)? {
     for (index, font) in fonts.enumerated() {

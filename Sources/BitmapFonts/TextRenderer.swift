@@ -145,7 +145,7 @@ public struct TextRenderer: Sendable, Equatable {
 
   /// The string prepared for drawing with this renderer's fonts and direction.
   public func readingOrder(_ text: String) -> ReadingOrder {
-    ReadingOrder(text, direction: direction) { fonts.glyph(for: $0) != nil }
+    ReadingOrder(text, direction: direction) { fonts.hasGlyph(for: $0) }
   }
 
   /// The direction a paragraph of `text` reads with this renderer: its ``direction`` when
@@ -189,9 +189,9 @@ public struct TextRenderer: Sendable, Equatable {
     var rest = Array(scalars.dropFirst())
     // A precomposed letter (NFC made é of e + U+0301) that no font has is drawn as its
     // letter with the marks over it, when a font has the letter.
-    if fonts.glyph(for: first) == nil {
+    if !fonts.hasGlyph(for: first) {
       let parts = Normalization.decompose([first]).compactMap(Unicode.Scalar.init)
-      if parts.count > 1, fonts.glyph(for: parts[0]) != nil {
+      if parts.count > 1, fonts.hasGlyph(for: parts[0]) {
         base = parts[0]
         rest = Array(parts.dropFirst()) + rest
       }

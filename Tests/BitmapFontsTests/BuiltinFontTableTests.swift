@@ -69,4 +69,14 @@ import Testing
     #expect(try #require(bold.glyph(for: "I")).bitmap.text.split(separator: "\n").first == "####")
     #expect(bold.scalars == BuiltinFont5x7().scalars)
   }
+
+  /// Whether a built-in font has a glyph is answered without drawing it, and the answer is
+  /// the lookup's.
+  @Test func hasGlyphAgreesWithTheLookup() {
+    let fonts: [any Font] = [BuiltinFont5x7(), BuiltinFont3x5(), BuiltinFont8x8()]
+    for font in fonts {
+      let disagree = (0...0x2200).compactMap(Unicode.Scalar.init).filter { font.hasGlyph(for: $0) != (font.glyph(for: $0) != nil) }
+      #expect(disagree.isEmpty, "\(font.name): \(disagree.prefix(5))")
+    }
+  }
 }
