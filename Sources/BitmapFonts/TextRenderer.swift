@@ -91,8 +91,13 @@ public struct TextRenderer: Sendable, Equatable {
       ascent = max(ascent, glyph.top - rows.lowerBound)
       descent = max(descent, rows.upperBound + 1 - glyph.top)
     }
+    // A letter met again is not looked up again (fonts may draw a glyph at each lookup).
+    var seen: [Unicode.Scalar: (Glyph, [Glyph], [Int])] = [:]
     for (index, character) in order.characters.enumerated() {
-      guard let (base, marks, used) = resolve(character) else { continue }
+      let single = character.count == 1 ? character[0] : nil
+      let found = single.flatMap { seen[$0] } ?? resolve(character)
+      guard let (base, marks, used) = found else { continue }
+      if let single, seen[single] == nil { seen[single] = found }
       for font in used {
         ascent = max(ascent, fonts.fonts[font].ascent)
         descent = max(descent, fonts.fonts[font].descent)
