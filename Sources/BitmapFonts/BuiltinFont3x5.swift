@@ -17,19 +17,7 @@ public final class BuiltinFont3x5: Font {
     // Small letters are drawn as capitals.
     if (0x61...0x7A).contains(code) { code -= 0x20 }
     guard let index = SortedSearch.index(of: code, in: BuiltinFont3x5.drawnCodes) else { return nil }
-    let word = BuiltinFont3x5.drawnRows[index]
-    var columns: UInt64 = 0
-    for y in 0..<6 { columns |= word >> (8 * y) & 0b111 }
-    var first = 0, last = 2
-    if !(0x30...0x39).contains(code) && columns != 0 {
-      first = columns.trailingZeroBitCount
-      last = 63 - columns.leadingZeroBitCount
-    }
-    var bitmap = Framebuffer(width: last - first + 1, height: 6)
-    for y in 0..<6 {
-      for x in first...last where word >> (8 * y + x) & 1 == 1 { bitmap[x - first, y] = true }
-    }
-    return Glyph(bitmap: bitmap, advance: bitmap.width, top: 5)
+    return Glyph.drawn(fromRows: BuiltinFont3x5.drawnRows[index], width: 3, height: 6, top: 5, fullWidth: (0x30...0x39).contains(code))
   }
 
   public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {

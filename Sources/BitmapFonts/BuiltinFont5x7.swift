@@ -22,7 +22,7 @@ public final class BuiltinFont5x7: Font {
     // A drawn glyph straight from its 8 bytes (the common case: text is laid out glyph by
     // glyph); a composed letter through its rows.
     if let index = SortedSearch.index(of: code, in: BuiltinFont5x7.drawnCodes) {
-      return BuiltinFont5x7.makeGlyph(BuiltinFont5x7.drawnRows[index], keepFullWidth: isDigit)
+      return Glyph.drawn(fromRows: BuiltinFont5x7.drawnRows[index], width: 5, height: 8, top: 7, fullWidth: isDigit)
     }
     guard let rows = BuiltinFont5x7.rows(of: code) else { return nil }
     return BuiltinFont5x7.makeGlyph(rows, keepFullWidth: isDigit)
@@ -52,23 +52,6 @@ public final class BuiltinFont5x7: Font {
     }
     guard let letter = composedLetters.first(where: { $0.0 == code }), let base = rows(of: letter.1) else { return nil }
     return compose(base, accent: letter.2, capital: letter.1 < 0x61)
-  }
-
-  /// Turns 8 row bytes (bit x of byte y: pixel x of row y) into a glyph trimmed to its lit
-  /// columns.
-  static func makeGlyph(_ word: UInt64, keepFullWidth: Bool) -> Glyph {
-    var columns: UInt64 = 0
-    for y in 0..<8 { columns |= word >> (8 * y) & 0x1F }
-    var first = 0, last = 4
-    if !keepFullWidth && columns != 0 {
-      first = columns.trailingZeroBitCount
-      last = 63 - columns.leadingZeroBitCount
-    }
-    var bitmap = Framebuffer(width: last - first + 1, height: 8)
-    for y in 0..<8 {
-      for x in first...last where word >> (8 * y + x) & 1 == 1 { bitmap[x - first, y] = true }
-    }
-    return Glyph(bitmap: bitmap, advance: bitmap.width, top: 7)
   }
 
   /// Turns 8 rows into a glyph trimmed to its lit columns.

@@ -34,4 +34,22 @@ public struct Glyph: Sendable, Hashable {
     bitmap.fill(x: 1, y: 1, width: width - 2, height: height - 2, lit: false)
     return Glyph(bitmap: bitmap, advance: width, top: height)
   }
+
+  /// A glyph drawn from row bytes (bit x of byte y: pixel x of row y) of a cell `width` x
+  /// `height`, trimmed to its lit columns unless `fullWidth` (digits, so clocks do not
+  /// jiggle), its top row `top` rows above the baseline.
+  static func drawn(fromRows word: UInt64, width: Int, height: Int, top: Int, fullWidth: Bool) -> Glyph {
+    var columns: UInt64 = 0
+    for y in 0..<height { columns |= word >> (8 * y) & (1 << width - 1) }
+    var first = 0, last = width - 1
+    if !fullWidth && columns != 0 {
+      first = columns.trailingZeroBitCount
+      last = 63 - columns.leadingZeroBitCount
+    }
+    var bitmap = Framebuffer(width: last - first + 1, height: height)
+    for y in 0..<height {
+      for x in first...last where word >> (8 * y + x) & 1 == 1 { bitmap[x - first, y] = true }
+    }
+    return Glyph(bitmap: bitmap, advance: bitmap.width, top: top)
+  }
 }
