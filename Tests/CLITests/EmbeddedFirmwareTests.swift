@@ -122,5 +122,8 @@ import Testing
     let width = try ChildProcess.run(Self.script, ["--cpu", "m4", "--width", "wide", "Hi"], timeout: 900)
     #expect(width.status == 1)
     #expect(width.stderr.contains("--width: expected a whole number from 1 to 1024, got 'wide'"), "\(width.stderr)")
+    let chain = try ChildProcess.run(Self.script, ["--cpu", "m4", "--max7219", "4", "--width", "64", "Hi"], timeout: 900)
+    #expect(chain.status == 1)
+    #expect(chain.stderr.contains("--width/--height do not match a chain of 4 modules (32x8)"), "\(chain.stderr)")
   }
 }

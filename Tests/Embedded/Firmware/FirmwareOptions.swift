@@ -70,10 +70,7 @@ struct FirmwareOptions {
       case "--speed": speed = try number(argument, in: 0...100_000)
       case "--gap": gap = try count(argument, in: 0...1024)
       case "--letter-spacing": letterSpacing = try count(argument, in: 0...64)
-      case "--max7219":
-        let modules = try count(argument, in: 1...32)
-        max7219 = modules
-        (width, height) = (modules * 8, 8)
+      case "--max7219": max7219 = try count(argument, in: 1...32)
       case "--stats": stats = true
       case "--": messages += arguments[(index + 1)...]; index = arguments.count
       default:
@@ -81,6 +78,13 @@ struct FirmwareOptions {
         messages.append(argument)
       }
       index += 1
+    }
+    if let modules = max7219 {
+      // The chain sets the size, as a board file does for marquee.
+      if arguments.contains("--width") || arguments.contains("--height") {
+        throw FirmwareError("--width/--height do not match a chain of \(modules) modules (\(modules * 8)x8); leave them out with --max7219")
+      }
+      (width, height) = (modules * 8, 8)
     }
   }
 
