@@ -14,7 +14,9 @@
 # error; --max7219 N encodes each frame for a chain of N FC-16 MAX7219 modules (as
 # Boards/max7219-fc16-32x8.json is for 4), sends the bytes through the board's PL022 SPI
 # block in loopback, and writes the bytes that came back through it to standard output
-# instead of the frames (what `marquee --board ... --spi-dump FILE` writes to FILE). --sizes prints the image's code and data sizes and exits.
+# instead of the frames (what `marquee --board ... --spi-dump FILE` writes to FILE).
+# --sizes prints the image's sections, then its code, read-only data and constant objects,
+# and exits.
 #
 # Builds once per CPU into .build/embedded-firmware, again when a source changes.
 # Exit: the firmware's (0, or 1 with its error on standard error); 2 when a tool is missing.
@@ -86,6 +88,13 @@ fi
 flock -u 9
 if $sizes; then
   arm-none-eabi-size -A "$build/firmware.elf"
+  # The flash by kind, from the linker script's marks: code (with the vectors), read-only
+  # data (strings, the stdlib's Unicode data), and Swift's constant objects (the tables).
+  symbol() { arm-none-eabi-nm "$build/firmware.elf" | awk -v name="$1" '$3 == name { print "0x" $1 }'; }
+  code=$(($(symbol __code_end__))) constants=$(($(symbol __constant_objects_start__)))
+  echo "code: $code bytes"
+  echo "read-only data: $((constants - code)) bytes"
+  echo "constant objects: $(($(symbol __constant_objects_end__) - constants)) bytes"
   exit 0
 fi
 

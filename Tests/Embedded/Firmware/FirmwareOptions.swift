@@ -50,11 +50,12 @@ struct FirmwareOptions {
       }
       return number
     }
+    var sizeGiven = false
     while index < arguments.count {
       let argument = arguments[index]
       switch argument {
-      case "--width": width = try count(argument, in: 1...1024)
-      case "--height": height = try count(argument, in: 1...256)
+      case "--width": (width, sizeGiven) = (try count(argument, in: 1...1024), true)
+      case "--height": (height, sizeGiven) = (try count(argument, in: 1...256), true)
       case "--frames": frames = try count(argument, in: 0...1_000_000)
       case "--fps": fps = try number(argument, in: 0.001...1000)
       case "--mode":
@@ -81,7 +82,7 @@ struct FirmwareOptions {
     }
     if let modules = max7219 {
       // The chain sets the size, as a board file does for marquee.
-      if arguments.contains("--width") || arguments.contains("--height") {
+      if sizeGiven {
         throw FirmwareError("--width/--height do not match a chain of \(modules) modules (\(modules * 8)x8); leave them out with --max7219")
       }
       (width, height) = (modules * 8, 8)
