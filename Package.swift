@@ -1,6 +1,14 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+/// The release link of `marquee`: the runtime inside, the executed code first, no exported symbols.
+let releaseLinkerFlags = [
+  "-static-stdlib", "-use-ld=lld",
+  "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/Sources/marquee/LinkOrder/link-order.txt",
+  "-Xlinker", "--no-warn-symbol-ordering",
+  "-Xlinker", "--no-export-dynamic",
+]
+
 let package = Package(
   name: "marquee",
   products: [
@@ -58,9 +66,13 @@ let package = Package(
     .target(name: "MarqueeCLI", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "HTTP", "MQTT", "SignService", "MarqueeServe"]),
     .executableTarget(
       name: "marquee", dependencies: ["Platform", "MarqueeCLI"],
+      exclude: ["LinkOrder"],
       // A release build carries the Swift runtime inside: one file to copy to a Pi, nothing
       // of the toolchain needed there, and about 2 MB less memory than the shared libraries.
-      linkerSettings: [.unsafeFlags(["-static-stdlib"], .when(platforms: [.linux], configuration: .release))]),
+      // lld lays the functions a running sign executes side by side (LinkOrder/link_order.py),
+      // and the binary exports no symbols: 2.5 MB less resident memory while scrolling
+      // (Docs/performance.md, "Resident memory").
+      linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
     .target(name: "AllocationCounter"),
     .target(name: "FakeKernel", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(

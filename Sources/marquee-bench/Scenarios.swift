@@ -216,7 +216,20 @@ struct Scenarios {
     }
   }
 
-  func memory(marquee: String) {
+  /// The peak resident memory of two seconds of `marquee` scrolling, with the figure beside
+  /// it of luma.led_matrix drawing the same message (its median of three runs, in this run)
+  /// when `lumaPython` is given.
+  func memory(marquee: String, lumaPython: String? = nil, lumaScript: String = "") {
+    var luma: Int?
+    if let python = lumaPython {
+      let peaks = (0..<3).compactMap { _ -> Int? in
+        guard let run = ChildProcess.run([python, lumaScript, "--width", "32", "--height", "8", "--frames", "2000"]),
+          run.status == 0 else { return nil }
+        return run.output.split(separator: " ").first { $0.hasPrefix("peak_rss_kb=") }.flatMap { Int($0.dropFirst(12)) }
+      }.sorted()
+      luma = peaks.isEmpty ? nil : peaks[peaks.count / 2]
+      if luma == nil { print("marquee-bench scenario=rss-luma error=luma-did-not-run") }
+    }
     let runs: [(String, [String])] = [
       ("rss-scroll", ["--width", "32", "--height", "8", "--fps", "200", "--output", "ascii", Scenarios.lumaMessage]),
       ("rss-scroll-unifont", ["--font", "5x7,unifont", "--width", "32", "--height", "16", "--fps", "200", "--output", "ascii", "列车即将进站 The train is arriving 请站在黄线以内"]),
@@ -233,6 +246,10 @@ struct Scenarios {
       line.add("us_per_frame", Double(run.cpuNs) / 1000 / 400)
       line.add("rss_kb", run.kib)
       line.add("swift_runtime", Scenarios.linksSwiftRuntimeStatically(marquee) ? "static" : "shared")
+      if let luma {
+        line.add("luma_rss_kb", luma)
+        line.add("of_luma", Double(run.kib) / Double(luma), decimals: 2)
+      }
       line.print()
     }
   }

@@ -51,7 +51,8 @@ while let first = arguments.first {
                  of the real program: refresh, CPU, deadline lateness), hub75 (the HUB75 refresh loop on
                  registers in a memory file: refresh, CPU, writes per refresh against the least, pulse
                  lateness), save (serve's answer to a change with --state and without), all (default). Sizes default to 32x8, 128x16 and 512x32.
-      --luma PYTHON runs Sources/marquee-bench/Luma/luma_compare.py with that Python for the scroll sizes.
+      --luma PYTHON runs Sources/marquee-bench/Luma/luma_compare.py with that Python for the scroll sizes,
+                    and with rss for luma's peak memory beside ours.
       """)
     exit(0)
   default:
@@ -96,7 +97,7 @@ do {
     for name in runsMarquee { print("marquee-bench scenario=\(name) error=marquee-not-built") }
   } else {
     if wants("first-frame") { base.firstFrame(marquee: marquee) }
-    if wants("rss") { base.memory(marquee: marquee) }
+    if wants("rss") { base.memory(marquee: marquee, lumaPython: lumaPython, lumaScript: lumaScript) }
     if wants("idle") { base.idle(marquee: marquee) }
     if wants("save") { SavedChanges(marquee: marquee).run() }
     if wants("scan") { HUB12Scan(marquee: marquee, fakeKernel: ChildProcess.ownFolder + "/libMarqueeFakeKernel.so").run() }
