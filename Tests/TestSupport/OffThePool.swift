@@ -15,12 +15,23 @@ public struct OffThePool: SuiteTrait, TestTrait, TestScoping {
   /// How many tests run off the pool at once.
   public static let width = ProcessInfo.processInfo.environment["MARQUEE_TEST_WIDTH"].flatMap(Int.init).map { max(1, $0) } ?? 8
 
+  /// The suite's scope too (a recursive trait's default gives only its test cases one), so
+  /// that it can tell its tests whether it is serialized.
+  public func scopeProvider(for test: Test, testCase: Test.Case?) -> OffThePool? {
+    test.isSuite || testCase != nil ? self : nil
+  }
+
   public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-    guard testCase != nil else { return try await function() }
+    guard testCase != nil else {
+      // A suite's traits reach its tests' scopes only through the suite's own: `.serialized`
+      // on a suite is not among its tests' traits, so the suite says it here.
+      let serialized = test.isSuite && test.traits.contains { $0 is ParallelizationTrait }
+      return try await OffThePool.$inSerializedSuite.withValue(serialized || OffThePool.inSerializedSuite) { try await function() }
+    }
     // A serialized suite runs one test at a time already: its tests take no slot, or the
     // suite would queue behind every other test once per test and finish last. Nor does a
     // test with a time limit: the wait for a slot would count against it.
-    guard !test.traits.contains(where: { $0 is ParallelizationTrait || $0 is TimeLimitTrait }) else {
+    guard !OffThePool.inSerializedSuite && !test.traits.contains(where: { $0 is ParallelizationTrait || $0 is TimeLimitTrait }) else {
       return try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
     }
     await OffThePool.slots.acquire()
@@ -29,6 +40,9 @@ public struct OffThePool: SuiteTrait, TestTrait, TestScoping {
   }
 
   static let slots = Slots(OffThePool.width)
+
+  /// Whether the test runs in a suite marked `.serialized`.
+  @TaskLocal static var inSerializedSuite = false
 
   /// A counting semaphore whose waiters suspend instead of blocking a thread.
   final class Slots: Sendable {
