@@ -24,6 +24,7 @@ from lunardate import LunarDate
 CHINA = 8 * ephem.hour
 REFORM = datetime.date(1929, 1, 1)
 MARGIN = 120 * ephem.second
+DEGREES_A_DAY = 360 / 365.2422
 
 
 def china_date(moment):
@@ -45,17 +46,17 @@ def longitude(moment):
 def term_moment(year, index):
     """When term `index` (0: 小寒, at 285 degrees) of Gregorian year `year` falls."""
     target = (285 + 15 * index) % 360
-    guess = ephem.Date(datetime.datetime(year, index // 2 + 1, 6 if index % 2 == 0 else 21))
-    low, high = ephem.Date(guess - 6), ephem.Date(guess + 6)
-    # Twelve days halved 22 times: within a quarter of a second, far inside the two minutes
-    # either side of midnight that count as too close to call.
-    for _ in range(22):
-        middle = ephem.Date((low + high) / 2)
-        if (longitude(middle) - target + 180) % 360 - 180 < 0:
-            low = middle
-        else:
-            high = middle
-    return high
+    moment = ephem.Date(datetime.datetime(year, index // 2 + 1, 6 if index % 2 == 0 else 21))
+    # Newton's steps on the sun's longitude, which grows 0.95 to 1.02 degrees a day: each step
+    # leaves a few hundredths of the error before it, so from days away the sixth is within
+    # milliseconds, far inside the two minutes either side of midnight that count as too close
+    # to call.
+    for _ in range(8):
+        step = ((target - longitude(moment) + 180) % 360 - 180) / DEGREES_A_DAY
+        moment = ephem.Date(moment + step)
+        if abs(step) < 1e-7:
+            break
+    return moment
 
 
 # The terms, by date, from 1899 to 2100 (the calendar of 1901 starts in 1899's winter).
