@@ -79,9 +79,14 @@ def traced_functions(binary, command, action, scratch):
         os.remove(out)
     arguments = ["valgrind", "--tool=callgrind", "--demangle=no", f"--callgrind-out-file={out}"] + command
     process = subprocess.Popen(arguments, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=scratch)
-    if action:
-        action(process, scratch)
-    process.stderr.read()
+    try:
+        if action:
+            action(process, scratch)
+        process.stderr.read()
+    except BaseException:
+        process.kill()
+        process.wait()
+        raise
     # A stopped `marquee serve` exits 143 (128 + SIGTERM), after blanking the sign.
     if process.wait(timeout=600) not in (0, 143 if action else 0):
         raise SystemExit(f"{' '.join(command[:3])}… ended with {process.returncode} under valgrind")
