@@ -183,10 +183,17 @@ import Testing
     var cases = 0, failures: [String] = []
     for index in stride(from: part, to: all.count, by: 4) {
       let test = all[index]
+      // `auto` is the direction rules P2 and P3 find (left to right if none), then the same
+      // resolution as that direction given: when the line names that direction too (with the
+      // same levels), auto's resolution checks it as well, and a third of the half-million
+      // resolutions is saved.
+      var resolvedByAuto = 0
       for bit in [1, 2, 4] where test.directions & bit != 0 {
+        cases += 1
+        if bit == resolvedByAuto { continue }
         let direction: TextDirection = bit == 1 ? .auto : bit == 2 ? .ltr : .rtl
         let paragraph = BidiParagraph(test.scalars, direction: direction)
-        cases += 1
+        if bit == 1 { resolvedByAuto = paragraph.isRightToLeft ? 4 : 2 }
         if paragraph.levels != test.levels || paragraph.visualOrder != test.order {
           if failures.count < 20 {
             failures.append("\(test.classNames) (\(direction)): \(paragraph.levels) \(paragraph.visualOrder); want \(test.levels) \(test.order)")
