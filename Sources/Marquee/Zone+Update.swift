@@ -37,7 +37,10 @@ extension Zone {
       return frame.pixels
     }
     let transition = content.motion.isCycle ? content.transition : current.content.transition
-    let context = EffectContext(width: width, height: height, seed: content.seed, sprite: content.sprite)
+    // Only a transition needs the context, and making one shuffles a rank for every pixel.
+    func context() -> EffectContext {
+      EffectContext(width: width, height: height, seed: content.seed, sprite: content.sprite)
+    }
     if let direction = current.timeline.scrollDirection, local >= 0 {
       // Scrolling: the old picture scrolls on, the new content follows it in.
       var prefixWidth = width
@@ -54,7 +57,7 @@ extension Zone {
     } else if current.content.motion.isCycle && local >= 0 {
       let takeover = immediately ? local : current.timeline.nextBoundary(after: local)
       start = current.start + current.leadIn.duration + takeover
-      leadIn = .transition(from: picture(at: takeover), transition, context)
+      leadIn = .transition(from: picture(at: takeover), transition, context())
     } else if let direction = timeline.scrollDirection {
       // Still text (or a bridge in progress) giving way to a scroll: it scrolls out ahead
       // of the new text.
@@ -63,7 +66,7 @@ extension Zone {
       prefix.draw(picture(at: local), atX: direction == .left ? 0 : gap, y: 0)
       leadIn = .scroll(prefix: prefix, direction: direction, speed: timeline.scrollSpeed)
     } else if content.motion.isCycle {
-      leadIn = .transition(from: picture(at: local), transition, context)
+      leadIn = .transition(from: picture(at: local), transition, context())
     }
     segments.append(Segment(start: start, leadIn: leadIn, content: content, timeline: timeline, firstFrame: first))
     return true
