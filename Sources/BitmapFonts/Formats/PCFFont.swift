@@ -147,16 +147,13 @@ public final class PCFFont: Font {
   public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
     guard let index = index(of: scalar.value) else { return nil }
     // Metrics: left and right bearing, advance, ascent, descent.
-    let values: [Int]
-    if compressedMetrics {
-      let base = metrics.offset + 6 + index * 5
-      values = (0..<5).compactMap { reader.u8(base + $0).map { $0 - 0x80 } }
-    } else {
-      let base = metrics.offset + 8 + index * 12
-      values = (0..<5).compactMap { reader.i16(base + $0 * 2, bigEndian: metrics.bigEndian) }
+    func metric(_ field: Int) -> Int? {
+      compressedMetrics
+        ? reader.u8(metrics.offset + 6 + index * 5 + field).map { $0 - 0x80 }
+        : reader.i16(metrics.offset + 8 + index * 12 + field * 2, bigEndian: metrics.bigEndian)
     }
-    guard values.count == 5 else { return nil }
-    let (left, right, advance, top, bottom) = (values[0], values[1], values[2], values[3], values[4])
+    guard let left = metric(0), let right = metric(1), let advance = metric(2), let top = metric(3), let bottom = metric(4)
+    else { return nil }
     let width = right - left, height = top + bottom
     guard (0...FontLimits.maximumGlyphSize).contains(width), (0...FontLimits.maximumGlyphSize).contains(height) else {
       return nil
