@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Platform
 
 /// A real MQTT broker (Debian's mosquitto) on loopback, in the foreground as the test's
@@ -19,12 +20,30 @@ public final class MosquittoBroker {
     try self.init(port: MosquittoBroker.freePort(), users: users)
   }
 
-  /// A loopback TCP port nothing listens on now.
+  /// A loopback TCP port nothing listens on now, below the kernel's range for outgoing
+  /// connections: a broker stopped and started again finds its port free, where a port the
+  /// kernel picked could meanwhile be the local end of another test's connection.
   public static func freePort() -> Int {
+    let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+      .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+    let outgoing = range.first ?? 32768
+    for _ in 0..<(outgoing > 11_000 ? 200 : 0) {
+      let port = nextPort.withLock { next -> Int in
+        next = next + 1 < outgoing ? next + 1 : 10_000
+        return next
+      }
+      if let (descriptor, _) = LoopbackListener.open(port: UInt16(port)) {
+        close(descriptor)
+        return port
+      }
+    }
     guard let (descriptor, port) = LoopbackListener.open() else { return 0 }
     close(descriptor)
     return Int(port)
   }
+
+  /// The last port `freePort` gave, from a random start so that suites running at once differ.
+  static let nextPort = Mutex(Int.random(in: 10_000..<30_000))
 
   /// A broker on `port`; `users` (name to password) turns anonymous access off; `extra`
   /// lines go at the end of its configuration (a bridge's).
