@@ -14,6 +14,12 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --zones URL
        page_check.py --draft URL SIGN-PID
        page_check.py --screenshots URL FOLDER   (Docs/serve-page-phone.png and -desktop.png)
+       page_check.py --serve   (one check a line, below)
+
+With --serve it reads checks from standard input, one a line as a JSON array of the
+arguments above, and answers each with one line, a JSON object with "status" (0 passed,
+1 failed, 2 broke) and "output"; the checks share one browser, started once, and the page
+of one check leaves nothing to the next (its windows, prompts, storage and size are reset).
 
 Checks that the canvas shows what /api/frame says, that typing MESSAGE in the form and
 pressing Show makes the sign show EXPECTED-FRAME-FILE (its '#'/'.' rows, as
@@ -29,9 +35,12 @@ program, changes OTHER (keeping what the form does not show), shows a bad time's
 its field and changes nothing, and deletes the new program.
 Needs Debian's chromium and chromium-driver, and selenium from PyPI.
 """
+import contextlib
+import io
 import json
 import sys
 import time
+import traceback
 import urllib.request
 
 from selenium import webdriver
@@ -86,7 +95,56 @@ def canvas_frame(driver):
     )
 
 
+# With --serve: the browser the checks share (those without a language of their own).
+shared = None
+
+
 def browser(language=None):
+    """A browser for a check; with --serve and no language, the shared one, which `quit` resets."""
+    global shared
+    if SERVING and language is None:
+        if shared is None:
+            shared = started_browser()
+            size = shared.get_window_size()
+            shared.quit = lambda: reset(shared, size)
+        return shared
+    return started_browser(language)
+
+
+def reset(driver, size):
+    """Leaves the shared browser as it started: one blank window of its first size, no prompt,
+    and nothing stored for the page's origin (the next sign may listen on the same port)."""
+    global shared
+    try:
+        try:
+            driver.switch_to.alert.dismiss()
+        except NoAlertPresentException:
+            pass
+        for handle in driver.window_handles[1:]:
+            driver.switch_to.window(handle)
+            driver.close()
+        driver.switch_to.window(driver.window_handles[0])
+        if driver.current_url.startswith("http"):
+            driver.execute_script("localStorage.clear(); sessionStorage.clear();")
+            driver.delete_all_cookies()
+        driver.get("about:blank")
+        driver.set_window_size(size["width"], size["height"])
+    except Exception:
+        discard()
+
+
+def discard():
+    """Ends the shared browser; the next check starts another."""
+    global shared
+    if shared is not None:
+        driver, shared = shared, None
+        try:
+            type(driver).quit(driver)
+        except Exception:
+            pass
+
+
+def started_browser(language=None):
     options = webdriver.ChromeOptions()
     for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=480,760"]:
         options.add_argument(argument)
@@ -703,7 +761,35 @@ def main():
         driver.quit()
 
 
+def serve():
+    """Runs the checks read from standard input, one a line, in the shared browser."""
+    program = sys.argv[0]
+    for line in sys.stdin:
+        sys.argv = [program] + json.loads(line)
+        said = io.StringIO()
+        with contextlib.redirect_stdout(said):
+            try:
+                main()
+                status = 0
+            except AssertionError as error:
+                print("page failed: %s" % error)
+                status = 1
+            except Exception:
+                # The browser may be broken: the next check gets a new one.
+                print("page broke: %s" % traceback.format_exc())
+                discard()
+                status = 2
+        sys.stdout.write(json.dumps({"status": status, "output": said.getvalue()}) + "\n")
+        sys.stdout.flush()
+    discard()
+
+
+SERVING = len(sys.argv) > 1 and sys.argv[1] == "--serve"
+
 if __name__ == "__main__":
+    if SERVING:
+        serve()
+        sys.exit(0)
     try:
         main()
     except AssertionError as error:

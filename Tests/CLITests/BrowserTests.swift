@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Platform
 import TestSupport
 import Testing
@@ -6,7 +7,11 @@ import Testing
 /// The page of `marquee serve` in a real browser: headless Chromium driven by selenium
 /// (Tests/Browser/page_check.py) sees the canvas match /api/frame, types a message in the
 /// form, and sees the sign's frame change to it.
-@Suite(.offThePool) struct BrowserTests {
+///
+/// One test at a time, in one browser started for the suite (``PageChecker``): Chromium is
+/// the suite's heaviest user of the cores, and the chain runs beside the other tests without
+/// a slot.
+@Suite(.offThePool, .serialized, PageChecker.forSuite) struct BrowserTests {
   /// A Python with selenium: `$MARQUEE_BROWSER_PYTHON`, or the venv `.ci/run` makes.
   static let python = PythonTools.python(
     [ProcessInfo.processInfo.environment["MARQUEE_BROWSER_PYTHON"], ".build/venv-browser/bin/python"], importing: "selenium")
@@ -18,9 +23,9 @@ import Testing
   /// it to say the page is right; stops the sign.
   func check(_ sign: ServedSign, _ arguments: [String]) throws {
     let url = "http://127.0.0.1:\(sign.client.port)"
-    let check = try TestSupport.ChildProcess(BrowserTests.python!, ["Tests/Browser/page_check.py"] + arguments.map { $0 == "{url}" ? url : $0 })
-    let result = check.wait(timeout: 180)
-    #expect(result.status == 0 && result.stdout.hasPrefix("page ok"), "\(result.stdout)\(result.stderr)")
+    let checker = try #require(PageChecker.current, "the suite's page checker")
+    let result = checker.check(arguments.map { $0 == "{url}" ? url : $0 })
+    #expect(result.status == 0 && result.output.hasPrefix("page ok"), "\(result.output)")
     _ = sign.stop()
   }
 
@@ -141,5 +146,55 @@ import Testing
     let token = try String(contentsOfFile: folder + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     try check(sign, ["--upload", "{url}", token, picture])
     #expect(FileManager.default.fileExists(atPath: folder + "/icons/door.pbm"))
+  }
+}
+
+/// One `page_check.py --serve` for a suite: its checks share one Chromium, started once.
+final class PageChecker: Sendable {
+  /// The checker of the suite the test runs in.
+  @TaskLocal static var current: PageChecker?
+
+  /// Starts a checker before the suite's tests and ends it after them.
+  struct Scope: SuiteTrait, TestScoping {
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+      guard test.isSuite, BrowserTests.available else { return try await function() }
+      let checker = try PageChecker()
+      defer { checker.end() }
+      try await PageChecker.$current.withValue(checker) { try await function() }
+    }
+  }
+
+  static var forSuite: Scope { Scope() }
+
+  let child: TestSupport.ChildProcess
+  /// How many answers have been read.
+  let answered = Mutex(0)
+
+  init() throws {
+    child = try TestSupport.ChildProcess(BrowserTests.python!, ["Tests/Browser/page_check.py", "--serve"], input: true)
+  }
+
+  /// Runs one check (page_check.py's arguments) and returns its status and what it said.
+  func check(_ arguments: [String]) -> (status: Int, output: String) {
+    answered.withLock { count in
+      let line = (try? JSONSerialization.data(withJSONObject: arguments)) ?? Data("[]".utf8)
+      child.write(line + Data("\n".utf8))
+      var answer: [String: Any]?
+      let found = child.waitForOutput(timeout: 180) { output in
+        let lines = output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        guard lines.count > count + 1 else { return false }
+        answer = (try? JSONSerialization.jsonObject(with: Data(lines[count]))) as? [String: Any]
+        return true
+      }
+      count += 1
+      guard found, let answer else { return (2, "no answer within 3 minutes: \(child.errorSoFar)") }
+      return ((answer["status"] as? Int) ?? 2, (answer["output"] as? String) ?? "")
+    }
+  }
+
+  /// Closes the checker's input, so it ends its browser and exits.
+  func end() {
+    child.closeInput()
+    _ = child.wait(timeout: 60)
   }
 }
