@@ -104,9 +104,10 @@ def browser(language=None):
     global shared
     if SERVING and language is None:
         if shared is None:
-            shared = started_browser()
-            size = shared.get_window_size()
-            shared.quit = lambda: reset(shared, size)
+            driver = started_browser()
+            size = driver.get_window_size()
+            driver.quit = lambda: reset(driver, size)
+            shared = driver
         return shared
     return started_browser(language)
 
@@ -114,7 +115,6 @@ def browser(language=None):
 def reset(driver, size):
     """Leaves the shared browser as it started: one blank window of its first size, no prompt,
     and nothing stored for the page's origin (the next sign may listen on the same port)."""
-    global shared
     try:
         try:
             driver.switch_to.alert.dismiss()
