@@ -73,6 +73,14 @@ public struct Framebuffer: Sendable, Hashable {
     }
   }
 
+  /// Sets 64 pixels of row `y` at once: word `index` of the row (columns `64 * index` up to
+  /// 64 more), most significant bit leftmost, as bitmap font files pack a row. Bits past
+  /// ``width`` are dropped; a row or word outside the framebuffer changes nothing.
+  public mutating func setRow(_ y: Int, wordAt index: Int, to bits: UInt64) {
+    guard y >= 0, y < height, index >= 0, index < wordsPerRow else { return }
+    words[y * wordsPerRow + index] = index == wordsPerRow - 1 ? bits & lastWordMask : bits
+  }
+
   /// Turns every pixel dark.
   public mutating func clear() {
     fill(false)

@@ -94,6 +94,28 @@ func randomFramebuffer(width: Int, height: Int, using random: inout SplitMix64) 
     #expect(framebuffer.isBlank)
   }
 
+  @Test(arguments: [1, 7, 63, 64, 65, 130])
+  func aRowSetAWordAtATimeIsThePixelsOfItsBits(width: Int) {
+    var random = SplitMix64(seed: UInt64(width))
+    var framebuffer = Framebuffer(width: width, height: 3)
+    var byPixel = Framebuffer(width: width, height: 3)
+    for y in 0..<3 {
+      for index in 0..<framebuffer.wordsPerRow {
+        let bits = random.next()
+        framebuffer.setRow(y, wordAt: index, to: bits)
+        // The leftmost pixel is the top bit; bits past the width are dropped.
+        for bit in 0..<64 where bits >> UInt64(63 - bit) & 1 == 1 { byPixel[64 * index + bit, y] = true }
+      }
+    }
+    #expect(framebuffer == byPixel)
+    // Rows and words outside change nothing.
+    framebuffer.setRow(3, wordAt: 0, to: ~0)
+    framebuffer.setRow(-1, wordAt: 0, to: ~0)
+    framebuffer.setRow(0, wordAt: framebuffer.wordsPerRow, to: ~0)
+    framebuffer.setRow(0, wordAt: -1, to: ~0)
+    #expect(framebuffer == byPixel)
+  }
+
   @Test func supportsTheSizesSignsNeed() {
     #expect(Framebuffer(width: 1, height: 1).wordsPerRow == 1)
     var large = Framebuffer(width: 4096, height: 256)

@@ -144,6 +144,14 @@ public final class PCFFont: Font {
     return glyph
   }
 
+  /// A byte with its bits in the opposite order (a row stored least significant bit first).
+  static func reversed(_ byte: UInt8) -> UInt8 {
+    var bits = byte
+    bits = bits >> 4 | bits << 4
+    bits = (bits & 0xCC) >> 2 | (bits & 0x33) << 2
+    return (bits & 0xAA) >> 1 | (bits & 0x55) << 1
+  }
+
   public func glyph(for scalar: Unicode.Scalar) -> Glyph? {
     guard let index = index(of: scalar.value) else { return nil }
     // Metrics: left and right bearing, advance, ascent, descent.
@@ -171,16 +179,23 @@ public final class PCFFont: Font {
     // when the bit order is LSB first, each byte's bits are reversed.
     let unit = bitmaps.bigEndian != bitmaps.msbBitFirst ? bitmaps.scanUnit : 1
     var bitmap = Framebuffer(width: width, height: height)
+    let usedBytes = (width + 7) / 8
     for y in 0..<height {
-      for x in 0..<width {
-        let logical = y * rowBytes + x / 8
+      // Eight bytes to a framebuffer word, the first leftmost.
+      var word: UInt64 = 0
+      for column in 0..<usedBytes {
+        let logical = y * rowBytes + column
         let stored = unit == 1 ? logical : logical / unit * unit + (unit - 1 - logical % unit)
         // A unit wider than the padding (bdftopcf -p1 -u4) leaves a glyph's last partial
         // unit outside the glyph: its writer lost those bytes, so they stay dark.
-        guard stored < glyphBytes else { continue }
-        let byte = reader.bytes[dataStart + offset + stored]
-        let bit = bitmaps.msbBitFirst ? 0x80 >> UInt8(x % 8) : 1 << UInt8(x % 8)
-        if byte & UInt8(bit) != 0 { bitmap[x, y] = true }
+        if stored < glyphBytes {
+          let byte = reader.bytes[dataStart + offset + stored]
+          word |= UInt64(bitmaps.msbBitFirst ? byte : PCFFont.reversed(byte)) << UInt64(56 - 8 * (column & 7))
+        }
+        if column & 7 == 7 || column == usedBytes - 1 {
+          bitmap.setRow(y, wordAt: column >> 3, to: word)
+          word = 0
+        }
       }
     }
     return Glyph(bitmap: bitmap, advance: max(0, advance), xOffset: left, top: top)
