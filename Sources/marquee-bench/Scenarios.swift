@@ -219,13 +219,18 @@ struct Scenarios {
   /// The peak resident memory of two seconds of `marquee` scrolling, with the figure beside
   /// it of luma.led_matrix drawing the same message (its median of three runs, in this run)
   /// when `lumaPython` is given.
+  /// The value of `name=value` in a result line of luma_compare.py.
+  static func field(_ name: String, of output: String) -> Substring? {
+    output.split(whereSeparator: \.isWhitespace).first { $0.hasPrefix(name + "=") }?.dropFirst(name.count + 1)
+  }
+
   func memory(marquee: String, lumaPython: String? = nil, lumaScript: String = "") {
     var luma: Int?
     if let python = lumaPython {
       let peaks = (0..<3).compactMap { _ -> Int? in
         guard let run = ChildProcess.run([python, lumaScript, "--width", "32", "--height", "8", "--frames", "2000"]),
           run.status == 0 else { return nil }
-        return run.output.split(separator: " ").first { $0.hasPrefix("peak_rss_kb=") }.flatMap { Int($0.dropFirst(12)) }
+        return Scenarios.field("peak_rss_kb", of: run.output).flatMap { Int($0) }
       }.sorted()
       luma = peaks.isEmpty ? nil : peaks[peaks.count / 2]
       if luma == nil { print("marquee-bench scenario=rss-luma error=luma-did-not-run") }
@@ -273,14 +278,12 @@ struct Scenarios {
         long.frames = max(frames, 500_000)
         let ours = try (0..<3).map { _ in try long.scroll(message: message, quiet: true) }.sorted()[1]
         guard let run = ChildProcess.run(arguments), run.status == 0 else { continue }
-        for field in run.output.split(separator: " ") {
-          if field.hasPrefix("us_per_frame="), let value = Double(field.dropFirst(13)) {
-            lumaTimes.append(value)
-            ourTimes.append(ours)
-            ratios.append(value / ours)
-          }
-          if field.hasPrefix("peak_rss_kb="), let value = Int(field.dropFirst(12)) { rss.append(value) }
+        if let value = Scenarios.field("us_per_frame", of: run.output).flatMap({ Double($0) }) {
+          lumaTimes.append(value)
+          ourTimes.append(ours)
+          ratios.append(value / ours)
         }
+        if let value = Scenarios.field("peak_rss_kb", of: run.output).flatMap({ Int($0) }) { rss.append(value) }
       }
       guard !ratios.isEmpty else {
         print("marquee-bench scenario=\(scenario) width=\(width) height=\(height) error=luma-did-not-run")
