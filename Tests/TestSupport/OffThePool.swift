@@ -31,15 +31,14 @@ public struct OffThePool: SuiteTrait, TestTrait, TestScoping {
     // A serialized suite runs one test at a time already: its tests take no slot, or the
     // suite would queue behind every other test once per test and finish last. Nor does a
     // test with a time limit: the wait for a slot would count against it.
-    guard !OffThePool.inSerializedSuite && !test.traits.contains(where: { $0 is ParallelizationTrait || $0 is TimeLimitTrait }) else {
-      return try await withTaskExecutorPreference(ThreadPerJob.shared) { try await function() }
-    }
+    let takesSlot = !OffThePool.inSerializedSuite
+      && !test.traits.contains { $0 is ParallelizationTrait || $0 is TimeLimitTrait }
     // The slot is waited for on the test's own thread too: a waiter that a finished test
     // wakes then goes on at once, without waiting for one of the cooperative threads (which
     // tests that block can hold).
     try await withTaskExecutorPreference(ThreadPerJob.shared) {
-      await OffThePool.slots.acquire()
-      defer { OffThePool.slots.release() }
+      if takesSlot { await OffThePool.slots.acquire() }
+      defer { if takesSlot { OffThePool.slots.release() } }
       try await function()
     }
   }
