@@ -62,29 +62,36 @@ import Testing
   enum UCDBytes {
     /// The lines of `bytes`, without their line feeds; empty lines left out.
     static func lines(_ bytes: [UInt8]) -> [Range<Int>] {
-      var lines: [Range<Int>] = [], start = 0
-      for index in 0...bytes.count where index == bytes.count || bytes[index] == 0x0A {
-        if index > start { lines.append(start..<index) }
-        start = index + 1
+      var lines: [Range<Int>] = [], start = 0, index = 0
+      while index <= bytes.count {
+        if index == bytes.count || bytes[index] == 0x0A {
+          if index > start { lines.append(start..<index) }
+          start = index + 1
+        }
+        index += 1
       }
       return lines
     }
 
     /// The `;`-separated fields of a line.
     static func fields(_ bytes: [UInt8], _ line: Range<Int>) -> [Range<Int>] {
-      var fields: [Range<Int>] = [], start = line.lowerBound
-      for index in line.lowerBound...line.upperBound where index == line.upperBound || bytes[index] == UInt8(ascii: ";") {
-        fields.append(start..<index)
-        start = index + 1
+      var fields: [Range<Int>] = [], start = line.lowerBound, index = start
+      while index <= line.upperBound {
+        if index == line.upperBound || bytes[index] == UInt8(ascii: ";") {
+          fields.append(start..<index)
+          start = index + 1
+        }
+        index += 1
       }
       return fields
     }
 
     /// The numbers in `range` (decimal or hexadecimal), `x` read as ``BidiParagraph/removed``.
     static func numbers(_ bytes: [UInt8], _ range: Range<Int>, radix: Int = 10) -> [Int] {
-      var values: [Int] = [], value = -1
-      for index in range {
+      var values: [Int] = [], value = -1, index = range.lowerBound
+      while index < range.upperBound {
         let byte = bytes[index]
+        index += 1
         let digit: Int? =
           switch byte {
           case 0x30...0x39: Int(byte - 0x30)
@@ -148,27 +155,31 @@ import Testing
     var levels: [UInt8] = [], order: [Int] = []
     for line in UCDBytes.lines(bytes) where bytes[line.lowerBound] != UInt8(ascii: "#") {
       let lineStart = line.lowerBound
-      if starts(lineStart, "@Levels:") {
+      if bytes[lineStart] == UInt8(ascii: "@") && starts(lineStart, "@Levels:") {
         levels = UCDBytes.numbers(bytes, (lineStart + 8)..<line.upperBound).map { UInt8($0) }
         continue
       }
-      if starts(lineStart, "@Reorder:") {
+      if bytes[lineStart] == UInt8(ascii: "@") && starts(lineStart, "@Reorder:") {
         order = UCDBytes.numbers(bytes, (lineStart + 9)..<line.upperBound)
         continue
       }
-      let fields = UCDBytes.fields(bytes, line)
-      guard fields.count == 2, let bits = UCDBytes.numbers(bytes, fields[1]).first else { continue }
-      let semicolon = fields[0].upperBound
+      // The classes, then one `;` and the bit set of directions.
       var scalars: [Unicode.Scalar] = []
-      var word = 0 as UInt32
-      for index in lineStart...semicolon {
-        if index < semicolon && bytes[index] != 0x20 {
+      var word = 0 as UInt32, index = lineStart
+      while index < line.upperBound && bytes[index] != UInt8(ascii: ";") {
+        if bytes[index] != 0x20 {
           word = word << 8 | UInt32(bytes[index])
         } else if word != 0 {
           scalars.append(representative[word]!)
           word = 0
         }
+        index += 1
       }
+      if word != 0 { scalars.append(representative[word]!) }
+      let semicolon = index
+      guard semicolon < line.upperBound, !bytes[(semicolon + 1)..<line.upperBound].contains(UInt8(ascii: ";")),
+        let bits = UCDBytes.numbers(bytes, (semicolon + 1)..<line.upperBound).first
+      else { continue }
       cases.append(BidiCase(classes: lineStart..<semicolon, scalars: scalars, directions: bits, levels: levels, order: order))
     }
     return cases

@@ -64,11 +64,15 @@ public struct BidiParagraph: Sendable {
     var order: [Int] = []
     order.reserveCapacity(levels.count)
     var highest: UInt8 = 0, lowestOdd = UInt8.max
-    for index in 0..<levels.count where levels[index] != removed {
+    var index = 0
+    while index < levels.count {
       let level = levels[index]
-      order.append(index)
-      highest = max(highest, level)
-      if level & 1 == 1 { lowestOdd = min(lowestOdd, level) }
+      if level != removed {
+        order.append(index)
+        highest = max(highest, level)
+        if level & 1 == 1 { lowestOdd = min(lowestOdd, level) }
+      }
+      index += 1
     }
     guard lowestOdd != UInt8.max else { return order }
     var level = highest
@@ -81,7 +85,14 @@ public struct BidiParagraph: Sendable {
         }
         var end = start
         while end < order.count && levels[order[end]] >= level { end += 1 }
-        order[start..<end].reverse()
+        var low = start, high = end - 1
+        while low < high {
+          let item = order[low]
+          order[low] = order[high]
+          order[high] = item
+          low += 1
+          high -= 1
+        }
         start = end
       }
       if level == lowestOdd { break }
@@ -91,24 +102,38 @@ public struct BidiParagraph: Sendable {
   }
 
   /// The whole of rules P2–I2 and L1 for one paragraph.
+  ///
+  /// Its loops count by hand (`while`) instead of iterating (`for in`): in a debug build each
+  /// iterator is a generic type looked up at run time, and the conformance tests resolve
+  /// half a million paragraphs.
   struct Resolver {
     /// The classes as the rules change them.
     var classes: [BidiClass]
     /// The classes as the characters have them.
     let original: [BidiClass]
     let scalars: [Unicode.Scalar]
-    var levels: [UInt8]
+    var levels: [UInt8] = []
     /// For each isolate initiator, the index of its matching PDI (BD9), or -1 if it has
-    /// none; -1 for every other character.
-    var matchingPDI: [Int]
-    /// Whether each character is a PDI that closes an isolate initiator.
-    var isMatchedPDI: [Bool]
+    /// none; -1 for every other character. Empty when the paragraph has no isolates.
+    var matchingPDI: [Int] = []
+    /// Whether each character is a PDI that closes an isolate initiator (empty as above).
+    var isMatchedPDI: [Bool] = []
+    /// Whether the paragraph has a character rule X9 removes (an embedding, an override,
+    /// their terminator or a boundary neutral), and whether it has an isolate control.
+    /// Without either, every character is on the paragraph's level and the paragraph is one
+    /// isolating run sequence.
+    let hasRemoved: Bool, hasIsolates: Bool
 
     /// The classes of `scalars`, an icon counting as a neutral.
     init(scalars: [Unicode.Scalar]) {
       var classes: [BidiClass] = []
       classes.reserveCapacity(scalars.count)
-      for scalar in scalars { classes.append(scalar == IconText.marker ? .otherNeutral : UnicodeTables.bidiClass(scalar)) }
+      var index = 0
+      while index < scalars.count {
+        let scalar = scalars[index]
+        classes.append(scalar == IconText.marker ? .otherNeutral : UnicodeTables.bidiClass(scalar))
+        index += 1
+      }
       self.init(classes: classes, scalars: scalars)
     }
 
@@ -116,11 +141,21 @@ public struct BidiParagraph: Sendable {
       self.classes = classes
       self.original = classes
       self.scalars = scalars
-      self.levels = Array(repeating: 0, count: classes.count)
+      var hasRemoved = false, hasIsolates = false
+      var index = 0
+      while index < classes.count {
+        if Resolver.isRemovedByX9(classes[index]) { hasRemoved = true }
+        if Resolver.isIsolateControl(classes[index]) { hasIsolates = true }
+        index += 1
+      }
+      self.hasRemoved = hasRemoved
+      self.hasIsolates = hasIsolates
+      guard hasIsolates else { return }
       matchingPDI = Array(repeating: -1, count: classes.count)
       isMatchedPDI = Array(repeating: false, count: classes.count)
       var open: [Int] = []
-      for index in 0..<classes.count {
+      index = 0
+      while index < classes.count {
         switch classes[index] {
         case .leftToRightIsolate, .rightToLeftIsolate, .firstStrongIsolate: open.append(index)
         case .popDirectionalIsolate:
@@ -131,6 +166,7 @@ public struct BidiParagraph: Sendable {
         case .paragraphSeparator: open.removeAll()
         default: break
         }
+        index += 1
       }
     }
 
@@ -179,18 +215,42 @@ public struct BidiParagraph: Sendable {
     }
 
     mutating func resolve(baseLevel: UInt8) -> [UInt8] {
+      guard hasRemoved || hasIsolates else {
+        // X1–X10 change nothing: every character is on the paragraph's level, in one sequence.
+        levels = Array(repeating: baseLevel, count: classes.count)
+        var indices: [Int] = []
+        indices.reserveCapacity(classes.count)
+        while indices.count < classes.count { indices.append(indices.count) }
+        let direction: BidiClass = baseLevel & 1 == 1 ? .rightToLeft : .leftToRight
+        resolveSequence(Sequence(indices: indices, level: baseLevel, start: direction, end: direction))
+        resetWhitespace(baseLevel: baseLevel)
+        return levels
+      }
+      levels = Array(repeating: baseLevel, count: classes.count)
       resolveExplicit(baseLevel: baseLevel)
-      for sequence in isolatingRunSequences(baseLevel: baseLevel) {
-        resolveWeak(sequence)
-        resolveBrackets(sequence)
-        resolveNeutral(sequence)
-        resolveImplicit(sequence)
+      let sequences = isolatingRunSequences(baseLevel: baseLevel)
+      var next = 0
+      while next < sequences.count {
+        resolveSequence(sequences[next])
+        next += 1
       }
       resetWhitespace(baseLevel: baseLevel)
-      for index in levels.indices where Resolver.isRemovedByX9(original[index]) {
-        levels[index] = BidiParagraph.removed
+      if hasRemoved {
+        var index = 0
+        while index < levels.count {
+          if Resolver.isRemovedByX9(original[index]) { levels[index] = BidiParagraph.removed }
+          index += 1
+        }
       }
       return levels
+    }
+
+    /// W1–I2 for one isolating run sequence.
+    mutating func resolveSequence(_ sequence: Sequence) {
+      resolveWeak(sequence)
+      resolveBrackets(sequence)
+      resolveNeutral(sequence)
+      resolveImplicit(sequence)
     }
 
     // MARK: X1–X8: explicit levels and directions.
@@ -207,7 +267,9 @@ public struct BidiParagraph: Sendable {
       func nextLevel(_ level: UInt8, rightToLeft: Bool) -> UInt8 {
         rightToLeft ? (level + 1) | 1 : (level + 2) & ~1
       }
-      for index in classes.indices {
+      var index = 0
+      while index < classes.count {
+        defer { index += 1 }
         let type = original[index]
         let top = stack[stack.count - 1]
         switch type {
@@ -288,47 +350,44 @@ public struct BidiParagraph: Sendable {
     }
 
     func isolatingRunSequences(baseLevel: UInt8) -> [Sequence] {
-      // The characters X9 keeps, and the nearest kept one before each position (-1: none).
+      // The characters X9 keeps.
       var kept: [Int] = []
       kept.reserveCapacity(classes.count)
-      var previousKept = [Int](repeating: -1, count: classes.count), nextKept = previousKept
-      var last = -1
-      for index in 0..<classes.count {
-        previousKept[index] = last
-        if !Resolver.isRemovedByX9(original[index]) {
-          kept.append(index)
-          last = index
-        }
+      var index = 0
+      while index < classes.count {
+        if !Resolver.isRemovedByX9(original[index]) { kept.append(index) }
+        index += 1
       }
-      last = -1
-      var index = classes.count - 1
-      while index >= 0 {
-        nextKept[index] = last
-        if !Resolver.isRemovedByX9(original[index]) { last = index }
-        index -= 1
-      }
-      // Level runs over the kept characters, and the run that starts at each index.
+      // Level runs over the kept characters, and (for isolates) the run starting at each index.
       var runs: [LevelRun] = []
-      var runStartingAt = [Int](repeating: -1, count: classes.count)
-      for position in 0..<kept.count {
+      var runStartingAt = hasIsolates ? [Int](repeating: -1, count: classes.count) : []
+      var position = 0
+      while position < kept.count {
         if position > 0 && levels[kept[position]] == levels[kept[position - 1]] {
           runs[runs.count - 1].end = position + 1
         } else {
-          runStartingAt[kept[position]] = runs.count
+          if hasIsolates { runStartingAt[kept[position]] = runs.count }
           runs.append(LevelRun(start: position, end: position + 1))
         }
+        position += 1
       }
       var sequences: [Sequence] = []
-      for run in runs where !isMatchedPDI[kept[run.start]] {
-        var indices = Array(kept[run.start..<run.end])
-        while case let pdi = matchingPDI[indices[indices.count - 1]], pdi >= 0, runStartingAt[pdi] >= 0 {
-          let next = runs[runStartingAt[pdi]]
-          indices += kept[next.start..<next.end]
+      var next = 0
+      while next < runs.count {
+        let run = runs[next]
+        next += 1
+        // A run that a matched PDI starts continues the sequence of its initiator.
+        if hasIsolates && isMatchedPDI[kept[run.start]] { continue }
+        var indices: [Int] = []
+        indices.reserveCapacity(run.end - run.start)
+        Resolver.append(run, of: kept, to: &indices)
+        while hasIsolates, case let pdi = matchingPDI[indices[indices.count - 1]], pdi >= 0, runStartingAt[pdi] >= 0 {
+          Resolver.append(runs[runStartingAt[pdi]], of: kept, to: &indices)
         }
         let level = levels[indices[0]]
-        let first = indices[0], last = indices[indices.count - 1]
-        let before = previousKept[first] >= 0 ? levels[previousKept[first]] : baseLevel
-        let after = !Resolver.isIsolateInitiator(original[last]) && nextKept[last] >= 0 ? levels[nextKept[last]] : baseLevel
+        let last = indices[indices.count - 1]
+        let before = keptLevel(before: indices[0]) ?? baseLevel
+        let after = Resolver.isIsolateInitiator(original[last]) ? baseLevel : keptLevel(after: last) ?? baseLevel
         sequences.append(
           Sequence(
             indices: indices, level: level,
@@ -336,6 +395,35 @@ public struct BidiParagraph: Sendable {
             end: max(after, level) & 1 == 1 ? .rightToLeft : .leftToRight))
       }
       return sequences
+    }
+
+    /// Appends the indices of the kept characters of `run` to `indices`.
+    static func append(_ run: LevelRun, of kept: [Int], to indices: inout [Int]) {
+      var position = run.start
+      while position < run.end {
+        indices.append(kept[position])
+        position += 1
+      }
+    }
+
+    /// The level of the nearest character before `index` that rule X9 keeps; nil if none.
+    func keptLevel(before index: Int) -> UInt8? {
+      var other = index - 1
+      while other >= 0 {
+        if !Resolver.isRemovedByX9(original[other]) { return levels[other] }
+        other -= 1
+      }
+      return nil
+    }
+
+    /// The level of the nearest character after `index` that rule X9 keeps; nil if none.
+    func keptLevel(after index: Int) -> UInt8? {
+      var other = index + 1
+      while other < original.count {
+        if !Resolver.isRemovedByX9(original[other]) { return levels[other] }
+        other += 1
+      }
+      return nil
     }
 
     static func isIsolateInitiator(_ type: BidiClass) -> Bool {
@@ -346,65 +434,78 @@ public struct BidiParagraph: Sendable {
 
     mutating func resolveWeak(_ sequence: Sequence) {
       let indices = sequence.indices
+      let count = indices.count
       // W1: a mark takes the type before it (ON after an isolate initiator or PDI).
       var previous = sequence.start
-      for index in indices {
+      var position = 0
+      while position < count {
+        let index = indices[position]
         if classes[index] == .nonspacingMark {
           classes[index] = Resolver.isIsolateControl(previous) ? .otherNeutral : previous
         }
         previous = classes[index]
+        position += 1
       }
-      // W2: a European number after an Arabic letter is an Arabic number. W3: AL is R.
+      // W2: a European number after an Arabic letter is an Arabic number. W3: AL is R (in the
+      // same pass: W2 has seen the letter before W3 changes it).
       var strong = sequence.start
-      for index in indices {
+      position = 0
+      while position < count {
+        let index = indices[position]
         switch classes[index] {
-        case .leftToRight, .rightToLeft, .arabicLetter: strong = classes[index]
+        case .leftToRight, .rightToLeft: strong = classes[index]
+        case .arabicLetter:
+          strong = .arabicLetter
+          classes[index] = .rightToLeft
         case .europeanNumber where strong == .arabicLetter: classes[index] = .arabicNumber
         default: break
         }
+        position += 1
       }
-      for index in indices where classes[index] == .arabicLetter { classes[index] = .rightToLeft }
       // W4: one separator between two numbers of a kind joins them.
-      if indices.count >= 3 {
-        for position in 1..<(indices.count - 1) {
-          let type = classes[indices[position]]
-          let before = classes[indices[position - 1]], after = classes[indices[position + 1]]
-          if type == .europeanSeparator && before == .europeanNumber && after == .europeanNumber {
-            classes[indices[position]] = .europeanNumber
-          } else if type == .commonSeparator && before == after && (before == .europeanNumber || before == .arabicNumber) {
-            classes[indices[position]] = before
-          }
+      position = 1
+      while position < count - 1 {
+        let type = classes[indices[position]]
+        let before = classes[indices[position - 1]], after = classes[indices[position + 1]]
+        if type == .europeanSeparator && before == .europeanNumber && after == .europeanNumber {
+          classes[indices[position]] = .europeanNumber
+        } else if type == .commonSeparator && before == after && (before == .europeanNumber || before == .arabicNumber) {
+          classes[indices[position]] = before
         }
+        position += 1
       }
       // W5: terminators next to a European number are part of it.
-      var position = 0
-      while position < indices.count {
+      position = 0
+      while position < count {
         guard classes[indices[position]] == .europeanTerminator else {
           position += 1
           continue
         }
         var end = position
-        while end < indices.count && classes[indices[end]] == .europeanTerminator { end += 1 }
+        while end < count && classes[indices[end]] == .europeanTerminator { end += 1 }
         let touches = (position > 0 && classes[indices[position - 1]] == .europeanNumber)
-          || (end < indices.count && classes[indices[end]] == .europeanNumber)
-        if touches { for inner in position..<end { classes[indices[inner]] = .europeanNumber } }
+          || (end < count && classes[indices[end]] == .europeanNumber)
+        if touches {
+          while position < end {
+            classes[indices[position]] = .europeanNumber
+            position += 1
+          }
+        }
         position = end
       }
-      // W6: separators and terminators left over are neutral.
-      for index in indices {
+      // W6: separators and terminators left over are neutral. W7: a European number in
+      // left-to-right context is L (W6 makes nothing strong, so one pass does both).
+      strong = sequence.start
+      position = 0
+      while position < count {
+        let index = indices[position]
         switch classes[index] {
         case .europeanSeparator, .europeanTerminator, .commonSeparator: classes[index] = .otherNeutral
-        default: break
-        }
-      }
-      // W7: a European number in left-to-right context is L.
-      strong = sequence.start
-      for index in indices {
-        switch classes[index] {
         case .leftToRight, .rightToLeft: strong = classes[index]
         case .europeanNumber where strong == .leftToRight: classes[index] = .leftToRight
         default: break
         }
+        position += 1
       }
     }
 
@@ -430,9 +531,11 @@ public struct BidiParagraph: Sendable {
       // BD16: the bracket pairs, by the position of their opening bracket.
       var pairs: [BracketPair] = []
       var stack: [OpenBracket] = []
-      pairing: for position in 0..<indices.count where classes[indices[position]] == .otherNeutral {
+      var position = 0
+      pairing: while position < indices.count {
+        defer { position += 1 }
         let index = indices[position]
-        guard let bracket = UnicodeTables.bracket(scalars[index]) else { continue }
+        guard classes[index] == .otherNeutral, let bracket = UnicodeTables.bracket(scalars[index]) else { continue }
         if bracket.opens {
           guard stack.count < 63 else { break pairing }
           stack.append(OpenBracket(closer: Resolver.canonical(bracket.pair.value), position: position))
@@ -448,10 +551,15 @@ public struct BidiParagraph: Sendable {
       }
       if pairs.count > 1 { pairs.sort { $0.open < $1.open } }
       let embedding: BidiClass = sequence.level & 1 == 1 ? .rightToLeft : .leftToRight
-      for pair in pairs {
+      var next = 0
+      while next < pairs.count {
+        let pair = pairs[next]
+        next += 1
         var foundEmbedding = false, foundOpposite = false
-        for position in (pair.open + 1)..<pair.close {
-          guard let direction = Resolver.strongDirection(classes[indices[position]]) else { continue }
+        var inside = pair.open + 1
+        while inside < pair.close {
+          defer { inside += 1 }
+          guard let direction = Resolver.strongDirection(classes[indices[inside]]) else { continue }
           if direction == embedding {
             foundEmbedding = true
             break
@@ -462,14 +570,16 @@ public struct BidiParagraph: Sendable {
         if foundEmbedding {
           resolved = embedding
         } else if foundOpposite {
+          // Opposite inside: the brackets follow the text before them (sos if none).
           var context = sequence.start
-          for position in stride(from: pair.open - 1, through: 0, by: -1) {
-            if let direction = Resolver.strongDirection(classes[indices[position]]) {
+          var before = pair.open - 1
+          while before >= 0 {
+            if let direction = Resolver.strongDirection(classes[indices[before]]) {
               context = direction
               break
             }
+            before -= 1
           }
-          // Opposite inside: the brackets follow the text before them (sos if none).
           resolved = context
         }
         guard let resolved else { continue }
@@ -524,15 +634,21 @@ public struct BidiParagraph: Sendable {
         let before = position == 0 ? sequence.start : Resolver.strongDirection(classes[indices[position - 1]]) ?? embedding
         let after = end == indices.count ? sequence.end : Resolver.strongDirection(classes[indices[end]]) ?? embedding
         let direction = before == after ? before : embedding
-        for inner in position..<end { classes[indices[inner]] = direction }
-        position = end
+        while position < end {
+          classes[indices[position]] = direction
+          position += 1
+        }
       }
     }
 
     // MARK: I1, I2: implicit levels.
 
     mutating func resolveImplicit(_ sequence: Sequence) {
-      for index in sequence.indices {
+      let indices = sequence.indices
+      var position = 0
+      while position < indices.count {
+        let index = indices[position]
+        position += 1
         let level = levels[index]
         if level & 1 == 0 {
           switch classes[index] {
@@ -550,7 +666,9 @@ public struct BidiParagraph: Sendable {
 
     mutating func resetWhitespace(baseLevel: UInt8) {
       var trailing = true
-      for index in classes.indices.reversed() {
+      var index = classes.count - 1
+      while index >= 0 {
+        defer { index -= 1 }
         let type = original[index]
         switch type {
         case .segmentSeparator, .paragraphSeparator:
