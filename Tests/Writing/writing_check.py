@@ -47,9 +47,11 @@ def catalogue_pairs():
 
 
 def usable(text):
-    # One line, nothing the display would not show as text.
-    return 0 < len(text) <= 160 and all(
-        unicodedata.category(c) not in ("Cc", "Co", "Cs", "Cn") and c not in "\u2028\u2029" for c in text)
+    # One line, nothing the display would not show as text. A printable string has none of
+    # those (isprintable refuses every C* and Z* but the space); the others are looked at
+    # character by character.
+    return 0 < len(text) <= 160 and (text.isprintable() or all(
+        unicodedata.category(c) not in ("Cc", "Co", "Cs", "Cn") and c not in "\u2028\u2029" for c in text))
 
 
 def sentences():
