@@ -93,7 +93,7 @@ let package = Package(
     .target(name: "TestSupport", dependencies: ["Platform", "Drivers"], path: "Tests/TestSupport"),
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"]),
     .testTarget(
-      name: "MatrixCoreTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting"],
+      name: "MatrixCoreTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
     .testTarget(
       name: "BitmapFontsTests", dependencies: ["Platform", "BitmapFonts", "MarqueeTesting", "TestSupport"],
@@ -103,7 +103,7 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Platform", "Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
-    .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON"]),
+    .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON", "TestSupport"]),
     .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.
     .testTarget(

@@ -9,7 +9,7 @@ import Testing
 /// bitmaps, tango-icon-theme's PNG icons) and on variants netpbm, Pillow and gifsicle make
 /// of them (every PNG colour type and depth, interlaced, tRNS; GIFs still and animated,
 /// optimised into partial frames). The same pixels must light.
-@Suite(.serialized) struct PictureDecoderTests {
+@Suite struct PictureDecoderTests {
   static let python = PythonTools.python(["/usr/bin/python3"], importing: "PIL")
   static let netpbm = ["pngtopam", "pamtopng", "pnmtopng", "xbmtopbm", "pamtopnm", "pnmquant", "pamdepth", "ppmtopgm", "pnmtoplainpnm"]
     .allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + $0) }

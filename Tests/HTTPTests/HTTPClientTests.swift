@@ -1,10 +1,11 @@
 import HTTP
 import Platform
 import Synchronization
+import TestSupport
 import Testing
 
 /// The client `marquee notify` uses, against the server in the same process.
-@Suite struct HTTPClientTests {
+@Suite(.offThePool) struct HTTPClientTests {
   /// A server on a free loopback port answering with `router`, stopped by the returned call.
   static func serve(_ router: HTTPRouter) throws -> (HTTPServer, @Sendable () -> Void) {
     let box = StopBox()

@@ -1,11 +1,12 @@
 import HTTP
 import Platform
 import Synchronization
+import TestSupport
 import Testing
 
 /// The server's timeouts on a clock the test moves: an idle connection closed and a
 /// half-sent head answered 408 the moment the clock passes their limits, without sleeping.
-@Suite struct HTTPServerClockTests {
+@Suite(.offThePool) struct HTTPServerClockTests {
   final class HandClock: Sendable {
     let nanoseconds = Atomic<Int64>(1_000_000_000_000)
     func advance(seconds: Int64) { nanoseconds.add(seconds * 1_000_000_000, ordering: .relaxed) }

@@ -8,7 +8,7 @@ import Testing
 
 /// The client against a real broker (Debian's mosquitto, an independent implementation),
 /// with mosquitto_pub and mosquitto_sub on the other side.
-@Suite(.serialized, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
+@Suite(.serialized, .offThePool, .enabled(if: MosquittoBroker.available, "needs the Debian packages mosquitto and mosquitto-clients"))
 struct MQTTBrokerTests {
   /// What a client saw.
   final class Seen: Sendable {

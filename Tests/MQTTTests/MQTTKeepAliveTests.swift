@@ -6,7 +6,7 @@ import TestSupport
 
 /// Keep-alive and reconnect pauses on a clock the test moves: no sleeping for 15 s to see a
 /// ping, no waiting 45 s to see a silent broker dropped.
-@Suite struct MQTTKeepAliveTests {
+@Suite(.offThePool) struct MQTTKeepAliveTests {
   final class HandClock: Sendable {
     let seconds = Mutex(1000.0)
     func advance(by step: Double) { seconds.withLock { $0 += step } }

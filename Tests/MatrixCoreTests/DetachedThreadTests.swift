@@ -1,11 +1,12 @@
 import Platform
 import MatrixCore
 import Synchronization
+import TestSupport
 import Testing
 
 /// Loops that run as long as the sign does each get a thread: many at once all run, however
 /// few the cores (on Dispatch's global queue the later ones waited for a worker).
-@Suite struct DetachedThreadTests {
+@Suite(.offThePool) struct DetachedThreadTests {
   @Test func manyBlockingLoopsAllRunAtOnce() {
     let count = 24
     let started = Atomic<Int>(0)

@@ -3,13 +3,14 @@ import Marquee
 import MatrixCore
 import SimpleJSON
 import Synchronization
+import TestSupport
 import Testing
 
 @testable import SignService
 
 /// The pump that plays a schedule on a running sign, with a wall clock the test sets: a
 /// Pi booting with its clock in 1970 until NTP moves it to the day.
-@Suite struct SchedulePumpTests {
+@Suite(.offThePool) struct SchedulePumpTests {
 
   @Test func aJumpOfTheWallClockIsSeenWithinSecondsAndTheProgramFollows() throws {
     let monday = LocalDate(year: 2026, month: 12, day: 7)

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The unit Docs/deploy.md ships (Docs/examples/marquee.service) passes systemd's own checks:
 /// `systemd-analyze verify` says nothing, and `security --offline=yes` rates it 2.0 or below.
-@Suite struct SystemdUnitTests {
+@Suite(.offThePool) struct SystemdUnitTests {
   static let analyze = ChildProcess.commandExists("systemd-analyze")
   static let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Docs/examples/marquee.service")
