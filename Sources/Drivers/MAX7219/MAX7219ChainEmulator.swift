@@ -62,21 +62,29 @@ public struct MAX7219ChainEmulator: Sendable {
   /// Clocks bytes in, MSB first, without latching.
   public mutating func clock(_ bytes: some Sequence<UInt8>) {
     // The chain's shift registers apart from the chips' other state while bits move.
-    for chip in 0..<chips.count { registers[chip] = chips[chip].shiftRegister }
+    var chip = 0
+    while chip < chips.count {
+      registers[chip] = chips[chip].shiftRegister
+      chip += 1
+    }
     for byte in bytes {
-      var bitIndex: UInt8 = 8
-      while bitIndex > 0 {
-        bitIndex -= 1
-        var carry = UInt16((byte >> bitIndex) & 1)
-        for chip in 0..<registers.count {
-          let out = registers[chip] >> 15
-          registers[chip] = (registers[chip] << 1) | carry
-          carry = out
-        }
+      // A byte's eight clocks at once: each register's top eight bits leave through DOUT into
+      // the next chip's DIN, in the order they came, and the byte enters the first chip.
+      var carry = UInt16(byte)
+      chip = 0
+      while chip < registers.count {
+        let out = registers[chip] >> 8
+        registers[chip] = (registers[chip] << 8) | carry
+        carry = out
+        chip += 1
       }
       pendingBytes += 1
     }
-    for chip in 0..<registers.count { chips[chip].shiftRegister = registers[chip] }
+    chip = 0
+    while chip < registers.count {
+      chips[chip].shiftRegister = registers[chip]
+      chip += 1
+    }
   }
 
   /// Chip select rises: every chip executes the word in its shift register.

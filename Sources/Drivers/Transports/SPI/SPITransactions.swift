@@ -60,10 +60,10 @@ public struct SPITransactions: ByteBatch, Sendable, Equatable {
   mutating func write(maxCount: Int, length: Int, _ body: (inout SPIWriter) -> Void) {
     let needed = byteCount + maxCount * length
     if storage.count < needed {
-      storage.append(contentsOf: repeatElement(0, count: max(needed - storage.count, storage.count)))
+      storage.append(contentsOf: [UInt8](repeating: 0, count: max(needed - storage.count, storage.count)))
     }
     if endStorage.count < count + maxCount {
-      endStorage.append(contentsOf: repeatElement(0, count: max(count + maxCount - endStorage.count, 16)))
+      endStorage.append(contentsOf: [Int](repeating: 0, count: max(count + maxCount - endStorage.count, 16)))
     }
     let (startBytes, startCount) = (byteCount, count)
     var written = (bytes: 0, count: 0)
