@@ -100,7 +100,11 @@ enum CRC32 {
 
   static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
-    for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      crc = table[Int((crc ^ UInt32(bytes[index])) & 0xFF)] ^ (crc >> 8)
+      index += 1
+    }
     return crc ^ 0xFFFF_FFFF
   }
 }
@@ -119,8 +123,9 @@ struct Inflater {
     self.limit = limit
   }
 
-  /// The byte after the last one consumed (unused bits of a partial byte are dropped).
-  var bytePosition: Int { position }
+  /// The byte after the last one consumed (unused bits of a partial byte are dropped;
+  /// whole bytes taken in ahead are not consumed).
+  var bytePosition: Int { position - (bitCount >> 3) }
 
   mutating func bits(_ count: Int) throws(GzipError) -> Int {
     while bitCount < count {
@@ -161,15 +166,30 @@ struct Inflater {
   }
 
   mutating func decode(_ code: Huffman) throws(GzipError) -> Int {
-    var value = 0, first = 0, index = 0
-    for length in 1..<16 {
-      value |= try bits(1)
+    // The longest code's 15 bits are taken in at once where the input has them, and read
+    // from a copy: the code's length is known only at its end.
+    while bitCount < 15 && position < input.count {
+      bitBuffer |= UInt32(input[position]) << UInt32(bitCount)
+      position += 1
+      bitCount += 8
+    }
+    var unread = bitBuffer
+    var value = 0, first = 0, index = 0, length = 1
+    while length < 16 {
+      guard length <= bitCount else { throw GzipError(reason: "truncated compressed data") }
+      value |= Int(unread & 1)
+      unread >>= 1
       let count = code.counts[length]
-      if value - count < first { return code.symbols[index + (value - first)] }
+      if value - count < first {
+        bitBuffer >>= UInt32(length)
+        bitCount -= length
+        return code.symbols[index + (value - first)]
+      }
       index += count
       first += count
       first <<= 1
       value <<= 1
+      length += 1
     }
     throw GzipError(reason: "invalid Huffman code in compressed data")
   }
@@ -206,6 +226,8 @@ struct Inflater {
   }
 
   mutating func stored(into output: inout [UInt8]) throws(GzipError) {
+    // A stored block starts at the next byte: whole bytes taken in ahead go back.
+    position -= bitCount >> 3
     bitBuffer = 0
     bitCount = 0
     guard position + 4 <= input.count else { throw GzipError(reason: "truncated stored block") }
@@ -275,7 +297,8 @@ struct Inflater {
       guard back <= output.count - start else { throw GzipError(reason: "distance too far back") }
       guard output.count + length <= limit else { throw GzipError(reason: "decompressed data larger than \(limit >> 20) MiB") }
       var from = output.count - back
-      for _ in 0..<length {
+      let end = from + length
+      while from < end {
         output.append(output[from])
         from += 1
       }
