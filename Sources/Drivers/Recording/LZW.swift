@@ -19,9 +19,11 @@ enum LZW {
         bitCount -= 8
       }
     }
-    // The dictionary: (prefix code, next index) -> code.
-    var table: [Int: Int] = [:]
-    table.reserveCapacity(4096)
+    // The dictionary as a table: the code of (prefix code, next index) at
+    // `prefix * alphabet + index`, 0 where there is none (no string's code is 0). A small
+    // palette keeps it small: 16 K entries for the two colours of a one-bit sign.
+    let alphabet = 1 << minimumCodeSize
+    var table = [UInt16](repeating: 0, count: 4096 * alphabet)
     var nextCode = end + 1
     emit(clear)
     guard var prefix = indices.first.map(Int.init) else {
@@ -29,25 +31,31 @@ enum LZW {
       if bitCount > 0 { output.append(UInt8(truncatingIfNeeded: bitBuffer)) }
       return output
     }
-    for index in indices.dropFirst() {
-      let key = prefix << 8 | Int(index)
-      if let code = table[key] {
-        prefix = code
+    precondition(prefix < alphabet, "colour index \(prefix) past a palette of \(alphabet)")
+    var position = 1
+    while position < indices.count {
+      let index = Int(indices[position])
+      position += 1
+      precondition(index < alphabet, "colour index \(index) past a palette of \(alphabet)")
+      let key = prefix * alphabet + index
+      let code = table[key]
+      if code != 0 {
+        prefix = Int(code)
         continue
       }
       emit(prefix)
       if nextCode < 4096 {
-        table[key] = nextCode
+        table[key] = UInt16(nextCode)
         nextCode += 1
         // A new code that needs one more bit widens the codes from now on.
         if nextCode > (1 << codeSize) && codeSize < 12 { codeSize += 1 }
       } else {
         emit(clear)
-        table.removeAll(keepingCapacity: true)
+        table.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         nextCode = end + 1
         codeSize = minimumCodeSize + 1
       }
-      prefix = Int(index)
+      prefix = index
     }
     emit(prefix)
     emit(end)
