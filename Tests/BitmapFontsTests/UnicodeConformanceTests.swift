@@ -129,11 +129,8 @@ import Testing
 
   static let bidiText: [UInt8] = FileManager.default.contents(atPath: "\(folder)/BidiTest.txt").map { [UInt8]($0) } ?? []
 
-  /// BidiTest.txt read once (the parts below share it), its bytes scanned without making a
-  /// string of each line.
-  static let bidiCases: [BidiCase] = {
-    // A scalar of each class stands for it, by its short name packed into an integer.
-    func key(_ name: some Collection<UInt8>) -> UInt32 { name.reduce(0) { $0 << 8 | UInt32($1) } }
+  /// A scalar of each class, keyed by the class's short name packed into an integer.
+  static let representatives: [UInt32: Unicode.Scalar] = {
     var representative: [UInt32: Unicode.Scalar] = [:]
     for code in 0..<0x11_0000 {
       guard let scalar = Unicode.Scalar(code) else { continue }
@@ -141,7 +138,24 @@ import Testing
       if representative[name] == nil, UnicodeTables.bracket(scalar) == nil { representative[name] = scalar }
       if representative.count == BidiClass.allCases.count { break }
     }
+    return representative
+  }()
+
+  /// A class's short name packed into an integer.
+  static func key(_ name: some Collection<UInt8>) -> UInt32 { name.reduce(0) { $0 << 8 | UInt32($1) } }
+
+  /// The cases of one of `parts` stretches of BidiTest.txt, its bytes scanned without making
+  /// a string of each line. Each part reads only its stretch (after the `@Levels` and
+  /// `@Reorder` lines in force where it starts), so the parts neither wait for one reader
+  /// nor read the whole file each.
+  static func bidiCases(part: Int, of parts: Int) -> [BidiCase] {
     let bytes = bidiText
+    func lineStart(atOrAfter offset: Int) -> Int {
+      var index = offset
+      while index > 0 && index < bytes.count && bytes[index - 1] != 0x0A { index += 1 }
+      return min(index, bytes.count)
+    }
+    let stretch = lineStart(atOrAfter: bytes.count * part / parts)..<lineStart(atOrAfter: bytes.count * (part + 1) / parts)
     func starts(_ at: Int, _ prefix: String) -> Bool {
       var index = at
       for byte in prefix.utf8 {
@@ -150,10 +164,31 @@ import Testing
       }
       return true
     }
-    var cases: [BidiCase] = []
-    cases.reserveCapacity(500_000)
+    func lineEnd(_ start: Int) -> Int {
+      var end = start
+      while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+      return end
+    }
+    // The levels and order in force at the stretch's start: the last such lines before it.
     var levels: [UInt8] = [], order: [Int] = []
-    for line in UCDBytes.lines(bytes) where bytes[line.lowerBound] != UInt8(ascii: "#") {
+    var foundLevels = false, foundOrder = false
+    var back = stretch.lowerBound
+    while back > 0 && !(foundLevels && foundOrder) {
+      back -= 1
+      guard back == 0 || bytes[back - 1] == 0x0A else { continue }
+      if !foundLevels && starts(back, "@Levels:") {
+        levels = UCDBytes.numbers(bytes, (back + 8)..<lineEnd(back)).map { UInt8($0) }
+        foundLevels = true
+      } else if !foundOrder && starts(back, "@Reorder:") {
+        order = UCDBytes.numbers(bytes, (back + 9)..<lineEnd(back))
+        foundOrder = true
+      }
+    }
+    let representative = representatives
+    var cases: [BidiCase] = []
+    cases.reserveCapacity(500_000 / parts)
+    for line in UCDBytes.lines(Array(bytes[stretch])) where bytes[stretch.lowerBound + line.lowerBound] != UInt8(ascii: "#") {
+      let line = (stretch.lowerBound + line.lowerBound)..<(stretch.lowerBound + line.upperBound)
       let lineStart = line.lowerBound
       if bytes[lineStart] == UInt8(ascii: "@") && starts(lineStart, "@Levels:") {
         levels = UCDBytes.numbers(bytes, (lineStart + 8)..<line.upperBound).map { UInt8($0) }
@@ -183,17 +218,15 @@ import Testing
       cases.append(BidiCase(classes: lineStart..<semicolon, scalars: scalars, directions: bits, levels: levels, order: order))
     }
     return cases
-  }()
+  }
 
   /// BidiTest.txt: every sequence of classes in every direction it names gives the levels
-  /// and the visual order expected. In four parts (every fourth sequence each) so that the
+  /// and the visual order expected. In four parts (a quarter of the file each) so that the
   /// half-million cases spread over the cores.
   @Test(.enabled(if: available, "needs the Debian packages unicode-data and bzip2"), arguments: 0..<4)
   func bidiTestByClass(part: Int) throws {
-    let all = UnicodeConformanceTests.bidiCases
     var cases = 0, failures: [String] = []
-    for index in stride(from: part, to: all.count, by: 4) {
-      let test = all[index]
+    for test in UnicodeConformanceTests.bidiCases(part: part, of: 4) {
       // `auto` is the direction rules P2 and P3 find (left to right if none), then the same
       // resolution as that direction given: when the line names that direction too (with the
       // same levels), auto's resolution checks it as well, and a third of the half-million
