@@ -10,7 +10,7 @@ import Testing
 /// of them (every PNG colour type and depth, interlaced, tRNS; GIFs still and animated,
 /// optimised into partial frames). The same pixels must light.
 @Suite struct PictureDecoderTests {
-  static let python = PythonTools.python(["/usr/bin/python3"], importing: "PIL")
+  static let python = PythonTools.pillow
   static let netpbm = ["pngtopam", "pamtopng", "pnmtopng", "xbmtopbm", "pamtopnm", "pnmquant", "pamdepth", "ppmtopgm", "pnmtoplainpnm"]
     .allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + $0) }
   static let bitmaps = "/usr/include/X11/bitmaps"

@@ -69,8 +69,7 @@ func capture(_ body: (Int32) throws -> Void) rethrows -> String {
 }
 
 @Suite struct GIFWriterTests {
-  static let pillowInstalled = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3")
-    && (try? ChildProcess.run("/usr/bin/python3", ["-c", "import PIL"])).map { !$0.signalled && $0.status == 0 } == true
+  static let pillowInstalled = PythonTools.pillow != nil
 
   @Test(.enabled(if: pillowInstalled, "needs the Debian package python3-pil"))
   func lzwOfALargeNoisyImageRoundTripsThroughPillow() throws {

@@ -13,8 +13,7 @@ import TestSupport
 /// `POST /api/preview`: a draft drawn by the sign's own engine into a GIF, the sign itself
 /// untouched; refused as `PATCH /api/content` refuses; one at a time; bounded.
 @Suite struct PreviewTests {
-  static let pillow = ChildProcess.commandExists("python3")
-    && (try? ChildProcess.run("/usr/bin/env", ["python3", "-c", "import PIL"]))?.status == 0
+  static let pillow = PythonTools.pillow != nil
 
   /// The LEDs of each frame of a GIF the sign drew, read by Pillow (an independent decoder)
   /// at each dot's centre: lit when brighter than the dark dots' colour.
@@ -30,7 +29,7 @@ import TestSupport
           rgb = f.convert("RGB")
           print("".join("#" if sum(rgb.getpixel((x * s + s // 2 - (1 if s > 2 else 0), y * s + s // 2 - (1 if s > 2 else 0)))) > 200 else "." for y in range(h) for x in range(w)))
       """
-    let result = try ChildProcess.run("/usr/bin/env", ["python3", "-c", script, path, "\(width)", "\(height)"], timeout: 60)
+    let result = try ChildProcess.run(PythonTools.pillow!, ["-c", script, path, "\(width)", "\(height)"], timeout: 60)
     #expect(result.status == 0, "\(result.stderr)")
     return try result.stdout.split(separator: "\n").map { line in
       let rows = stride(from: 0, to: line.count, by: width).map { start in
