@@ -57,20 +57,30 @@ import Testing
 
   @Test(.enabled(if: python != nil, "needs lunardate and ephem from PyPI in .build/venv-calendar (.ci/run installs them)"))
   func everyDayFrom1901To2099AgreesWithOtherSources() throws {
+    // The checker works out two centuries of terms and new moons before it reads a line:
+    // it starts first, and marquee's answers are written meanwhile.
+    let checker = try ChildProcess(ChineseCalendarTests.python!, ["Tests/Lunar/calendar_check.py"], input: true)
     var lines = ""
-    var date = CivilDays.number(1901, 1, 1)
+    var date = CivilDays.number(1901, 1, 1), missing: [String] = []
+    func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
     for year in 1901...2099 {
       for month in 1...12 {
         for number in 1...ChineseCalendar.daysIn(month: month, year: year) {
-          let day = try #require(ChineseCalendar.day(year: year, month: month, day: number))
-          let stamp = String(format: "%04d-%02d-%02d", year, month, number)
+          let stamp = "\(year)-\(twoDigits(month))-\(twoDigits(number))"
+          guard let day = ChineseCalendar.day(year: year, month: month, day: number) else {
+            missing.append(stamp)
+            continue
+          }
           lines += "\(stamp) \(day.year) \(day.month) \(day.isLeapMonth ? 1 : 0) \(day.day) \(day.term ?? -1)\n"
           date += 1
         }
       }
     }
+    #expect(missing.isEmpty, "no Chinese date for \(missing.prefix(10))")
     #expect(date - CivilDays.number(1901, 1, 1) == 72_684)
-    let result = try ChildProcess.run(ChineseCalendarTests.python!, ["Tests/Lunar/calendar_check.py"], input: Data(lines.utf8), timeout: 600)
+    checker.write(Data(lines.utf8))
+    checker.closeInput()
+    let result = checker.wait(timeout: 600)
     let output = result.stdout.split(separator: "\n")
     #expect(output.last == "checked 72684", "\(result.stderr)")
     // Days next to a new moon or a term within two minutes of midnight may fall either way;
