@@ -73,12 +73,13 @@ import Testing
     let work = try folder("pbm")
     defer { try? FileManager.default.removeItem(atPath: work) }
     let xbms = try FileManager.default.contentsOfDirectory(atPath: PictureDecoderTests.bitmaps).sorted().map { PictureDecoderTests.bitmaps + "/" + $0 }
-    // Each X bitmap also as raw and plain PBM, written by netpbm.
-    var pbms: [String] = []
+    // Each X bitmap also as raw and plain PBM, written by netpbm (one shell for them all).
+    var pbms: [String] = [], script = "set -e\n"
     for (index, xbm) in xbms.enumerated() {
-      try shell("xbmtopbm '\(xbm)' > \(work)/\(index).pbm && pnmtoplainpnm \(work)/\(index).pbm > \(work)/\(index)-plain.pbm")
+      script += "xbmtopbm '\(xbm)' > \(work)/\(index).pbm && pnmtoplainpnm \(work)/\(index).pbm > \(work)/\(index)-plain.pbm\n"
       pbms += ["\(work)/\(index).pbm", "\(work)/\(index)-plain.pbm"]
     }
+    try shell(script)
     #expect(try compare(xbms) == xbms.count && xbms.count > 50)
     #expect(try compare(pbms) == pbms.count)
   }
