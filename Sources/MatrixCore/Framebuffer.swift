@@ -131,9 +131,13 @@ public struct Framebuffer: Sendable, Hashable {
 
   /// The rows from the first to the last that hold a lit pixel (`nil` when none does).
   public var litRows: ClosedRange<Int>? {
-    func lit(_ y: Int) -> Bool { words[y * wordsPerRow ..< (y + 1) * wordsPerRow].contains { $0 != 0 } }
-    guard let first = (0..<height).first(where: lit), let last = (0..<height).last(where: lit) else { return nil }
-    return first...last
+    // The first and the last word with a bit set, in row-major order, are in those rows.
+    var first = 0
+    while first < words.count && words[first] == 0 { first += 1 }
+    guard first < words.count else { return nil }
+    var last = words.count - 1
+    while words[last] == 0 { last -= 1 }
+    return (first / wordsPerRow)...(last / wordsPerRow)
   }
 
   /// The columns from the first to the last that hold a lit pixel (`nil` when none does).

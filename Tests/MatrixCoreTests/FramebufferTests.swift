@@ -67,6 +67,20 @@ func randomFramebuffer(width: Int, height: Int, using random: inout SplitMix64) 
     #expect(framebuffer.litCount == 2)
   }
 
+  /// The lit extent against a pixel-by-pixel search, at widths of one word and more.
+  @Test(arguments: [1, 8, 64, 65, 130])
+  func litRowsAndColumnsAreTheExtentOfTheLitPixels(width: Int) {
+    var random = SplitMix64(seed: UInt64(width))
+    for _ in 0..<50 {
+      var fb = Framebuffer(width: width, height: 9)
+      for _ in 0..<Int(random.next() % 4) { fb[Int(random.next() % UInt64(width)), Int(random.next() % 9)] = true }
+      let lit = (0..<9).flatMap { y in (0..<width).filter { fb[$0, y] }.map { (x: $0, y: y) } }
+      let rows = lit.isEmpty ? nil : lit.map(\.y).min()!...lit.map(\.y).max()!
+      let columns = lit.isEmpty ? nil : lit.map(\.x).min()!...lit.map(\.x).max()!
+      #expect(fb.litRows == rows && fb.litColumns == columns, "\(fb.text)")
+    }
+  }
+
   @Test func pointsOutsideReadDarkAndIgnoreWrites() {
     var framebuffer = Framebuffer(width: 8, height: 8)
     framebuffer[-1, 0] = true

@@ -46,11 +46,23 @@ public struct EffectContext: Sendable {
     self.width = width
     self.height = height
     self.sprite = sprite
-    var ranks = [Int32](repeating: 0, count: width * height)
-    var order = Array(0..<(width * height))
+    // Counted by hand: a content change builds this, and a debug build's ranges and
+    // enumerations cost more than the shuffle.
+    let count = width * height
+    var order = [Int](repeating: 0, count: count)
+    var index = 0
+    while index < count {
+      order[index] = index
+      index += 1
+    }
     var random = SplitMix64(seed: seed)
     order.shuffle(using: &random)
-    for (rank, index) in order.enumerated() { ranks[index] = Int32(rank) }
+    var ranks = [Int32](repeating: 0, count: count)
+    index = 0
+    while index < count {
+      ranks[order[index]] = Int32(truncatingIfNeeded: index)
+      index += 1
+    }
     randomRank = ranks
   }
 }
