@@ -140,10 +140,16 @@ struct Inflater {
     return value
   }
 
-  /// A canonical Huffman code: how many codes of each length, and the symbols in order.
+  /// A canonical Huffman code: how many codes of each length, and the symbols in order;
+  /// and a table of the codes up to ``fastBits`` long, by their next bits in the stream.
   struct Huffman {
     var counts = [Int](repeating: 0, count: 16)
     var symbols: [Int]
+    /// For each value of the next ``fastBits`` bits (the first in the lowest bit), the
+    /// symbol whose code they begin with and the code's length (`symbol << 4 | length`),
+    /// or -1 where the code is longer.
+    var fast = [Int32](repeating: -1, count: 1 << Huffman.fastBits)
+    static let fastBits = 9
 
     /// Builds the code from code lengths; incomplete codes are allowed only as DEFLATE does
     /// (a single distance code), over-subscribed ones are an error.
@@ -162,6 +168,24 @@ struct Inflater {
         symbols[offsets[length]] = symbol
         offsets[length] += 1
       }
+      // The canonical codes in order (RFC 1951, 3.2.2); the stream sends a code's first
+      // bit first, so a table index holds the code's bits reversed.
+      var code = 0, index = 0
+      for length in 1...Huffman.fastBits {
+        for _ in 0..<counts[length] {
+          var reversed = 0
+          for bit in 0..<length where code & (1 << bit) != 0 { reversed |= 1 << (length - 1 - bit) }
+          let entry = Int32(truncatingIfNeeded: symbols[index] << 4 | length)
+          var slot = reversed
+          while slot < fast.count {
+            fast[slot] = entry
+            slot += 1 << length
+          }
+          code += 1
+          index += 1
+        }
+        code <<= 1
+      }
     }
   }
 
@@ -172,6 +196,12 @@ struct Inflater {
       bitBuffer |= UInt32(input[position]) << UInt32(bitCount)
       position += 1
       bitCount += 8
+    }
+    let entry = code.fast[Int(bitBuffer) & (code.fast.count - 1)]
+    if entry >= 0 && Int(entry & 15) <= bitCount {
+      bitBuffer >>= UInt32(entry & 15)
+      bitCount -= Int(entry & 15)
+      return Int(entry >> 4)
     }
     var unread = bitBuffer
     var value = 0, first = 0, index = 0, length = 1
