@@ -306,6 +306,42 @@ import Testing
     return String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 
+  /// Every glyph of console fonts 6, 11, 14 and 16 pixels wide (rows of one and two bytes,
+  /// padded or not) against Python's reading of the file's bytes: for each glyph, the first
+  /// code point of its table entry that no glyph before it has.
+  @Test(
+    .enabled(if: DebianFonts.exists(DebianFonts.terminus32), "needs the Debian package console-setup-linux"),
+    arguments: ["Lat15-Terminus12x6", "Lat15-Terminus22x11", "Lat15-Terminus28x14", "Lat15-Terminus32x16"])
+  func everyGlyphMatchesPython(font name: String) throws {
+    let path = "/usr/share/consolefonts/\(name).psf.gz"
+    let script = """
+      import gzip, struct, sys
+      data = gzip.open(sys.argv[1]).read()
+      magic, version, headersize, flags, length, charsize, height, width = struct.unpack('<8I', data[:32])
+      table = data[headersize + length * charsize:].split(b'\\xff')
+      row, seen = (width + 7) // 8, set()
+      for glyph in range(length):
+          codes = [c for c in table[glyph].split(b'\\xfe')[0].decode('utf-8') if ord(c) not in seen]
+          if not codes: continue
+          seen.update(ord(c) for c in table[glyph].split(b'\\xfe')[0].decode('utf-8'))
+          bits = data[headersize + glyph * charsize: headersize + (glyph + 1) * charsize]
+          rows = [int.from_bytes(bits[y * row:(y + 1) * row], 'big') for y in range(height)]
+          print('%x' % ord(codes[0]), ','.join(''.join('#' if v >> (row * 8 - 1 - x) & 1 else '.' for x in range(width)) for v in rows))
+      """
+    let out = String(decoding: try DebianFonts.run("/usr/bin/env", ["python3", "-c", script, path]), as: UTF8.self)
+    let font = try FontFile.load(path: path).font
+    var checked = 0, wrong: [String] = []
+    for line in out.split(separator: "\n") {
+      let parts = line.split(separator: " ")
+      guard parts.count == 2, let code = UInt32(parts[0], radix: 16), let scalar = Unicode.Scalar(code) else { continue }
+      let rows = parts[1].split(separator: ",").map(String.init)
+      if font.glyph(for: scalar)?.bitmap.rowStrings != rows { wrong.append(String(parts[0])) }
+      checked += 1
+    }
+    #expect(checked > 200)
+    #expect(wrong.isEmpty, "\(wrong.count) of \(checked) glyphs differ, the first \(wrong.prefix(5))")
+  }
+
   @Test(.enabled(if: DebianFonts.exists(DebianFonts.terminus32), "needs the Debian package console-setup-linux"))
   func terminusAMatchesItsPSF2Bitmap() throws {
     let loaded = try FontFile.load(path: DebianFonts.terminus32)

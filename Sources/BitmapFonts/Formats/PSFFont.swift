@@ -80,9 +80,18 @@ public final class PSFFont: Font {
     for index in 0..<count {
       var bitmap = Framebuffer(width: width, height: height)
       let base = glyphStart + index * bytesPerGlyph
+      // A byte at a time into the row's words (the leftmost pixel in the top bit, as in
+      // the file); bits past the width are dropped by setRow.
       for y in 0..<height {
-        for x in 0..<width where bytes[base + y * rowBytes + x / 8] & (0x80 >> UInt8(x % 8)) != 0 {
-          bitmap[x, y] = true
+        var word: UInt64 = 0
+        var column = 0
+        while column < rowBytes {
+          word |= UInt64(bytes[base + y * rowBytes + column]) << UInt64(56 - 8 * (column & 7))
+          if column & 7 == 7 || column == rowBytes - 1 {
+            bitmap.setRow(y, wordAt: column >> 3, to: word)
+            word = 0
+          }
+          column += 1
         }
       }
       bitmaps.append(bitmap)
@@ -134,9 +143,7 @@ public final class PSFFont: Font {
     var baseline = (height * 3 + 3) / 4
     if let h = mapping[0x48] {
       let bitmap = bitmaps[h]
-      if let bottom = (0..<height).last(where: { y in (0..<width).contains { bitmap[$0, y] } }) {
-        baseline = bottom + 1
-      }
+      if let rows = bitmap.litRows { baseline = rows.upperBound + 1 }
     }
     ascent = baseline
     descent = height - baseline
