@@ -196,15 +196,22 @@ struct BDFParser {
         }
         var bitmap = Framebuffer(width: width, height: height)
         for (y, row) in rows.lines.prefix(height).enumerated() {
-          var x = 0
+          // Sixteen digits make a word of the row, the first digit leftmost; digits past
+          // the width (rows are padded to whole bytes) are dropped by setRow.
+          var word: UInt64 = 0, digit = 0
           for byte in row {
             guard let nibble = HexDigit.value(byte) else {
               warn("glyph skipped: '\(Character(Unicode.Scalar(byte)))' is not a hex digit", line: rows.firstLine + y)
               return nil
             }
-            for bit in 0..<4 where nibble & (8 >> UInt8(bit)) != 0 { bitmap[x + bit, y] = true }
-            x += 4
+            word |= UInt64(nibble) << UInt64(60 - 4 * (digit & 15))
+            if digit & 15 == 15 {
+              bitmap.setRow(y, wordAt: digit >> 4, to: word)
+              word = 0
+            }
+            digit += 1
           }
+          if digit & 15 != 0 { bitmap.setRow(y, wordAt: digit >> 4, to: word) }
         }
         let glyph = Glyph(
           bitmap: bitmap, advance: max(0, min(FontLimits.maximumGlyphSize, advance ?? globalWidth ?? width)),

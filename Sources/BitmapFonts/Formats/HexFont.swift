@@ -161,13 +161,18 @@ public final class HexFont: Font {
     let digitsPerRow = width / 4
     var bitmap = Framebuffer(width: width, height: 16)
     var position = Int(offsets[index])
+    // Sixteen digits make a word of the row, the first digit leftmost.
     for y in 0..<16 {
-      for column in 0..<digitsPerRow {
-        let nibble = HexDigit.value(data[position]) ?? 0
+      var word: UInt64 = 0
+      var column = 0
+      while column < digitsPerRow {
+        word |= UInt64(HexDigit.value(data[position]) ?? 0) << UInt64(60 - 4 * (column & 15))
         position += 1
-        for bit in 0..<4 where nibble & (8 >> UInt8(bit)) != 0 {
-          bitmap[column * 4 + bit, y] = true
+        if column & 15 == 15 || column == digitsPerRow - 1 {
+          bitmap.setRow(y, wordAt: column >> 4, to: word)
+          word = 0
         }
+        column += 1
       }
     }
     if let offset = markOffsets[scalar.value] {
