@@ -2,20 +2,7 @@
 /// which are constant data searched in place.
 enum SortedSearch {
   /// The position of `key` in the ascending `keys`, or `nil`.
-  ///
-  /// One function for each key type the tables use rather than one for any integer: a
-  /// debug build (the tests') would call a generic comparison at every step.
-  static func index(of key: UInt32, in keys: [UInt32]) -> Int? {
-    var low = 0, high = keys.count
-    while low < high {
-      let middle = (low + high) / 2
-      if keys[middle] < key { low = middle + 1 } else { high = middle }
-    }
-    return low < keys.count && keys[low] == key ? low : nil
-  }
-
-  /// The position of `key` in the ascending `keys`, or `nil`: pairs of code points.
-  static func index(of key: UInt64, in keys: [UInt64]) -> Int? {
+  static func index<Key: FixedWidthInteger>(of key: Key, in keys: [Key]) -> Int? {
     var low = 0, high = keys.count
     while low < high {
       let middle = (low + high) / 2
