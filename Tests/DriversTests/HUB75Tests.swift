@@ -66,6 +66,39 @@ import Testing
     HUB75Tests.roundTrip(board, HUB75Tests.frame(board, seed: 75), regions: HUB75Tests.regions(board))
   }
 
+  /// No refresh outgrows the room the encoder gives its program at the first frame, nor the
+  /// scanner's copy of it, so the frame loop allocates nothing for a frame with more lines
+  /// changing than any before it: lit, striped, random, and in white the frame whose every
+  /// clock takes lines both down and up (the most words), which fills the room exactly.
+  @Test(arguments: HUB75RowAddress.allCases)
+  func noRefreshOutgrowsTheRoomOfTheFirst(_ kind: HUB75RowAddress) throws {
+    let rows = kind == .abcdLine ? 16 : kind == .sm5266 ? 64 : 32
+    let board = try HUB75Board(
+      name: kind.rawValue, panelColumns: 32, panelRows: rows, rowAddress: kind, multiplexing: kind == .abcdLine ? .zstripe : .direct,
+      colorDepth: 3)
+    var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
+    func frame(_ lit: (Int, Int) -> Bool) -> Frame {
+      var frame = Frame(width: board.width, height: board.height)
+      for y in 0..<board.height { for x in 0..<board.width where lit(x, y) { frame.pixels[x, y] = true } }
+      return frame
+    }
+    let frames = [frame { x, _ in x == 0 }, frame { _, _ in true }, frame { x, _ in x % 2 == 0 }, frame { x, y in (x + y) % 2 == 0 }]
+      + (0..<3).map { HUB75Tests.frame(board, seed: UInt64(80 + $0)) }
+      + [frame { x, y in (x % 2 == 0) == (y < board.height / 2) }]
+    var program = HUB75Program(), copy = HUB75Program()
+    encoder.encode(frames[0], into: &program)
+    copy.assign(program)
+    let room = program.words.capacity, copyRoom = copy.words.capacity
+    var most = 0
+    for (index, frame) in frames.enumerated() {
+      encoder.encode(frame, into: &program)
+      copy.assign(program)
+      most = max(most, program.words.count)
+      #expect(program.words.capacity == room && copy.words.capacity == copyRoom, "frame \(index)")
+    }
+    #expect(most == encoder.maximumWords)
+  }
+
   /// hzeller's schemes on the panels they are made for.
   static let schemes: [(HUB75Multiplexing, columns: Int, rows: Int)] = [
     (.direct, 32, 16), (.stripe, 32, 16), (.checkered, 32, 16), (.spiral, 32, 16), (.zstripe, 32, 16),

@@ -25,6 +25,9 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
   /// The address lines A-E as masks.
   let addressLines: [UInt32]
   let slots: Int
+  /// The most words a refresh can take: output programs are given that room at the first
+  /// frame, so no later frame (one with more lines changing than any before) grows them.
+  let maximumWords: Int
   /// The brightness at full, as a share of each pulse.
   let fullOn: Double
   /// The palette: the sign's colour and each zone's, as levels of the colour depth.
@@ -90,6 +93,15 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
     }
     self.sources = sources
     self.sourceColors = sourceColors
+    // Every clock's three writes, every plane's latch and pulse, and each row's address
+    // select (on every plane where the address is written again).
+    var selectWords = 0
+    for row in 0..<rowPairs {
+      var select = HUB75Program()
+      board.rowAddress.select(row, rowPairs: rowPairs, lines: pins.addressMasks, into: &select)
+      selectWords += select.words.count
+    }
+    maximumWords = 1 + rowPairs * depth * (3 * clocks + 3) + (board.rowAddress.rewritesEveryPlane ? depth : 1) * selectWords
   }
 
   /// The level (0 to 2^depth − 1) of an 8-bit colour value: its CIE 1931 lightness
@@ -112,6 +124,7 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
   public mutating func encode(_ frame: Frame, into output: inout HUB75Program) {
     precondition(frame.pixels.width == width && frame.pixels.height == height, "frame size is not the board's")
     output.removeAll()
+    output.reserveCapacity(maximumWords)
     let on = fullOn * frame.brightness
     guard on > 0, frame.pixels.words.contains(where: { $0 != 0 }) else { return }
     output.onFraction = on

@@ -25,6 +25,11 @@ public struct HUB75Program: ByteBatch, Sendable, Equatable {
 
   public init() {}
 
+  /// Makes room for `count` words, so that writing that many allocates nothing.
+  public mutating func reserveCapacity(_ count: Int) {
+    words.reserveCapacity(count)
+  }
+
   /// An empty program, dark, keeping its storage.
   public mutating func removeAll() {
     words.removeAll(keepingCapacity: true)
@@ -74,6 +79,9 @@ public struct HUB75Program: ByteBatch, Sendable, Equatable {
   /// Makes this program a copy of `other`, reusing its storage.
   mutating func assign(_ other: HUB75Program) {
     words.removeAll(keepingCapacity: true)
+    // The other's room, not only its words: a copy of the encoder's output then has the
+    // room of the longest refresh from the first frame on.
+    words.reserveCapacity(other.words.capacity)
     words.append(contentsOf: other.words)
     onFraction = other.onFraction
   }
