@@ -49,6 +49,13 @@ public struct HTTPRouter: HTTPResponder {
     }
   }
 
+  /// Every route as it was added (`PUT /api/programs/{name}`), exact paths sorted first:
+  /// for a test that must see a route added later.
+  public var endpoints: [(method: String, path: String)] {
+    routes.keys.sorted().flatMap { path in routes[path]!.map { ($0.method, path) } }
+      + patterns.map { ($0.method, $0.segments.joined(separator: "/")) }
+  }
+
   static func isParameter(_ segment: Substring) -> Bool { segment.count > 2 && segment.first == "{" && segment.last == "}" }
 
   /// The methods of the routes `path` matches, each with the parameters it binds.

@@ -23,14 +23,14 @@ import Testing
     var frames: FrameTap { session.frames }
     var built: (timeline: FedSign, controller: SignController) { (session.timeline, session.controller) }
 
-    init(token: String? = nil, clock: SignClock = .system) throws {
+    init(token: String? = nil, clock: SignClock = .system, valueFilters: [String]? = nil) throws {
       var options = RunOptions()
       options.width = 64
       options.configZones = try JSONParser.parse(Served.zones)
       options.clockStart = 0
       options.fps = 40
       session = try SignSession(options, stop: StopFlag(), clock: clock, reports: .inMemory())
-      responder = SignRoutes(session: session).responder(hosts: HostNames(machineName: "signpi"), token: token)
+      responder = SignRoutes(session: session, valueFilters: valueFilters).responder(hosts: HostNames(machineName: "signpi"), token: token)
     }
 
     /// Sends a request; a query in `path` (`?seconds=1`) is split off as a server would.

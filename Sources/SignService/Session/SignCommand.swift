@@ -40,6 +40,18 @@ public enum SignCommand: Sendable, Equatable {
     }
   }
 
+  /// The documents the command carries, each with the field path its refusals name
+  /// (`programs[2]`, `zones[0]`): every way content enters a sign, for the rules that apply
+  /// to content whatever its route (``SignSession`` checks the topics a source may read here).
+  public var documents: [(path: String, value: JSONValue)] {
+    switch self {
+    case .content(let document, _), .notify(let document), .putProgram(_, let document): [("", document)]
+    case .programs(let list): list.enumerated().map { ("programs[\($0.offset)]", $0.element) }
+    case .schedule(let document): [("", document)]
+    case .pause, .brightness, .power, .dismiss, .chooseProgram, .deleteProgram, .reload: []
+    }
+  }
+
   /// The name of the command's kind (what a waiting command of the same kind replaces).
   public var kind: String {
     switch self {

@@ -38,6 +38,7 @@ extension SignSession {
       throw SignRefusal(.busy, "another preview is being drawn; try again in a moment")
     }
     defer { previewing.store(false, ordering: .releasing) }
+    try SignSession.check(.content(document, replacing: false), from: source)
     var preview = source
     preview.keeps = false
     let updates = try contentUpdates(document, replacing: false, from: preview)

@@ -157,10 +157,21 @@ public final class SignSession: Sendable {
 
   func run(_ command: SignCommand, from source: CommandSource) -> Result<SignAnswer, SignRefusal> {
     do {
+      try SignSession.check(command, from: source)
       return .success(try apply(command, from: source))
     } catch {
       return .failure(SignRefusal(from: error))
     }
+  }
+
+  /// The rules that hold for what `source` sends whatever the route it takes: a source that
+  /// may read only some MQTT topics names no other in any placeholder of any document the
+  /// command carries (content, a notification, a program and its zones).
+  ///
+  /// - Throws: ``JSONFieldError`` at the string that names a topic it may not read.
+  static func check(_ command: SignCommand, from source: CommandSource) throws(JSONFieldError) {
+    guard let filters = source.valueFilters else { return }
+    for (path, document) in command.documents { try LiveValues.checkTopics(in: document, allowed: filters, path: path) }
   }
 
   /// Records a change in the state file before it is made: with `--state`, a command is

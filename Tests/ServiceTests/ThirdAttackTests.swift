@@ -1,0 +1,69 @@
+import HTTP
+import MatrixCore
+import SimpleJSON
+import Testing
+
+@testable import Marquee
+@testable import MarqueeServe
+@testable import SignService
+
+/// The third attack's findings that live in the service and its routes, each reproduced as
+/// the attacker sent it (issue 49); the ones that need the binary are in CLITests.
+@Suite struct ThirdAttackTests {
+  /// The topic an MQTT sign without a token must never read for whoever asks.
+  static let secret = "{mqtt:home/alarm/code}"
+
+  /// A body for each write route that carries content, with the secret placeholder where
+  /// that route takes a message.
+  static let hostileBodies: [String: String] = [
+    "PUT /api/content": #"{"zones": [{"zone": "left", "messages": ["ok", "\#(secret)"]}]}"#,
+    "PATCH /api/content": #"{"zones": [{"zone": "right", "messages": ["\#(secret)"]}]}"#,
+    "POST /api/notify": #"{"messages": ["\#(secret)"], "duration": 2}"#,
+    "POST /api/preview": #"{"zones": [{"zone": "left", "messages": ["\#(secret)"]}]}"#,
+    "PUT /api/programs": #"{"programs": [{"name": "ok", "messages": ["fine"]}, {"name": "spy", "zones": [{"zone": "right", "messages": ["\#(secret)"]}]}]}"#,
+    "PUT /api/programs/{name}": #"{"messages": ["x", "\#(secret)"]}"#,
+  ]
+  /// The field each refusal must name.
+  static let fields: [String: String] = [
+    "PUT /api/content": "zones[0].messages[1]", "PATCH /api/content": "zones[0].messages[0]",
+    "POST /api/notify": "messages[0]", "POST /api/preview": "zones[0].messages[0]",
+    "PUT /api/programs": "programs[1].zones[0].messages[0]", "PUT /api/programs/{name}": "messages[1]",
+  ]
+  /// Write routes that take no message: nothing of the sign's content can name a topic there.
+  static let withoutContent: Set<String> = [
+    "POST /api/pause", "POST /api/resume", "POST /api/brightness", "POST /api/power", "DELETE /api/notify",
+    "DELETE /api/notify/{id}", "POST /api/program", "PUT /api/schedule", "DELETE /api/programs/{name}", "PUT /api/icons/{name}",
+  ]
+
+  /// Finding 1: the same placeholder refused on every route that takes content, not only on
+  /// `PATCH /api/content`; the sign keeps no program that names it, and its state shows
+  /// nothing of the topic. A write route added later fails this test until it is placed in
+  /// one list or the other.
+  @Test func everyRouteThatTakesContentRefusesATopicTheSourceMayNotRead() throws {
+    let sign = try SignRoutesTests.Served(valueFilters: ["station/#"])
+    let routes = SignRoutes(session: sign.session, valueFilters: ["station/#"]).routes(uploads: true)
+    let writes = routes.endpoints.filter { ["PUT", "PATCH", "POST", "DELETE"].contains($0.method) }.map { "\($0.method) \($0.path)" }
+    for route in writes {
+      #expect(ThirdAttackTests.hostileBodies[route] != nil || ThirdAttackTests.withoutContent.contains(route), "\(route) is in neither list")
+    }
+    for (route, body) in ThirdAttackTests.hostileBodies.sorted(by: { $0.key < $1.key }) {
+      let parts = route.split(separator: " ")
+      let path = String(parts[1]).replacingOccurrences(of: "{name}", with: "spy")
+      let answer = sign.send(String(parts[0]), path, body)
+      #expect(answer.status == 400, "\(route) answered \(answer.status)")
+      let error = try sign.json(answer)["error"]
+      #expect(
+        error == .string("\(ThirdAttackTests.fields[route]!): \(ThirdAttackTests.secret) names a topic this source may not read (it may read station/#); the owner allows more with --mqtt-values"),
+        "\(route): \(String(describing: error))" as Comment)
+    }
+    #expect(sign.session.programSources.isEmpty)
+    let state = String(decoding: sign.send("GET", "/api/state").body, as: UTF8.self)
+    #expect(!state.contains("home/alarm"), "\(state)")
+    // An allowed topic still goes through every route.
+    #expect(sign.send("PUT", "/api/programs/near", #"{"messages": ["{mqtt:station/next|-}"]}"#).status == 200)
+    #expect(sign.send("POST", "/api/notify", #"{"messages": ["{mqtt:station/next|-}"], "duration": 1}"#).status == 200)
+    // A token holder (no filters) may name any topic.
+    let trusted = try SignRoutesTests.Served()
+    #expect(trusted.send("PUT", "/api/programs/alarm", #"{"messages": ["\#(ThirdAttackTests.secret)"]}"#).status == 200)
+  }
+}
