@@ -13,7 +13,7 @@ final class HomeAssistantDiscovery: Sendable {
   let session: SignSession
   /// The version the device shows.
   let version: String
-  /// The node ID: the prefix, topic-safe (`marquee/shop` is `marquee_shop`).
+  /// The node ID, one per prefix (``nodeID(of:)``).
   let node: String
   /// The program names last announced (the select's options).
   let announced = Mutex<[String]?>(nil)
@@ -22,7 +22,25 @@ final class HomeAssistantDiscovery: Sendable {
     self.prefix = prefix
     self.session = session
     self.version = version
-    node = String(prefix.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" })
+    node = HomeAssistantDiscovery.nodeID(of: prefix)
+  }
+
+  /// The node ID of a prefix, as Home Assistant takes it (ASCII letters, digits, `-`, `_`)
+  /// and different for different prefixes: a prefix of ASCII letters, digits, `-` and `/`
+  /// is itself with `/` as `_` (`signs/shop` is `signs_shop`); any other (with `_`, a space,
+  /// 中文) is written so, other characters as `_` too, and ends with `_h` and 16 hex digits
+  /// of a hash of the whole prefix, so `signs/a_b` and `signs/a/b` never share entities.
+  static func nodeID(of prefix: String) -> String {
+    let plain = prefix.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "/") }
+    let readable = String(prefix.unicodeScalars.map { scalar -> Character in
+      scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-") ? Character(scalar) : "_"
+    })
+    guard !plain else { return readable }
+    // FNV-1a, 64 bits, of the prefix's bytes: the same on every machine and every run.
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in prefix.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+    let hex = String(hash, radix: 16)
+    return readable + "_h" + String(repeating: "0", count: 16 - hex.count) + hex
   }
 
   /// The documents, by topic; an empty payload removes an entity (the select without programs).

@@ -39,8 +39,10 @@ final class SystemdLink: Sendable {
       stopping()
       return
     }
+    // READY=1 in a datagram of its own: nothing a person named can keep systemd from it.
+    notifier.send("READY=1")
     var said = status()
-    notifier.send("READY=1\nSTATUS=" + said)
+    notifier.send("STATUS=" + said)
     let step = min(1.0, (watchdog ?? 2) / 2)
     var next = SystemClock.monotonicSeconds()
     while !stop.isSet {
@@ -75,7 +77,8 @@ final class SystemdLink: Sendable {
 
   /// The reload ended (done, or refused with the old config still running).
   func reloaded() {
-    notifier.send("READY=1\nSTATUS=" + status())
+    notifier.send("READY=1")
+    notifier.send("STATUS=" + status())
   }
 
   /// One line a person reads in `systemctl status`: the program, lit or dark, MQTT, and the
@@ -93,11 +96,6 @@ final class SystemdLink: Sendable {
       parts.append(counts.connected ? "MQTT connected" : "MQTT not connected" + (counts.lastError.map { ": \($0)" } ?? ""))
     }
     if let refusal = counts.lastRefusal { parts.append("last refusal: \(refusal)") }
-    return parts.joined(separator: "; ").replacingNewlines
+    return SystemdNotifier.statusLine(parts.joined(separator: "; "))
   }
-}
-
-extension String {
-  /// The text on one line (a STATUS= value ends at a newline).
-  fileprivate var replacingNewlines: String { String(map { $0.isNewline ? " " : $0 }) }
 }

@@ -28,10 +28,34 @@ public struct SystemdNotifier: Sendable {
     return Double(microseconds) / 1_000_000
   }
 
+  /// The longest `STATUS=` text sent, in bytes (systemd shows one line; a datagram past
+  /// its size limit would be dropped whole).
+  public static let statusLimit = 200
+
+  /// `text` as a `STATUS=` value that cannot break its datagram: control characters (NUL,
+  /// newlines, ESC) as spaces, cut at a character's end to ``statusLimit`` bytes with `…`.
+  public static func statusLine(_ text: String) -> String {
+    var line = ""
+    var bytes = 0
+    for scalar in text.unicodeScalars {
+      let shown: Unicode.Scalar = scalar.properties.generalCategory == .control ? " " : scalar
+      let size = String(shown).utf8.count
+      if bytes + size > statusLimit - 3 {
+        line += "…"
+        break
+      }
+      line.unicodeScalars.append(shown)
+      bytes += size
+    }
+    return line
+  }
+
   /// Sends `message` (`READY=1`, `STATUS=…`, lines joined by newlines); whether it went.
+  /// Never waits: a service manager that does not read its socket (a full queue) loses the
+  /// message, the sign goes on.
   @discardableResult
   public func send(_ message: String) -> Bool {
-    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    let descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var address = sockaddr_un()
@@ -48,7 +72,7 @@ public struct SystemdNotifier: Sendable {
     let payload = Array(message.utf8)
     let sent = withUnsafePointer(to: &address) { pointer in
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-        payload.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), socketAddress, length) }
+        payload.withUnsafeBytes { sendto(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT), socketAddress, length) }
       }
     }
     return sent == payload.count

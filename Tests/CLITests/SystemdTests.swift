@@ -20,7 +20,8 @@ import Testing
     }
     let log = Log()
 
-    init() throws {
+    /// `reading: false` binds the socket and never reads it (a manager that hangs).
+    init(reading: Bool = true) throws {
       try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
       descriptor = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
       var address = sockaddr_un()
@@ -31,6 +32,7 @@ import Testing
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
       }
       guard bound == 0 else { throw CLIError("cannot bind the notify socket") }
+      guard reading else { return }
       Thread.detachNewThread { [log, descriptor] in
         var buffer = [UInt8](repeating: 0, count: 4096)
         while !log.stopped.load(ordering: .acquiring) {
@@ -83,7 +85,8 @@ import Testing
     #expect(eventually(within: 20) { systemd.messages.contains { $0.hasPrefix("READY=1") } })
     let framesAtReady = child.outputSoFar.count
     #expect(framesAtReady > 0, "READY=1 before the first frame")
-    #expect(systemd.messages.first?.hasPrefix("READY=1\nSTATUS=") == true, "\(systemd.messages)")
+    #expect(systemd.messages.first == "READY=1", "\(systemd.messages)")
+    #expect(systemd.messages.dropFirst().first?.hasPrefix("STATUS=") == true, "\(systemd.messages)")
     // Pings every second (half of 2 s) while the frames go out, with both cores kept busy
     // by two loops of the shell's.
     let load = try (0..<2).map { _ in try TestSupport.ChildProcess("/bin/sh", ["-c", "while :; do :; done"]) }
@@ -119,12 +122,66 @@ import Testing
     #expect(!systemd.messages.contains("STOPPING=1"))
   }
 
+  /// Finding 6 of the third attack: a program named with a NUL, or 5,000 characters long,
+  /// went into READY=1's datagram as its STATUS, which systemd drops (NUL, or over its size):
+  /// a `Type=notify` unit never became ready. READY=1 now goes alone, and STATUS is one
+  /// short line of visible characters.
+  @Test(arguments: ["a NUL and escapes", "5,000 characters"])
+  func aProgramsNameCannotKeepSystemdFromReady(kind: String) throws {
+    let name = kind == "5,000 characters" ? String(repeating: "长", count: 5_000) : "a\\u0000b\\u001b]0;title\\u0007"
+    let systemd = try FakeSystemd()
+    let config = systemd.folder + "/sign.json"
+    try #"{"messages": ["Ready"], "width": 32, "programs": [{"name": "\#(name)", "default": true, "messages": ["P"]}]}"#
+      .write(toFile: config, atomically: true, encoding: .utf8)
+    let child = try BinaryRunner.start(["serve", "--listen", "127.0.0.1:0", "--config", config, "--output", "ascii"], environment: systemd.environment(watchdogSeconds: 2))
+    #expect(eventually(within: 20) { systemd.messages.contains("READY=1") }, "\(systemd.messages.map { $0.prefix(80) })")
+    #expect(eventually(within: 20) { systemd.messages.contains { $0.hasPrefix("STATUS=program ") } })
+    for status in systemd.messages where status.hasPrefix("STATUS=") {
+      #expect(status.utf8.count <= "STATUS=".utf8.count + 200, "\(status.utf8.count) bytes")
+      #expect(!status.unicodeScalars.contains { $0.properties.generalCategory == .control }, "\(status.debugDescription)")
+    }
+    child.send(SIGTERM)
+    #expect(child.wait(timeout: 20).status == 128 + SIGTERM)
+  }
+
+  /// Finding 7: a notification socket nobody reads (its queue full) blocked `sendto` on the
+  /// server and shutdown paths: SIGTERM never completed and, after SIGHUP, `GET /api/state`
+  /// timed out. The sign never waits on it now.
+  @Test func anUnreadNotifySocketNeverBlocksTheSign() throws {
+    let systemd = try FakeSystemd(reading: false)
+    // The socket's queue filled before the sign starts, as a manager that stopped reading.
+    let filler = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    defer { close(filler) }
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    let bytes = Array(systemd.path.utf8)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in for (index, byte) in bytes.enumerated() { raw[index] = byte } }
+    var queued = 0
+    let payload = [UInt8](repeating: 0x41, count: 1024)
+    while queued < 100_000 {
+      let sent = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(filler, payload, payload.count, 0, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+      }
+      guard sent > 0 else { break }
+      queued += 1
+    }
+    #expect(errno == EAGAIN, "the queue did not fill (\(queued) datagrams)")
+    let config = systemd.folder + "/sign.json"
+    try #"{"messages": ["Ready"], "width": 32}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let sign = try ServedSign(["--config", config, "--output", "ascii"], environment: systemd.environment(watchdogSeconds: 1))
+    for _ in 0..<3 {
+      sign.child.send(SIGHUP)
+      #expect(sign.client.request("GET", "/api/state")?.status == 200)
+    }
+    #expect(sign.stop().status == 128 + SIGTERM)
+  }
+
   @Test func aSignRestingInItsOffHoursKeepsPinging() throws {
     let systemd = try FakeSystemd()
     let config = systemd.folder + "/sign.json"
     try #"{"messages": ["Night"], "width": 32, "off": [{"times": ["00:00-24:00"]}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
     let child = try BinaryRunner.start(["serve", "--listen", "127.0.0.1:0", "--config", config, "--output", "ascii"], environment: systemd.environment(watchdogSeconds: 1))
-    #expect(eventually(within: 20) { systemd.messages.contains { $0.hasPrefix("READY=1") && $0.contains("dark: off hours") } }, "\(systemd.messages)")
+    #expect(eventually(within: 20) { systemd.messages.contains("READY=1") && systemd.messages.contains { $0.hasPrefix("STATUS=") && $0.contains("dark: off hours") } }, "\(systemd.messages)")
     // Asleep, the frame loop rests: the pings go on.
     let before = systemd.times(of: "WATCHDOG=1").count
     #expect(eventually(within: 20) { systemd.times(of: "WATCHDOG=1").count >= before + 4 })

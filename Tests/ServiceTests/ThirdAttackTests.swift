@@ -66,4 +66,24 @@ import Testing
     let trusted = try SignRoutesTests.Served()
     #expect(trusted.send("PUT", "/api/programs/alarm", #"{"messages": ["\#(ThirdAttackTests.secret)"]}"#).status == 200)
   }
+
+  /// Finding 8: prefixes `signs/a_b` and `signs/a/b` announced the same config topics and
+  /// unique ids, so the second sign took the first one's entities in Home Assistant. Every
+  /// spelling here gets its own node; a plain prefix keeps the id it always had.
+  @Test func homeAssistantNodesDifferForEveryPrefix() throws {
+    let prefixes = [
+      "signs/a_b", "signs/a/b", "signs/a-b", "signs/a b", "signs/a+b", "signs/a_b_", "signs/a__b", "signs/a/b/", "signs/A/b",
+      "signs/店", "signs/铺", "signs_a_b", "signs/a_b" + "_h0000000000000000",
+    ]
+    let ids = prefixes.map(HomeAssistantDiscovery.nodeID(of:))
+    #expect(Set(ids).count == prefixes.count, "\(zip(prefixes, ids).map { "\($0) → \($1)" })")
+    for id in ids { #expect(id.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }, "\(id)") }
+    #expect(HomeAssistantDiscovery.nodeID(of: "marquee/shop") == "marquee_shop")
+    let session = try SignRoutesTests.Served().session
+    let first = HomeAssistantDiscovery(prefix: "signs/a_b", session: session, version: "t").documents(programs: ["p"])
+    let second = HomeAssistantDiscovery(prefix: "signs/a/b", session: session, version: "t").documents(programs: ["p"])
+    #expect(Set(first.map(\.topic)).isDisjoint(with: second.map(\.topic)))
+    let uniqueIDs = { (documents: [(topic: String, payload: JSONValue?)]) in Set(documents.compactMap { document -> String? in if case .string(let id)? = document.payload?["unique_id"] { id } else { nil } }) }
+    #expect(uniqueIDs(first).isDisjoint(with: uniqueIDs(second)) && uniqueIDs(first).count == first.count)
+  }
 }
