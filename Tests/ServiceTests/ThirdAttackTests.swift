@@ -1,6 +1,10 @@
 import HTTP
+import MQTT
+import Platform
+import Synchronization
 import MatrixCore
 import SimpleJSON
+import TestSupport
 import Testing
 
 @testable import Marquee
@@ -85,5 +89,28 @@ import Testing
     #expect(Set(first.map(\.topic)).isDisjoint(with: second.map(\.topic)))
     let uniqueIDs = { (documents: [(topic: String, payload: JSONValue?)]) in Set(documents.compactMap { document -> String? in if case .string(let id)? = document.payload?["unique_id"] { id } else { nil } }) }
     #expect(uniqueIDs(first).isDisjoint(with: uniqueIDs(second)) && uniqueIDs(first).count == first.count)
+  }
+
+  /// Finding 10: newlines and ESC in an MQTT payload reached standard error and the journal
+  /// inside a refusal's warning, so a publisher could forge log lines or steer the terminal.
+  /// The refusal is one line, with the payload's controls written as escapes.
+  @Test func aRefusedPayloadCannotForgeALogLine() throws {
+    let lines = Mutex<[String]>([])
+    var options = RunOptions()
+    options.zone.messages = ["Shop"]
+    let session = try SignSession(options, stop: StopFlag(), reports: SignReports { report in lines.withLock { $0.append(report.description) } })
+    let bridge = MQTTBridge(
+      session: session, stats: ServeStats(), address: try MQTTAddress("mqtt://127.0.0.1:1"), prefix: "signs/shop", discovery: false,
+      clientID: "test", valueFilters: [], version: "t")
+    let forged = "x\nWarning: the sign was reset by root\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}[2J\u{202E}"
+    for topic in ["brightness", "content", "power", "zzz/../brightness\u{1B}[31m"] {
+      bridge.take(MQTTPacket.Message(topic: "signs/shop/" + topic, payload: Array(forged.utf8)))
+    }
+    #expect(eventually { lines.withLock { $0.count } >= 3 })
+    for line in lines.withLock({ $0 }) {
+      #expect(!line.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{202E}" }, "\(line.debugDescription)")
+    }
+    #expect(lines.withLock { $0 }.contains { $0.contains(#"x\nWarning: the sign was reset by root\x1B]5"#) }, "\(lines.withLock { $0 })")
+    session.stop.set()
   }
 }

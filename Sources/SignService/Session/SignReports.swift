@@ -10,9 +10,12 @@ public struct SignReport: Sendable, Equatable, CustomStringConvertible {
   public var level: Level
   public var text: String
 
+  /// A report of `text`, kept as one line a person can read: what came from the network
+  /// inside it (a payload, a topic) can neither forge a line of its own nor steer a
+  /// terminal (``Swift/String/controlsMadeVisible``).
   public init(_ level: Level, _ text: String) {
     self.level = level
-    self.text = text
+    self.text = text.controlsMadeVisible
   }
 
   /// The line the command line prints: `Warning: …` for warnings.
