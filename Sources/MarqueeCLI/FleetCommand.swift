@@ -46,14 +46,77 @@ public struct FleetCommand: Sendable, Equatable {
     }
   }
 
-  /// One sign as the broker's retained topics show it.
+  /// One sign as the broker's retained topics show it: only the fields the view shows,
+  /// each bounded (``Digest``), never the state a sign published, whatever its size.
   struct Sign: Equatable {
     var name: String
     var status: String?
-    var state: JSONValue?
+    var state: Digest?
 
     var online: Bool { status == "online" }
   }
+
+  /// The fields of a sign's published state the view shows, read from it once and cut to
+  /// bounds: ``textLimit`` characters a text, ``showingLimit`` characters of what shows in
+  /// all, so that a broker can make the view hold little more than a line per sign.
+  struct Digest: Equatable {
+    var since: String?
+    var program: String?
+    /// The level as published: any JSON number (the table shows only 0 to 15 as one).
+    var brightness: Double?
+    var on: Bool?
+    var showing: [Zone] = []
+    var lastRefusal: String?
+
+    struct Zone: Equatable {
+      var name: String
+      var messages: [String]
+    }
+
+    /// The most characters kept of one text.
+    static let textLimit = 120
+    /// The most characters kept of what the zones show, all together.
+    static let showingLimit = 256
+
+    init(_ state: JSONValue) {
+      since = Digest.text(state["mqtt"]?["connectedSince"]?["local"])
+      program = Digest.text(state["program"])
+      if case .number(let level)? = state["brightness"] { brightness = level }
+      if case .bool(let lit)? = state["on"] { on = lit }
+      lastRefusal = Digest.text(state["mqtt"]?["lastRefusal"])
+      var budget = Digest.showingLimit
+      if case .array(let zones)? = state["zones"] {
+        for zone in zones where budget > 0 {
+          guard let name = Digest.text(zone["name"]) else { continue }
+          var messages: [String] = []
+          if case .array(let list)? = zone["showing"] {
+            for case .string(let message) in list where budget > 0 {
+              let kept = String(message.prefix(min(budget, Digest.textLimit)))
+              budget -= kept.count
+              messages.append(kept)
+            }
+          }
+          budget -= name.count
+          showing.append(Zone(name: name, messages: messages))
+        }
+      }
+    }
+
+    /// A string field, cut to ``textLimit`` characters.
+    static func text(_ value: JSONValue?) -> String? {
+      if case .string(let text)? = value { String(text.prefix(textLimit)) } else { nil }
+    }
+
+    /// The level as the table shows it: a whole number from 0 to 15, else `?`.
+    var level: String {
+      guard let brightness else { return "-" }
+      guard brightness.isFinite, brightness.rounded() == brightness, (0...15).contains(brightness) else { return "?" }
+      return String(Int(brightness))
+    }
+  }
+
+  /// The longest sign name believed, in bytes: a topic may be 64 KiB long.
+  static let nameLimit = 256
 
   /// What was heard, by sign name.
   final class Heard: Sendable {
@@ -67,13 +130,15 @@ public struct FleetCommand: Sendable, Equatable {
     let heard = Heard()
     let name = prefix
     let connection = try BrokerConnection.open(address, tool: "fleet", subscriptions: [prefix + "/#"], stop: stop) { message in
-      guard let sign = FleetCommand.signName(message.topic, under: name) else { return }
-      let text = String(decoding: message.payload, as: UTF8.self)
+      guard let sign = FleetCommand.signName(message.topic, under: name), sign.name.utf8.count <= FleetCommand.nameLimit else { return }
+      // Read into the few fields shown before the lock, and the payload let go.
+      let status = sign.isStatus ? String(String(decoding: message.payload.prefix(64), as: UTF8.self).prefix(16)) : nil
+      let state = sign.isStatus ? nil : (try? JSONParser.parse(String(decoding: message.payload, as: UTF8.self))).map(Digest.init)
       heard.signs.withLock { signs in
         // A broker that names more signs than any fleet has is not believed past the limit.
         guard signs[sign.name] != nil || signs.count < FleetCommand.signLimit else { return }
         var entry = signs[sign.name] ?? Sign(name: sign.name)
-        if sign.isStatus { entry.status = text } else { entry.state = try? JSONParser.parse(text) }
+        if sign.isStatus { entry.status = status } else { entry.state = state }
         signs[sign.name] = entry
       }
       heard.changes.add(1, ordering: .releasing)
@@ -117,47 +182,34 @@ public struct FleetCommand: Sendable, Equatable {
     return nil
   }
 
-  /// What each zone shows: `{"zone": ["message", …]}`.
-  static func showing(_ state: JSONValue?) -> [(zone: String, messages: [String])] {
-    guard case .array(let zones)? = state?["zones"] else { return [] }
-    return zones.compactMap { zone in
-      guard case .string(let name)? = zone["name"] else { return nil }
-      guard case .array(let messages)? = zone["showing"] else { return (name, []) }
-      return (name, messages.compactMap { if case .string(let text) = $0 { text } else { nil } })
-    }
-  }
-
-  static func string(_ value: JSONValue?) -> String? { if case .string(let text)? = value { text } else { nil } }
-
   /// One object per sign: name, online, since, program, brightness, on, showing, lastRefusal.
   static func json(_ signs: [Sign]) -> JSONValue {
     .array(signs.map { sign in
       let state = sign.state
-      var brightness = JSONValue.null, on = JSONValue.null
-      if case .number(let level)? = state?["brightness"] { brightness = .number(level) }
-      if case .bool(let lit)? = state?["on"] { on = .bool(lit) }
+      let text = { (value: String?) in value.map { JSONValue.string($0) } ?? .null }
       return .object([
         ("name", .string(sign.name)), ("online", .bool(sign.online)),
-        ("since", sign.online ? string(state?["mqtt"]?["connectedSince"]?["local"]).map { .string($0) } ?? .null : .null),
-        ("program", string(state?["program"]).map { .string($0) } ?? .null), ("brightness", brightness), ("on", on),
-        ("showing", .object(showing(state).map { ($0.zone, .array($0.messages.map { .string($0) })) })),
-        ("lastRefusal", string(state?["mqtt"]?["lastRefusal"]).map { .string($0) } ?? .null),
+        ("since", sign.online ? text(state?.since) : .null),
+        ("program", text(state?.program)), ("brightness", state?.brightness.map { .number($0) } ?? .null),
+        ("on", state?.on.map { .bool($0) } ?? .null),
+        ("showing", .object((state?.showing ?? []).map { ($0.name, .array($0.messages.map { .string($0) })) })),
+        ("lastRefusal", text(state?.lastRefusal)),
       ])
     })
   }
 
-  /// The signs as a table, one line each.
+  /// The signs as a table, one line each. Every text came from the network: its control
+  /// characters are shown as escapes, never sent to the terminal.
   static func table(_ signs: [Sign]) -> String {
     guard !signs.isEmpty else { return "No signs under this prefix (none has published its status).\n" }
     let header = ["SIGN", "ONLINE", "PROGRAM", "BRIGHTNESS", "ON", "SHOWING", "LAST REFUSAL"]
     let rows = signs.map { sign -> [String] in
       let state = sign.state
-      let online = sign.online ? "online" + (string(state?["mqtt"]?["connectedSince"]?["local"]).map { " since \($0)" } ?? "") : (sign.status ?? "unknown")
-      var brightness = "-", on = "-"
-      if case .number(let level)? = state?["brightness"] { brightness = String(Int(level)) }
-      if case .bool(let lit)? = state?["on"] { on = lit ? "on" : "off" }
-      let showing = FleetCommand.showing(state).map { "\($0.zone): \($0.messages.joined(separator: " / "))" }.joined(separator: "; ")
-      return [sign.name, online, string(state?["program"]) ?? "-", brightness, on, showing.isEmpty ? "-" : showing, string(state?["mqtt"]?["lastRefusal"]) ?? "-"]
+      let online = sign.online ? "online" + (state?.since.map { " since \($0)" } ?? "") : (sign.status ?? "unknown")
+      let on = state?.on.map { $0 ? "on" : "off" } ?? "-"
+      let showing = (state?.showing ?? []).map { "\($0.name): \($0.messages.joined(separator: " / "))" }.joined(separator: "; ")
+      return [sign.name, online, state?.program ?? "-", state?.level ?? "-", on, showing.isEmpty ? "-" : showing, state?.lastRefusal ?? "-"]
+        .map(\.controlsMadeVisible)
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }
     return ([header] + rows).map { row in

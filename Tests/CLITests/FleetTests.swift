@@ -108,6 +108,30 @@ struct FleetTests {
     #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
   }
 
+  /// The third attack's findings 3 and 4 against the binary: one retained state with a
+  /// brightness of 1e300 killed the table view, and names and states wrote escapes (the
+  /// clipboard, the title, a screen clear) to the terminal, in the table and `--watch`.
+  /// (mosquitto refuses control characters in topics; a name's escapes are checked in
+  /// ThirdAttackTests.)
+  @Test func hostileRetainedStatesNeitherKillNorSteerTheView() throws {
+    let broker = try MosquittoBroker()
+    let hostile = #"\u001b]52;c;cm0gLXJmIH4=\u0007\u001b]0;title\u0007\u001b[2J"#
+    #expect(broker.publish("signs/huge/status", "online", retain: true))
+    #expect(broker.publish("signs/huge/state", #"{"brightness": 1e300, "on": true, "program": "\#(hostile)", "zones": [{"name": "\#(hostile)", "showing": ["\#(hostile)"]}], "mqtt": {"lastRefusal": "\#(hostile)"}}"#, retain: true))
+    let table = try BinaryRunner.run(["fleet", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--prefix", "signs"])
+    #expect(table.status == 0, "\(table.stderr)")
+    #expect(!table.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" }, "\(table.stdout.debugDescription)")
+    #expect(table.stdout.split(separator: "\n").contains { $0.hasPrefix("signs/huge") && $0.contains("  ?  ") && $0.contains(#"\x1B]52;c;"#) }, "\(table.stdout)")
+    let watch = try BinaryRunner.start(["fleet", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--prefix", "signs", "--watch"])
+    #expect(watch.waitForOutput { String(decoding: $0, as: UTF8.self).contains("signs/huge") })
+    #expect(broker.publish("signs/huge/state", #"{"brightness": -1e300, "program": "\#(hostile)2"}"#, retain: true))
+    #expect(watch.waitForOutput { String(decoding: $0, as: UTF8.self).contains(#"\x07\x1B]0;title\x07\x1B[2J2"#) })
+    watch.send(SIGTERM)
+    let result = watch.wait()
+    #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
+    #expect(!result.stdout.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" })
+  }
+
   @Test func fleetAndNotifySayWhatIsWrong() throws {
     var run = try BinaryRunner.run(["fleet"])
     #expect(run.status == 64 && run.stderr.contains("'fleet' needs the broker"))

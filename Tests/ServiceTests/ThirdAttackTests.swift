@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 
 @testable import Marquee
+@testable import MarqueeCLI
 @testable import MarqueeServe
 @testable import SignService
 
@@ -112,5 +113,31 @@ import Testing
     }
     #expect(lines.withLock { $0 }.contains { $0.contains(#"x\nWarning: the sign was reset by root\x1B]5"#) }, "\(lines.withLock { $0 })")
     session.stop.set()
+  }
+
+  /// Findings 3, 4 and 5: `marquee fleet` died on `{"brightness": 1e300}` (SIGILL in the
+  /// table), wrote the escapes in sign names and states to the terminal, and kept each
+  /// sign's whole published state (400 signs of 250 KB: 401 MB).
+  @Test func theFleetViewKeepsLittleConvertsTotallyAndShowsNoEscapes() throws {
+    let hostile = "\u{1B}]52;c;cm0gLXJmIH4=\u{07}\u{1B}]0;title\u{07}\u{1B}[2J\u{1B}]8;;http://x\u{1B}\\link\u{9B}"
+    for level in ["1e300", "-1e300", "7.5", "-3", "16", "9007199254740993"] {
+      let state = try JSONParser.parse(#"{"brightness": \#(level), "on": true}"#)
+      let table = FleetCommand.table([FleetCommand.Sign(name: "signs/a", status: "online", state: FleetCommand.Digest(state))])
+      #expect(table.contains("  ?  "), "\(level): \(table)")
+    }
+    let escaped = JSONValue.string(hostile).text
+    let state = try JSONParser.parse(
+      #"{"brightness": 5, "program": \#(escaped), "zones": [{"name": \#(escaped), "showing": [\#(escaped)]}], "mqtt": {"lastRefusal": \#(escaped), "connectedSince": {"local": \#(escaped)}}}"#)
+    let signs = [FleetCommand.Sign(name: "signs/" + hostile, status: "online", state: FleetCommand.Digest(state))]
+    let table = FleetCommand.table(signs)
+    #expect(!table.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" || (0x7F...0x9F).contains($0.value) }, "\(table.debugDescription)")
+    #expect(table.contains(#"\x1B]52;c;cm0gLXJmIH4=\x07"#) && table.contains("  5  "))
+    // A quarter of a megabyte published: a few hundred characters kept.
+    let long = String(repeating: "长", count: 2_000)
+    let zones = (0..<60).map { #"{"name": "zone\#($0)", "showing": ["\#(long)", "\#(long)"]}"# }.joined(separator: ", ")
+    let big = try JSONParser.parse(#"{"program": "\#(long)", "zones": [\#(zones)], "mqtt": {"lastRefusal": "\#(long)"}}"#)
+    let digest = FleetCommand.Digest(big)
+    let kept = (digest.program ?? "").count + (digest.lastRefusal ?? "").count + digest.showing.reduce(0) { $0 + $1.name.count + $1.messages.reduce(0) { $0 + $1.count } }
+    #expect(kept <= 2 * FleetCommand.Digest.textLimit + FleetCommand.Digest.showingLimit + FleetCommand.Digest.textLimit, "\(kept) characters kept")
   }
 }
