@@ -45,4 +45,21 @@ enum DurableFile {
       close(directory)
     }
   }
+
+  /// Removes what writes cut short left in `folder` (a SIGKILL or a power cut between the
+  /// new file's creation and its rename): files named as ``write(_:to:what:)`` names its
+  /// new files, `NAME.new-PID-NUMBER`, for the names `belongs` accepts. Returns how many.
+  @discardableResult
+  static func removeLeftovers(in folder: String, of belongs: (String) -> Bool) -> Int {
+    var removed = 0
+    for entry in FileBytes.entries(of: folder) {
+      guard let marker = entry.ranges(of: ".new-").last else { continue }
+      let numbers = entry[marker.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+      guard numbers.count == 2, numbers.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+        belongs(String(entry[..<marker.lowerBound]))
+      else { continue }
+      if unlink(folder + "/" + entry) == 0 { removed += 1 }
+    }
+    return removed
+  }
 }
