@@ -109,24 +109,28 @@ public final class SignRoutes: Sendable {
     }
     // Listing the font folders is file work: off the server thread too.
     router.add("GET", "/api/fonts") { [self] _ in later { .json(.array(FontLocator.names.map { .string($0) })) } }
+    // The list is names and sizes; each picture is fetched on its own, so the list stays
+    // small whatever the folder holds.
     router.add("GET", "/api/icons") { [self] _ in
       let icons = session.feed.fonts.icons
       return .now(.json(.array(icons.names.compactMap { name in
         icons[name].map { icon in
-          // The smallest picture as the sign draws it, for a picker to show.
-          let smallest = icon.pictures.min { $0.width * $0.height < $1.width * $1.height }
-          let picture: JSONValue = smallest.map { pixels in
-            .object([
-              ("width", .number(Double(pixels.width))), ("height", .number(Double(pixels.height))),
-              ("rows", .array(SignEvents.hexRows(pixels).map { .string($0) })),
-            ])
-          } ?? .null
-          return .object([
+          .object([
             ("name", .string(name)), ("sizes", .array(icon.pictures.map { .string("\($0.width)x\($0.height)") })),
-            ("frames", .number(Double(icon.animation?.frames.count ?? 1))), ("picture", picture),
+            ("frames", .number(Double(icon.animation?.frames.count ?? 1))),
           ])
         }
       })))
+    }
+    router.add("GET", "/api/icons/{name}") { [self] request in
+      let name = request.parameters["name"] ?? ""
+      guard let icon = session.feed.fonts.icons[name] else { return .now(.error(404, "no icon named '\(name)'")) }
+      // The smallest picture as the sign draws it, for a picker to show.
+      let smallest = icon.pictures.min { $0.width * $0.height < $1.width * $1.height } ?? icon.pictures[0]
+      return .now(.json(.object([
+        ("name", .string(name)), ("width", .number(Double(smallest.width))), ("height", .number(Double(smallest.height))),
+        ("rows", .array(SignEvents.hexRows(smallest).map { .string($0) })),
+      ])))
     }
     router.add("PUT", "/api/icons/{name}") { [self] request in
       guard uploads else {

@@ -42,6 +42,7 @@ import sys
 import time
 import traceback
 import urllib.request
+import urllib.parse
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -518,6 +519,9 @@ def icons_check():
     puts {icon:NAME} at the cursor, and Show puts it on the sign."""
     url = sys.argv[2].rstrip("/")
     icons = json.loads(api(url, "/api/icons"))
+    # The list is names and sizes; each picture is fetched on its own.
+    for icon in icons:
+        icon["picture"] = json.loads(api(url, "/api/icons/" + urllib.parse.quote(icon["name"])))
     for width, language, index in ((390, "zh-CN", 0), (1280, "en-US", 1)):
         icons_once(url, icons, width, language, icons[index]["name"])
     print("page ok: %d icons drawn as the sign draws them, put on the sign, in Chinese on a phone and English on a desktop" % len(icons))
@@ -530,6 +534,8 @@ def icons_once(url, icons, width, language, name):
         driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
         buttons = lambda: driver.find_elements(By.CSS_SELECTOR, "#icon-grid button")
         wait(lambda: len(buttons()) == len(icons), "all %d icons in the picker" % len(icons))
+        drawn = lambda: len(driver.find_elements(By.CSS_SELECTOR, "#icon-grid canvas[data-drawn]"))
+        wait(lambda: drawn() == len(icons), "all %d pictures drawn" % len(icons))
         # Each picture is the sign's: its lit dots are the bits the API gives.
         lit = driver.execute_script("""
           return [...document.querySelectorAll('#icon-grid canvas')].map((c) => {

@@ -7,7 +7,8 @@ import Testing
 @testable import MarqueeServe
 @testable import SignService
 
-/// `GET /api/icons` gives each icon's smallest picture, bit for bit, for the page's picker.
+/// `GET /api/icons` lists each icon's name and sizes, and `GET /api/icons/NAME` gives its
+/// smallest picture, bit for bit, for the page's picker.
 @Suite struct IconPictureTests {
   @Test func eachIconsPictureIsItsSmallestBitForBit() throws {
     let served = try SignRoutesTests.Served()
@@ -18,9 +19,10 @@ import Testing
     let icons = IconSet.builtIn
     #expect(listed.count == icons.names.count && listed.count > 30)
     for entry in listed {
-      guard case .string(let name)? = entry["name"], let icon = icons[name],
-        case .number(let width)? = entry["picture"]?["width"], case .number(let height)? = entry["picture"]?["height"],
-        case .array(let rows)? = entry["picture"]?["rows"]
+      guard case .string(let name)? = entry["name"], let icon = icons[name], entry["picture"] == nil,
+        case let picture = try served.json(served.send("GET", "/api/icons/\(name)")),
+        case .number(let width)? = picture["width"], case .number(let height)? = picture["height"],
+        case .array(let rows)? = picture["rows"]
       else {
         Issue.record("\(entry)")
         continue
@@ -35,5 +37,6 @@ import Testing
         }
       }
     }
+    #expect(served.send("GET", "/api/icons/no-such-icon").status == 404)
   }
 }

@@ -1,3 +1,4 @@
+import BitmapFonts
 import Foundation
 import HTTP
 import MatrixCore
@@ -52,6 +53,40 @@ import Testing
     // A restart reads it from the folder.
     let (again, _) = try sign(folder.path)
     #expect(again.feed.fonts.icons["door"] != nil)
+  }
+
+  /// A GIF of a 4096x512 screen with 256 frames of one pixel: 3 KB that decodes to 512 Mi
+  /// pixels if each frame keeps a whole canvas (the third attack: 131 MB an upload).
+  static let gifBomb: [UInt8] = {
+    var bytes = Array("GIF89a".utf8) + [0x00, 0x10, 0x00, 0x02, 0x80, 0, 0] + [0, 0, 0, 255, 255, 255]
+    for _ in 0..<256 { bytes += [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 0x01, 0] }
+    return bytes + [0x3B]
+  }()
+
+  /// Finding 2 of the third attack: what a picture may cost decoded (all frames together)
+  /// is bounded and checked before a frame is decoded, and so is the folder (its count and
+  /// its pixels); an upload decodes only the new picture, and the list of icons is names and
+  /// sizes, each picture fetched on its own.
+  @Test func aPictureAndTheFolderCostBoundedMemory() throws {
+    let folder = try SignSessionTests.Folder()
+    let (session, responder) = try sign(folder.path)
+    let bomb = put(responder, "bomb", IconUploadTests.gifBomb, type: "image/gif")
+    #expect(bomb.status == 400)
+    #expect(error(bomb) == "body: its 3 frames of 4096x512 would take more than 4194304 pixels decoded, the most a picture may", "\(error(bomb))")
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/bomb.gif") && session.feed.fonts.icons["bomb"] == nil)
+    // The folder: a set near its pixel limit takes no picture past it (413), and a picture
+    // in place of one of its own name counts once.
+    let large = Icon(name: "large", pictures: [Framebuffer(width: 4096, height: 512)])
+    var set = IconSet.builtIn
+    for index in 0..<(IconFolderLimits.maximumPixels / large.decodedPixels) { set = set.replacing(Icon(name: "l\(index)", pictures: large.pictures)) }
+    session.feed.fonts.replaceIcons(set)
+    let over = put(responder, "door", IconUploadTests.picture)
+    #expect(over.status == 413 && error(over).hasPrefix("body: with it the icon folder would take 16777280 pixels decoded"), "\(over.status) \(error(over))")
+    #expect(set.refusal(adding: Icon(name: "l0", pictures: [Framebuffer(width: 4096, height: 512)])) == nil)
+    var many = IconSet.builtIn
+    for index in 0..<IconFolderLimits.maximumIcons { many = many.replacing(Icon(name: "i\(index)", pictures: [Framebuffer(width: 1, height: 1)])) }
+    #expect(many.refusal(adding: Icon(name: "one-more", pictures: [Framebuffer(width: 1, height: 1)])) == "the icon folder holds 512 icons, the most it may; remove one first")
+    #expect(many.refusal(adding: Icon(name: "i7", pictures: [Framebuffer(width: 2, height: 2)])) == nil)
   }
 
   @Test func badUploadsAreRefusedAndChangeNothing() throws {

@@ -42,6 +42,11 @@ public struct Icon: Sendable, Equatable {
     return Glyph(bitmap: picture, advance: picture.width, top: top)
   }
 
+  /// How many pixels the icon holds decoded: its pictures, or an animation's frames.
+  public var decodedPixels: Int {
+    (animation?.frames ?? pictures).reduce(0) { $0 + $1.width * $1.height }
+  }
+
   /// Whether `name` can name an icon: 1 to 64 lower-case ASCII letters, digits, `-`, `_`.
   public static func isValidName(_ name: some StringProtocol) -> Bool {
     !name.isEmpty && name.utf8.count <= 64

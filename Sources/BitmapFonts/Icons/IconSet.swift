@@ -4,7 +4,7 @@ import MatrixCore
 /// (which replace built-in ones of the same name).
 public struct IconSet: Sendable, Equatable {
   /// The set's own icons (a folder's), by name; they win over built-in ones of the same name.
-  public private(set) var icons: [String: Icon]
+  public internal(set) var icons: [String: Icon]
   /// Whether the built-in icons are in the set. They are drawn from constant data when a
   /// message names one, so a set that has them keeps none of them in memory.
   public private(set) var includesBuiltIn = false

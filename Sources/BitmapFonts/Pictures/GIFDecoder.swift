@@ -91,6 +91,8 @@ enum GIFDecoder {
       let number = blocks.count + 1
       guard introducer == 0x2C else { throw PictureFormatError("damaged: byte \(position - 1) is 0x\(String(introducer, radix: 16)), not a block") }
       guard blocks.count < PictureLimits.maximumFrames else { throw PictureFormatError("it has more than \(PictureLimits.maximumFrames) frames") }
+      // Each frame is a whole canvas once decoded: refused before any is.
+      if let refusal = PictureLimits.refusal(width: width, height: height, frames: number) { throw PictureFormatError(refusal) }
       guard let left = reader.u16(position, bigEndian: false), let top = reader.u16(position + 2, bigEndian: false),
         let frameWidth = reader.u16(position + 4, bigEndian: false), let frameHeight = reader.u16(position + 6, bigEndian: false),
         let flags = reader.u8(position + 8)

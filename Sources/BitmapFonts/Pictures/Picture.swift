@@ -84,6 +84,18 @@ public enum PictureLimits {
   public static let maximumFrames = 256
   /// The largest file read.
   public static let maximumFileSize = 16 << 20
+  /// The most pixels a picture may take decoded, all its frames together (each frame of an
+  /// animation is a whole canvas): 4 Mi pixels, 512 KiB of bits. A small file that expands
+  /// past it (a 6 KB GIF of 256 frames of 4096x512 is 512 Mi pixels) is refused before
+  /// any frame is decoded.
+  public static let maximumPixels = 1 << 22
+
+  /// Why `frames` frames of `width` x `height` are refused, or nil.
+  static func refusal(width: Int, height: Int, frames: Int) -> String? {
+    let pixels = width.multipliedReportingOverflow(by: height).partialValue.multipliedReportingOverflow(by: frames)
+    guard pixels.overflow || pixels.partialValue > maximumPixels else { return nil }
+    return "its \(frames) frames of \(width)x\(height) would take more than \(maximumPixels) pixels decoded, the most a picture may"
+  }
 
   /// Why a size is refused, or nil.
   static func refusal(width: Int, height: Int) -> String? {

@@ -496,11 +496,13 @@ async function loadIcons() {
     button.dataset.icon = icon.name;
     button.title = icon.name;
     button.setAttribute("aria-label", t("icon-insert", icon.name));
-    if (icon.picture) {
-      const canvas = document.createElement("canvas");
-      drawDots(canvas, icon.picture.width, icon.picture.height, icon.picture.rows, Math.max(2, Math.floor(32 / icon.picture.height)));
-      button.append(canvas);
-    }
+    // Each picture on its own (GET /api/icons/NAME), drawn when it comes.
+    const canvas = document.createElement("canvas");
+    button.append(canvas);
+    api("/api/icons/" + encodeURIComponent(icon.name)).then(picture => {
+      drawDots(canvas, picture.width, picture.height, picture.rows, Math.max(2, Math.floor(32 / picture.height)));
+      canvas.dataset.drawn = "1";
+    }, () => canvas.remove());
     const label = document.createElement("span");
     label.textContent = icon.name;
     button.append(label);

@@ -9,8 +9,8 @@ extension SignSession {
   ///
   /// - Throws: ``SignRefusal``: `unsupported` without an icon folder; `invalid` for a name an
   ///   icon cannot have or a built-in icon's, or a picture that does not decode or breaks
-  ///   the limits of Docs/icons.md (the reason as the decoder gives it); `notSaved` when the
-  ///   file cannot be written.
+  ///   the limits of Docs/icons.md (the reason as the decoder gives it); `tooLarge` past the
+  ///   folder's limits (``IconFolderLimits``); `notSaved` when the file cannot be written.
   public func addIcon(name: String, bytes: [UInt8]) throws(SignRefusal) {
     guard let folder = options.iconsPath else {
       throw SignRefusal(.unsupported, "this sign has no icon folder: start it with '--icons FOLDER' to add icons")
@@ -21,13 +21,14 @@ extension SignSession {
     guard IconSet.builtIn[name] == nil else {
       throw SignRefusal(field: "name", "'\(name)' is a built-in icon; give yours another name")
     }
-    let picture: Picture
+    let icon: Icon
     do {
-      picture = try PictureFile.decode(bytes, path: name)
-      _ = Icon(name: name, picture: picture)
+      icon = Icon(name: name, picture: try PictureFile.decode(bytes, path: name))
     } catch {
       throw SignRefusal(field: "body", error.reason)
     }
+    // Only the new picture is decoded; the folder's limits are counted on what it holds.
+    if let refusal = feed.fonts.icons.refusal(adding: icon) { throw SignRefusal(.tooLarge, field: "body", refusal) }
     let kind = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) ? "png" : bytes.starts(with: Array("GIF8".utf8)) ? "gif"
       : bytes.first == 0x50 ? "pbm" : "xbm"
     do {
@@ -37,11 +38,7 @@ extension SignSession {
     }
     // The same name under another kind of file would be read first, or after: only this one.
     for other in PictureFile.extensions where other != kind { unlink("\(folder)/\(name).\(other)") }
-    do {
-      feed.fonts.replaceIcons(try FontCache.icons(folder: folder, reports: reports))
-    } catch {
-      throw SignRefusal(.notSaved, "the icon folder cannot be read again: \(error)")
-    }
+    feed.fonts.replaceIcons(feed.fonts.icons.replacing(icon))
     changed()
   }
 }
