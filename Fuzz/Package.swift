@@ -7,6 +7,7 @@ let targets = [
   ("FuzzPCF", ["BitmapFonts"]), ("FuzzGzip", ["BitmapFonts"]), ("FuzzBoard", ["Drivers", "MatrixCore"]),
   ("FuzzFeedLine", ["SignService", "Marquee", "MatrixCore"]), ("FuzzDocuments", ["SignService", "Marquee", "MatrixCore"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["HTTP"]),
   ("FuzzMQTTPacket", ["MQTT"]), ("FuzzPicture", ["BitmapFonts"]),
+  ("FuzzContentRoutes", ["SignService", "Marquee", "SimpleJSON"]), ("FuzzFleetState", ["MarqueeCLI", "MQTT"]),
 ]
 
 let package = Package(

@@ -12,11 +12,11 @@ seconds="${1:-60}"
 timeout_seconds="${TIMEOUT:-10}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzBDF FuzzHex FuzzPSF FuzzPCF FuzzGzip FuzzBoard FuzzFeedLine FuzzDocuments FuzzLayout FuzzHTTPRequest FuzzMQTTPacket FuzzPicture)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBDF FuzzHex FuzzPSF FuzzPCF FuzzGzip FuzzBoard FuzzFeedLine FuzzDocuments FuzzLayout FuzzHTTPRequest FuzzMQTTPacket FuzzPicture FuzzContentRoutes FuzzFleetState)
 
 swift build -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E "error|warning: " || true
 build=$(swift build --show-bin-path)
-modules=(CPlatform TotalConversion Platform MatrixCore SimpleJSON BitmapFonts Marquee Drivers HTTP MQTT SignService)
+modules=(CPlatform TotalConversion Platform MatrixCore SimpleJSON BitmapFonts Marquee Drivers HTTP MQTT SignService MarqueeServe MarqueeCLI)
 objects=()
 for module in "${modules[@]}"; do objects+=("$build/$module.build"/*.o); done
 

@@ -54,6 +54,13 @@ public struct FleetCommand: Sendable, Equatable {
     var state: Digest?
 
     var online: Bool { status == "online" }
+
+    mutating func take(_ said: Said) {
+      switch said {
+      case .status(let text): status = text
+      case .state(let digest): state = digest
+      }
+    }
   }
 
   /// The fields of a sign's published state the view shows, read from it once and cut to
@@ -115,6 +122,31 @@ public struct FleetCommand: Sendable, Equatable {
     }
   }
 
+  /// What one retained message says of a sign: its name, and its status or its state's
+  /// digest (nil: the topic is not a sign's, or the name is past ``nameLimit``).
+  static func read(_ message: MQTTPacket.Message, under prefix: String) -> (name: String, said: Said)? {
+    guard let sign = signName(message.topic, under: prefix), sign.name.utf8.count <= nameLimit else { return nil }
+    if sign.isStatus { return (sign.name, .status(String(String(decoding: message.payload.prefix(64), as: UTF8.self).prefix(16)))) }
+    return (sign.name, .state((try? JSONParser.parse(String(decoding: message.payload, as: UTF8.self))).map(Digest.init)))
+  }
+
+  /// A sign's status (`online`, `offline`) or its state, as a message said it.
+  enum Said {
+    case status(String)
+    case state(Digest?)
+  }
+
+  /// The table `messages` (retained, as a broker hands them at a subscription to
+  /// `PREFIX/#`) make: what `marquee fleet` prints, for a test or a fuzzer to check.
+  public static func table(under prefix: String, messages: [MQTTPacket.Message]) -> String {
+    var signs: [String: Sign] = [:]
+    for message in messages {
+      guard let (name, said) = read(message, under: prefix), signs[name] != nil || signs.count < signLimit else { continue }
+      signs[name, default: Sign(name: name)].take(said)
+    }
+    return table(signs.values.sorted { $0.name < $1.name })
+  }
+
   /// The longest sign name believed, in bytes: a topic may be 64 KiB long.
   static let nameLimit = 256
 
@@ -130,16 +162,12 @@ public struct FleetCommand: Sendable, Equatable {
     let heard = Heard()
     let name = prefix
     let connection = try BrokerConnection.open(address, tool: "fleet", subscriptions: [prefix + "/#"], stop: stop) { message in
-      guard let sign = FleetCommand.signName(message.topic, under: name), sign.name.utf8.count <= FleetCommand.nameLimit else { return }
       // Read into the few fields shown before the lock, and the payload let go.
-      let status = sign.isStatus ? String(String(decoding: message.payload.prefix(64), as: UTF8.self).prefix(16)) : nil
-      let state = sign.isStatus ? nil : (try? JSONParser.parse(String(decoding: message.payload, as: UTF8.self))).map(Digest.init)
+      guard let (sign, entry) = FleetCommand.read(message, under: name) else { return }
       heard.signs.withLock { signs in
         // A broker that names more signs than any fleet has is not believed past the limit.
-        guard signs[sign.name] != nil || signs.count < FleetCommand.signLimit else { return }
-        var entry = signs[sign.name] ?? Sign(name: sign.name)
-        if sign.isStatus { entry.status = status } else { entry.state = state }
-        signs[sign.name] = entry
+        guard signs[sign] != nil || signs.count < FleetCommand.signLimit else { return }
+        signs[sign, default: Sign(name: sign)].take(entry)
       }
       heard.changes.add(1, ordering: .releasing)
     }
