@@ -244,7 +244,9 @@ public final class Feed: Sendable {
   /// it leaves the zone with apart from live data (``Update/keptOptions``): the document
   /// applied over what people, programs and the config last set, never over MQTT's messages.
   /// Content with a lifetime is live data, and is never kept.
-  package func prepare(_ fields: JSONFields, replacing: Bool = false, keeping: Bool = false) throws -> Update {
+  /// With `over`, the document applies over those options instead of the zone's current
+  /// ones (a layer over content not committed yet).
+  package func prepare(_ fields: JSONFields, replacing: Bool = false, keeping: Bool = false, over start: ZoneOptions? = nil) throws -> Update {
     for key in LayoutFile.placementKeys where fields.value[key] != nil {
       throw ContentError.placementInUpdate(field: fields.name(key), key: key)
     }
@@ -258,7 +260,7 @@ public final class Feed: Sendable {
     if replacing && messages == nil { throw fields.missing("messages") }
     var update = try prepare(
       zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
-      pause: try fields.bool("pause"), replacing: replacing)
+      pause: try fields.bool("pause"), replacing: replacing, from: start)
     if let seconds = try fields.number("lifetime", in: 0.1...604_800) {
       let fallback = try fields.strings("fallback")
       if let fallback { try check(try prepare(zone: zone, messages: fallback, fields: nil, immediately: true, pause: nil).content!, fits: zone, fields: fields) }

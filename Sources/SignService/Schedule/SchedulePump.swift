@@ -27,6 +27,10 @@ public final class SchedulePump: Sendable {
     var kernelNotices = 0
     /// A program a person chose, and the wall time until which it plays.
     var chosen: (name: String, until: Double)?
+    /// The first wall time at which a layer over the program ends (a person's change made
+    /// while another program was chosen may end before the schedule changes): the zones
+    /// play again then.
+    var layersEnd: Double?
   }
 
   let plan: Mutex<SignSchedule>
@@ -39,6 +43,12 @@ public final class SchedulePump: Sendable {
   /// Where it says that the wall clock moved, or that a program cannot play.
   let reports: SignReports
   let state = Mutex(State())
+  /// The layers above the program, by zone, at a wall time: what plays over the program's
+  /// content, in order (the session's: MQTT's content, then a person's change that still
+  /// holds). Each is a zone's document and whether it replaces the zone's options (a
+  /// person's change is kept whole) or is merged over what is below.
+  package typealias Overlay = @Sendable (_ zone: String, _ wall: Double) -> [(document: [(key: String, value: JSONValue)], replacing: Bool, until: Double?)]
+  let overlay = Mutex<Overlay?>(nil)
   /// A jump of the wall clock against the monotonic one larger than this is a clock set.
   static let jump = 2.0
 
@@ -57,6 +67,19 @@ public final class SchedulePump: Sendable {
 
   /// The schedule played.
   public var schedule: SignSchedule { plan.withLock { $0 } }
+
+  /// A layer over the program that ends at wall time `end` was set: the zones play again
+  /// then, without it.
+  package func layerEnds(at end: Double) {
+    state.withLock { $0.layersEnd = min($0.layersEnd ?? end, end) }
+    stop.wake()
+  }
+
+  /// The next moment the pump must look: the schedule's next change, or the end of a
+  /// layer over the program, whichever comes first.
+  func nextDue(_ state: State) -> Double {
+    min(state.current?.nextChange ?? .infinity, state.layersEnd ?? .infinity)
+  }
 
   /// Plays `programs` from now on (a change over the API), at once.
   public func replace(programs: [Program]) {
@@ -180,10 +203,11 @@ public final class SchedulePump: Sendable {
         state.withLock { $0.chosen = nil }
       }
     }
-    let previous = state.withLock { $0.current }
+    let (previous, layersEnded) = state.withLock { ($0.current, $0.layersEnd.map { wall >= $0 } ?? false) }
     // At the first look a program plays only if one is due (or the default); a sign
-    // without programs keeps what it was built with.
-    if replaying || (previous == nil ? next.program != nil : previous?.program != next.program) { play(next.program) }
+    // without programs keeps what it was built with. A layer over the program that ended
+    // plays the program again, without it.
+    if replaying || layersEnded || (previous == nil ? next.program != nil : previous?.program != next.program) { play(next.program, at: wall) }
     if let level = next.brightness, previous?.brightness != level { frames.level = level }
     if previous?.off != next.off { frames.scheduledOff = next.off }
     // What the schedule says is published once the sign does it (a reader of `current`
@@ -208,7 +232,7 @@ public final class SchedulePump: Sendable {
         // Sleep until the next change, a second at most (one wake-up a second: the sign may
         // be in an off period, using next to no CPU), or until the kernel says the clock
         // was set.
-        let due = state.withLock { $0.current?.nextChange ?? .infinity }
+        let due = state.withLock { nextDue($0) }
         let milliseconds = Int32(saturating: max(1, min(1000, ((due - clock.wall()) * 1000).rounded(.up))))
         var noticed = false
         if let notice { noticed = notice.wait(milliseconds: milliseconds) } else { usleep(UInt32(milliseconds) * 1000) }
@@ -224,7 +248,7 @@ public final class SchedulePump: Sendable {
   /// change that is due is applied.
   public func look(noticed: Bool = false) {
     if noticed { state.withLock { $0.kernelNotices += 1 } }
-    let (due, wall, monotonic) = state.withLock { ($0.current?.nextChange ?? .infinity, $0.wall, $0.monotonic) }
+    let (due, wall, monotonic) = state.withLock { (nextDue($0), $0.wall, $0.monotonic) }
     let now = clock.wall()
     let expected = wall + (clock.monotonic() - monotonic)
     if abs(now - expected) > SchedulePump.jump || (noticed && abs(now - expected) > 0.001) {
@@ -243,11 +267,17 @@ public final class SchedulePump: Sendable {
   }
 
   /// Switches every zone to `program`'s content; zones it does not name, and every zone when
-  /// no program plays, go back to what the sign started with.
-  func play(_ name: String?) {
+  /// no program plays, go back to what the sign started with. The layers above the program
+  /// (``overlay``) stay on top: a change to the program never takes back what a person
+  /// published, nor what MQTT's content topics say. Each zone's layers are committed
+  /// together, so no frame shows the program between them.
+  func play(_ name: String?, at wall: Double) {
     let program = schedule.programs.first { $0.name == name }
+    let above = overlay.withLock { $0 }
     var updates: [Feed.Update] = []
+    var layersEnd: Double?
     for zone in feed.zoneNames {
+      let base: Feed.Update
       do {
         if let document = program?.zones.first(where: { ($0.zone ?? feed.firstZone) == zone })?.document,
           case .object(let members) = document
@@ -255,14 +285,29 @@ public final class SchedulePump: Sendable {
           let fields = try JSONFields(.object([("zone", .string(zone)), ("immediately", .bool(true))] + members), path: "programs.\(program!.name)")
           var update = try feed.prepare(fields, replacing: true)
           update.isBase = true
-          updates.append(update)
+          base = update
         } else {
-          updates.append(try feed.restart(zone))
+          base = try feed.restart(zone)
         }
       } catch {
         reports.warning("program '\(name ?? "")', zone '\(zone)': \(error); the zone keeps what it shows")
+        continue
+      }
+      updates.append(base)
+      var below = base.options
+      for layer in above?(zone, wall) ?? [] {
+        if let until = layer.until, until.isFinite { layersEnd = min(layersEnd ?? until, until) }
+        do {
+          let fields = try JSONFields(.object([("zone", .string(zone)), ("immediately", .bool(true))] + layer.document), path: "zones.\(zone)")
+          let update = try feed.prepare(fields, replacing: layer.replacing, keeping: layer.replacing, over: layer.replacing ? nil : below)
+          below = update.options
+          updates.append(update)
+        } catch {
+          reports.warning("zone '\(zone)': what was set over the program no longer applies to it: \(error)")
+        }
       }
     }
+    state.withLock { $0.layersEnd = layersEnd }
     feed.commit(updates)
   }
 

@@ -40,10 +40,38 @@ extension SignSession {
       }
     }
     feed.commit(updates)
+    if source.keeps, let until { pump.layerEnds(at: until) }
+    let live = source.keeps ? [] : SignSession.liveLayers(document, updates: updates)
     changed { record in
       for update in updates { if let pause = update.pause { record.paused[update.zone] = pause } }
+      for (zone, members) in live { record.live[zone] = SignSession.merged(members, over: record.live[zone] ?? []) }
     }
     return .changed(kept: kept, until: kept ? until : nil)
+  }
+
+  /// `top`'s fields over `base`'s, key by key (`message` counts as `messages`: the later
+  /// of the two wins, whichever spelling it used).
+  static func merged(_ top: [(key: String, value: JSONValue)], over base: [(key: String, value: JSONValue)]) -> [(key: String, value: JSONValue)] {
+    var members = base
+    for (key, value) in top {
+      let (name, written) = key == "message" ? ("messages", JSONValue.array([value])) : (key, value)
+      if let index = members.firstIndex(where: { $0.key == name }) { members[index].value = written } else { members.append((name, written)) }
+    }
+    return members
+  }
+
+  /// What a live source's content document leaves as each zone's live layer: its content
+  /// and options (not a pause, not "immediately"), for the zones whose update has no
+  /// lifetime (content that goes stale is the lifetime watcher's).
+  static func liveLayers(_ document: JSONValue, updates: [Feed.Update]) -> [(zone: String, members: [(key: String, value: JSONValue)])] {
+    var documents: [JSONValue] = [document]
+    if case .array(let zones)? = document["zones"] { documents = zones }
+    var layers: [(zone: String, members: [(key: String, value: JSONValue)])] = []
+    for (document, update) in zip(documents, updates) where update.lifetime == nil && update.content != nil {
+      guard case .object(let members) = document else { continue }
+      layers.append((update.zone, members.filter { !["zone", "immediately", "pause"].contains($0.key) }))
+    }
+    return layers
   }
 
   /// A content document (one zone's, or `{"zones": [...]}`) checked whole and built into

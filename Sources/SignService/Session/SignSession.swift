@@ -25,6 +25,9 @@ public final class SignSession: Sendable {
     /// Bumped by every change of content, pause, brightness, power or schedule.
     var version = 0
     var saved = SignState()
+    /// The content a live source (MQTT's content topics, its groups merged) last gave each
+    /// zone, accepted: the layer between the program and a person's change, never kept.
+    var live: [String: [(key: String, value: JSONValue)]] = [:]
   }
 
   /// What was said when the state file found at the start could not be used and was set
@@ -100,6 +103,23 @@ public final class SignSession: Sendable {
     }
     pump.apply(at: now)
     if let saved { restore(saved, at: now) }
+    // From now on a program played keeps the layers above it on top.
+    pump.overlay.withLock { $0 = { [weak self] zone, wall in self?.layers(above: zone, at: wall) ?? [] } }
+  }
+
+  /// The layers above the program in `zone` at wall time `wall`, in order: the live
+  /// sources' content (merged over the program), then a person's change that still holds
+  /// (whole, as the state file keeps it).
+  func layers(above zone: String, at wall: Double) -> [(document: [(key: String, value: JSONValue)], replacing: Bool, until: Double?)] {
+    record.withLock { record in
+      var layers: [(document: [(key: String, value: JSONValue)], replacing: Bool, until: Double?)] = []
+      if let live = record.live[zone] { layers.append((live, false, nil)) }
+      let until = record.saved.zonesUntil[zone]
+      if let person = record.saved.zones.first(where: { $0.name == zone }), wall < until ?? .infinity, case .object(let members) = person.document {
+        layers.append((members, true, until))
+      }
+      return layers
+    }
   }
 
   /// Removes the new files durable writes cut short left beside the state file and in the

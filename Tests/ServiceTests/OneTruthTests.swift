@@ -1,0 +1,56 @@
+import HTTP
+import MatrixCore
+import SimpleJSON
+import Testing
+
+@testable import Marquee
+@testable import MarqueeServe
+@testable import SignService
+
+/// One truth about what the sign shows (issue 50): the LEDs, `GET /api/state` and the sign
+/// after a restart agree, whatever a person, a program edit or a live source did before.
+@Suite struct OneTruthTests {
+  typealias Folder = SignSessionTests.Folder
+
+  /// What the first zone shows on the LEDs after a frame, what the state says it shows,
+  /// and until when a person's change holds there.
+  static func truth(_ session: SignSession) -> (leds: [String], state: [String], until: JSONValue?) {
+    let leds = SignSessionTests.shown(session)
+    let zone = SignSessionTests.zone(session)
+    var state: [String] = []
+    if case .array(let messages)? = zone?["messages"] { state = messages.compactMap { if case .string(let text) = $0 { text } else { nil } } }
+    return (leds, state, zone?["keptUntil"]?["at"])
+  }
+
+  /// Issue 50, defect 1: a person's text published at 10:55 on a weekday (kept until 18:00)
+  /// was taken back by saving an unrelated program: the LEDs and the state showed the
+  /// program again while `keptUntil` still said 18:00, and a restart showed the person's
+  /// text. A change to the programs now leaves the person's layer in place, and so does
+  /// choosing another program; at 18:00 the schedule's content comes back.
+  @Test func savingAProgramLeavesAPersonsChangeInPlace() throws {
+    let folder = try Folder()
+    let options = try SignSessionTests.options(state: folder.path + "/sign.state")
+    let clock = ManualSignClock(wall: SignSessionTests.at(10, 55, day: 4))
+    let session = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    #expect(OneTruthTests.truth(session).leds == ["Day"])
+    let published = session.perform(.content(try JSONParser.parse(#"{"messages": ["OWNER TEXT"]}"#), replacing: false))
+    #expect(published == .success(.changed(kept: true, until: SignSessionTests.at(18, day: 4))))
+    let owner = OneTruthTests.truth(session)
+    #expect(owner.leds == ["OWNER TEXT"] && owner.state == ["OWNER TEXT"] && owner.until == .number(SignSessionTests.at(18, day: 4)))
+    let weekend = try JSONParser.parse(#"{"days": ["sat", "sun"], "times": ["09:00-18:00"], "messages": ["今日特价 Offers"]}"#)
+    #expect(session.perform(.putProgram(name: "weekend", weekend)) == .success(.programs(session.programSources)))
+    #expect(OneTruthTests.truth(session) == owner, "a program saved took back what a person published")
+    // The whole list written again, and another program chosen: the same.
+    #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
+    #expect(OneTruthTests.truth(session) == owner)
+    #expect(session.perform(.chooseProgram("night")) == .success(.scheduled))
+    #expect(OneTruthTests.truth(session) == owner)
+    // A restart agrees.
+    let again = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    #expect(OneTruthTests.truth(again).leds == ["OWNER TEXT"] && OneTruthTests.truth(again).state == ["OWNER TEXT"])
+    // At 18:00 the person's change has run out: the schedule's content, live and restarted.
+    clock.setWall(SignSessionTests.at(18, 0, day: 4))
+    session.pump.look()
+    #expect(OneTruthTests.truth(session).leds == ["Night"] && OneTruthTests.truth(session).until == nil)
+  }
+}
