@@ -258,6 +258,12 @@ public final class Feed: Sendable {
     var messages = try fields.strings("messages")
     if let single = try fields.string("message") { messages = [single] }
     if replacing && messages == nil { throw fields.missing("messages") }
+    if messages?.isEmpty == true {
+      // The zone would go dark while the sign says it plays: a blank must be asked for.
+      throw JSONFieldError(
+        field: fields.name(fields.value["message"] != nil ? "message" : "messages"),
+        reason: #"an empty list would leave the zone dark while the sign says it plays; to blank the zone on purpose, send [""]"#)
+    }
     var update = try prepare(
       zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
       pause: try fields.bool("pause"), replacing: replacing, from: start)

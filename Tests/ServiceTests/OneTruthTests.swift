@@ -53,4 +53,29 @@ import Testing
     session.pump.look()
     #expect(OneTruthTests.truth(session).leds == ["Night"] && OneTruthTests.truth(session).until == nil)
   }
+
+  /// Issue 50, defect 2: an empty message list was accepted and blanked the sign while the
+  /// page said a program played. It is refused at its field on every route that takes
+  /// content (a blank is asked for with `[""]`), and nothing changes.
+  @Test func anEmptyMessageListIsRefusedAtItsField() throws {
+    let sign = try SignRoutesTests.Served()
+    let before = try sign.json(sign.send("GET", "/api/state"))
+    let reason = #"an empty list would leave the zone dark while the sign says it plays; to blank the zone on purpose, send [\"\"]"#
+    for (method, path, body, field) in [
+      ("PATCH", "/api/content", #"{"messages": []}"#, "messages"),
+      ("PUT", "/api/content", #"{"zones": [{"zone": "left", "messages": ["L"]}, {"zone": "right", "messages": []}]}"#, "zones[1].messages"),
+      ("POST", "/api/notify", #"{"messages": [], "duration": 2}"#, "messages"),
+      ("PUT", "/api/programs/empty", #"{"messages": []}"#, "messages"),
+      ("POST", "/api/preview", #"{"zone": "right", "messages": []}"#, "messages"),
+    ] {
+      let answer = sign.send(method, path, body)
+      #expect(answer.status == 400, "\(method) \(path): \(answer.status)")
+      let error = try sign.json(answer)["error"]
+      #expect(error == .string("\(field): " + reason.replacingOccurrences(of: #"\""#, with: "\"")), "\(method) \(path): \(String(describing: error))")
+    }
+    #expect(try sign.json(sign.send("GET", "/api/state")) == before)
+    #expect(sign.session.programSources.isEmpty)
+    // A blank on purpose.
+    #expect(sign.send("PATCH", "/api/content", #"{"zone": "right", "messages": [""], "immediately": true}"#).status == 200)
+  }
 }

@@ -174,8 +174,20 @@ extension SignSession {
     }
     if fields.value["name"] == nil { members.insert(("name", .string(name)), at: 0) }
     var list = programSources
-    if let index = pump.schedule.programs.firstIndex(where: { $0.name == name }) { list[index] = .object(members) } else { list.append(.object(members)) }
-    return try setPrograms(list)
+    let index = pump.schedule.programs.firstIndex(where: { $0.name == name }) ?? list.count
+    if index < list.count { list[index] = .object(members) } else { list.append(.object(members)) }
+    do {
+      return try setPrograms(list)
+    } catch {
+      // A refusal about this program names its fields as its document does.
+      var refusal = SignRefusal(from: error)
+      let place = "programs[\(index)]"
+      if let field = refusal.field, field.hasPrefix(place) {
+        let rest = field.dropFirst(place.count)
+        refusal.field = rest.isEmpty ? "(top level)" : String(rest.hasPrefix(".") ? rest.dropFirst() : rest)
+      }
+      throw refusal
+    }
   }
 
   func deleteProgram(_ name: String) throws -> SignAnswer {
