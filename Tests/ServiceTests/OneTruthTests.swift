@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import MatrixCore
 import SimpleJSON
@@ -77,5 +78,39 @@ import Testing
     #expect(sign.session.programSources.isEmpty)
     // A blank on purpose.
     #expect(sign.send("PATCH", "/api/content", #"{"zone": "right", "messages": [""], "immediately": true}"#).status == 200)
+  }
+
+  /// Issue 50, defect 5: 40,000 identical MQTT brightness commands in 5 s made 585
+  /// fsync-and-rename cycles of the state file. A command that changes nothing is answered
+  /// without a write (the file's inode, new at each rename, stays); one that changes
+  /// something is on the disk before it is answered.
+  @Test func aCommandThatChangesNothingWritesNothing() throws {
+    let folder = try Folder()
+    let path = folder.path + "/sign.state"
+    let options = try SignSessionTests.options(state: path)
+    let clock = ManualSignClock(wall: SignSessionTests.at(10))
+    let session = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    func inode() throws -> Int { try #require(try FileManager.default.attributesOfItem(atPath: path)[.systemFileNumber] as? Int) }
+    let mqtt = CommandSource(keeps: true, valueFilters: ["signs/#"])
+    #expect(session.perform(.brightness(5), from: mqtt) == .success(.changed(kept: nil, until: nil)))
+    let written = try inode()
+    let content = try JSONParser.parse(#"{"messages": ["Sale"], "speed": 30}"#)
+    #expect(session.perform(.content(content, replacing: false)) == .success(.changed(kept: true, until: SignSessionTests.at(18))))
+    #expect(try inode() != written)
+    // The first pause of a zone is kept (the file says it is not paused) ...
+    #expect(session.perform(.pause(zone: nil, false)) == .success(.changed(kept: nil, until: nil)))
+    let withContent = try inode()
+    // ... and from then on nothing changes.
+    for _ in 0..<500 {
+      #expect(session.perform(.brightness(5), from: mqtt) == .success(.changed(kept: nil, until: nil)))
+      #expect(session.perform(.power(on: true)) == .success(.changed(kept: nil, until: nil)))
+      #expect(session.perform(.content(content, replacing: false)) == .success(.changed(kept: true, until: SignSessionTests.at(18))))
+      #expect(session.perform(.pause(zone: nil, false)) == .success(.changed(kept: nil, until: nil)))
+    }
+    #expect(try inode() == withContent, "an identical command wrote the state file again")
+    #expect(session.perform(.brightness(6)) == .success(.changed(kept: nil, until: nil)))
+    #expect(try inode() != withContent)
+    let again = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    #expect(again.kept.brightness == 6 && SignSessionTests.shown(again) == ["Sale"])
   }
 }

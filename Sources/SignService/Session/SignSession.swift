@@ -213,10 +213,15 @@ public final class SignSession: Sendable {
 
   /// Records a change in the state file before it is made: with `--state`, a command is
   /// answered only once its change is on the disk; one that cannot be saved changes
-  /// nothing and is refused saying why.
+  /// nothing and is refused saying why. A change that leaves the state as it is writes
+  /// nothing.
   func save(_ change: (inout SignState) -> Void) throws(SignRefusal) {
-    var next = record.withLock { $0.saved }
+    let current = record.withLock { $0.saved }
+    var next = current
     change(&next)
+    // Nothing changed, nothing to write (an SD card wears with each write): the command
+    // is answered as kept, for it is.
+    if next == current { return }
     if let statePath {
       do {
         try StateFile.save(next, to: statePath)
