@@ -14,6 +14,8 @@ extension MQTTBridge {
   /// - **Settings** (`brightness`, `pause`, `power`, `program`): once the sign's own topic
   ///   has given one (since it started, or retained), the groups' are not taken; until
   ///   then the newest wins.
+  /// - **Refusals** leave every layer as it was: a command is made from a copy of the
+  ///   layers, and the copy is kept only when the sign takes the command.
   /// - **Notifications and dismissals** are events: every one plays (or ends), from any
   ///   source, queued by the notification queue's rules. A notification a group left
   ///   retained is not played again at a reconnect (a notice is news once).
@@ -25,39 +27,53 @@ extension MQTTBridge {
       var fields: [String: JSONValue] = [:]
     }
 
-    /// Each source's content so far (nil: the sign's own; else a group's index).
+    /// Each source's content so far (nil: the sign's own; else a group's index), as the sign
+    /// took it.
     var content: [Int?: Content] = [:]
     /// The settings the sign's own topics have given, by kind.
     var ownSettings: Set<String> = []
     /// How many groups there are.
     var groupCount = 0
 
-    /// The command to perform for `command` from `source`, with the content as it was before
-    /// (to put back if the sign refuses the command), or nil when the sign's own topic
-    /// overrides it (or it is a stale notice).
-    mutating func take(_ command: SignCommand, from source: Int?, retained: Bool) -> (command: SignCommand, before: [Int?: Content]?)? {
+    /// The command to perform for `command` from `source` with these layers, which take
+    /// it; nil when the sign's own topic overrides it (or it is a stale notice). The bridge
+    /// calls it on a copy and keeps the copy only if the sign accepts the command.
+    mutating func take(_ command: SignCommand, from source: Int?, retained: Bool) -> SignCommand? {
       switch command {
       case .content(let document, let replacing):
-        guard groupCount > 0, let zones = Layers.zoneDocuments(document) else { return (command, nil) }
-        let before = content
+        guard groupCount > 0, let zones = Layers.zoneDocuments(document) else { return command }
         var layer = content[source] ?? Content()
         for (zone, fields) in zones {
           if layer.fields[zone] == nil { layer.zones.append(zone) }
           layer.fields[zone] = Layers.merge(layer.fields[zone], fields)
         }
         content[source] = layer
-        return (.content(merged(), replacing: replacing), before)
+        return .content(merged(), replacing: replacing)
       case .notify:
-        return source != nil && retained ? nil : (command, nil)
+        return source != nil && retained ? nil : command
       case .dismiss:
-        return (command, nil)
+        return command
       default:
         if source == nil {
           ownSettings.insert(command.kind)
-          return (command, nil)
+          return command
         }
-        return ownSettings.contains(command.kind) ? nil : (command, nil)
+        return ownSettings.contains(command.kind) ? nil : command
       }
+    }
+
+    /// Two content documents of one source as one (`newer` over `older`, zone by zone), or
+    /// nil when either is not of the forms the API takes or together they name more zones
+    /// than any sign has: then they wait apart.
+    static func combined(_ older: JSONValue, _ newer: JSONValue) -> JSONValue? {
+      guard let first = zoneDocuments(older), let second = zoneDocuments(newer) else { return nil }
+      var layer = Content()
+      for (zone, fields) in first + second {
+        if layer.fields[zone] == nil { layer.zones.append(zone) }
+        layer.fields[zone] = merge(layer.fields[zone], fields)
+      }
+      guard layer.zones.count <= 32 else { return nil }
+      return Layers(content: [nil: layer]).merged()
     }
 
     /// Every zone any source has content for: the groups' fields in their order, the sign's
@@ -88,7 +104,12 @@ extension MQTTBridge {
           guard case .string(let name) = named.value else { return nil }
           zone = name
         }
-        return (zone, .object(members.filter { $0.key != "zone" }))
+        // `message` is one of the `messages`: written so, a later spelling of either
+        // replaces an earlier one, whatever the source.
+        let fields = members.filter { $0.key != "zone" }.map { member in
+          member.key == "message" ? (key: "messages", value: JSONValue.array([member.value])) : member
+        }
+        return (zone, .object(fields))
       }
       guard case .object(let members) = document else { return nil }
       if let zones = members.first(where: { $0.key == "zones" }) {

@@ -39,13 +39,17 @@ public final class MQTTBridge: Sendable {
   /// a job to drain them is queued.
   let inbox = Mutex<(waiting: [Waiting], scheduled: Bool)>(([], false))
 
-  /// A command waiting for the session's queue, the topic it came on, and the groups'
-  /// content before it (put back if the sign refuses it).
+  /// A command waiting for the session's queue as its source sent it (the layers are
+  /// applied when it is performed), the topic it came on, and whether it was retained.
   struct Waiting {
     var command: SignCommand
     var topic: String
-    var contentBefore: [Int?: Layers.Content]?
+    var source: Int?
+    var retained: Bool
   }
+  /// The most commands waiting at once (content a source sent that cannot be merged with
+  /// what it sent before waits apart); more are dropped and counted.
+  static let waitingLimit = 64
   /// The most notifications and dismissals waiting at once; more are dropped and counted.
   static let waitingNotificationLimit = 16
   /// The topic filters placeholders in MQTT's content may read.
@@ -209,29 +213,42 @@ public final class MQTTBridge: Sendable {
       refused(message.topic, SignRefusal(from: error))
       return
     }
-    guard let layered = layers.withLock({ $0.take(command, from: source, retained: message.retain) }) else {
-      stats.counts.withLock { $0.overridden += 1 }
-      return
-    }
-    command = layered.command
-    var waiting = Waiting(command: command, topic: message.topic, contentBefore: layered.before)
+    let waiting = Waiting(command: command, topic: message.topic, source: source, retained: message.retain)
     let schedule = inbox.withLock { inbox -> Bool in
       if !command.coalesces {
         guard inbox.waiting.count(where: { !$0.command.coalesces }) < MQTTBridge.waitingNotificationLimit else {
           stats.counts.withLock { $0.dropped += 1 }
           return false
         }
-      } else if let index = inbox.waiting.firstIndex(where: { $0.command.kind == command.kind }) {
-        // The newer includes what the older brought; a refusal puts back what was before both.
-        if let older = inbox.waiting[index].contentBefore { waiting.contentBefore = older }
+        inbox.waiting.append(waiting)
+      } else if let index = inbox.waiting.lastIndex(where: { $0.command.kind == command.kind && $0.source == source }) {
+        // The newest of a source's kind counts; a source's content documents are merged,
+        // as its layer would merge them.
+        var newer = waiting
+        if case .content(let older, _) = inbox.waiting[index].command, case .content(let document, let replacing) = command {
+          guard let both = Layers.combined(older, document) else { return appended(waiting, to: &inbox.waiting) }
+          newer.command = .content(both, replacing: replacing)
+        }
         inbox.waiting.remove(at: index)
+        inbox.waiting.append(newer)
         stats.counts.withLock { $0.replaced += 1 }
+      } else if !appended(waiting, to: &inbox.waiting) {
+        return false
       }
-      inbox.waiting.append(waiting)
       defer { inbox.scheduled = true }
       return !inbox.scheduled
     }
     if schedule { session.onQueue { [self] in drain() } }
+  }
+
+  /// Appends `waiting` to the inbox unless it is full (then it is dropped and counted).
+  func appended(_ waiting: Waiting, to list: inout [Waiting]) -> Bool {
+    guard list.count < MQTTBridge.waitingLimit else {
+      stats.counts.withLock { $0.dropped += 1 }
+      return false
+    }
+    list.append(waiting)
+    return true
   }
 
   /// The source (nil: the sign's own prefix; else a group's index) and command of a
@@ -251,15 +268,22 @@ public final class MQTTBridge: Sendable {
       return inbox.waiting
     }
     for waiting in taken {
-      let (command, topic) = (waiting.command, waiting.topic)
+      // The layers as they would be with this command: swapped in only if the sign takes
+      // what they make, so a refused payload leaves every layer as it was.
+      var candidate = layers.withLock { $0 }
+      guard let command = candidate.take(waiting.command, from: waiting.source, retained: waiting.retained) else {
+        stats.counts.withLock { $0.overridden += 1 }
+        continue
+      }
       // Content is live data (not kept); the rest is a person's change. Placeholders in
       // what MQTT sends read only the allowed topics.
       let live = { if case .content = command { true } else { false } }()
       switch session.performOnQueue(command, from: CommandSource(keeps: !live, valueFilters: valueFilters)) {
-      case .success: stats.counts.withLock { $0.taken += 1 }
+      case .success:
+        layers.withLock { $0 = candidate }
+        stats.counts.withLock { $0.taken += 1 }
       case .failure(let refusal):
-        if let before = waiting.contentBefore { layers.withLock { $0.content = before } }
-        refused(topic, refusal)
+        refused(waiting.topic, refusal)
       }
     }
   }
