@@ -4,12 +4,20 @@ import SignService
 /// change in local time: which program plays (and which are due with it), the brightness,
 /// off periods, the nights the clocks change.
 enum ScheduleListing {
-  static func text(_ schedule: SignSchedule, from date: LocalDate, days: Int) -> String {
+  ///
+  /// - Throws: ``RuntimeError`` for a schedule that changes too often to list in `days`.
+  static func text(_ schedule: SignSchedule, from date: LocalDate, days: Int) throws(RuntimeError) -> String {
     var lines = ["Schedule from \(date) for \(days) day\(days == 1 ? "" : "s"), in local time:"]
     if let held = schedule.holdUntilClockSet {
       lines.append("Until the clock is set after a start: program \(held), lit (untilClockSet)")
     }
-    for entry in Timetable.entries(schedule, from: date, days: days) {
+    let entries: [Timetable.Entry]
+    do {
+      entries = try Timetable.entries(schedule, from: date, days: days)
+    } catch {
+      throw RuntimeError("\(error) ('--days')")
+    }
+    for entry in entries {
       let weekday = entry.day.weekday.rawValue.prefix(1).uppercased() + entry.day.weekday.rawValue.dropFirst()
       var parts: [String] = []
       switch entry.change {

@@ -159,10 +159,20 @@ public final class SignRoutes: Sendable {
         }
         days = number
       }
-      guard let table = session.timetable(days: days) else {
-        return .now(.error(404, "this sign has no programs, brightness schedule or off periods (see Docs/programs.md)"))
+      // Worked out off the server's thread (a busy schedule takes a while), once per version.
+      return .later { [session, days] complete in
+        session.onReadQueue {
+          do throws(SignRefusal) {
+            guard let table = try session.timetable(days: days) else {
+              complete(.error(404, "this sign has no programs, brightness schedule or off periods (see Docs/programs.md)"))
+              return
+            }
+            complete(.json(table))
+          } catch {
+            complete(SignRoutes.response(error))
+          }
+        }
       }
-      return .now(.json(table))
     }
     router.add("PUT", "/api/schedule") { [self] request in
       perform(request) { .schedule($0.value) }

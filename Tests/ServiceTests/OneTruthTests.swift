@@ -113,4 +113,39 @@ import Testing
     let again = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
     #expect(again.kept.brightness == 6 && SignSessionTests.shown(again) == ["Sale"])
   }
+
+  /// Issue 50, defect 6: `GET /api/timetable?days=31` with two programs of `"seconds": 1`
+  /// took 9.8–13.7 s (a step per turn), and 1,000 one-minute programs made the page's
+  /// 7-day view take 32–36 s, on the server's thread, with `GET /api/state` waiting. Turns
+  /// now cost nothing, the work is bounded (past it, a refusal at `days`), the answer is
+  /// worked out off the server's thread and kept for the sign's version.
+  @Test func theTimetableIsBoundedAndKept() throws {
+    var options = RunOptions()
+    options.zone.messages = ["Shop"]
+    let turns = #"{"programs": [{"name": "a", "seconds": 1, "messages": ["A"]}, {"name": "b", "seconds": 1, "messages": ["B"]}]}"#
+    options.schedule = try ScheduleFile.read(try JSONFields(try JSONParser.parse(turns)), base: RunOptions(), zones: ["main"])
+    let clock = ManualSignClock(wall: SignSessionTests.at(10))
+    let session = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    let table = try #require(try session.timetable(days: 31))
+    guard case .array(let entries)? = table["entries"] else {
+      Issue.record("\(table)")
+      return
+    }
+    #expect(entries.count == 1 && entries.first?["takeTurns"] == .array([.string("a"), .string("b")]), "\(entries)")
+    // The same version and day: the same value, not worked out again.
+    #expect(session.timetableCache.withLock { $0?.key.version } == session.version)
+    // A thousand programs of a minute each, every day: a week is more than a timetable lists.
+    let many = (0..<1_000).map { index in
+      let minute = 6 * 60 + index
+      let time = "\(minute / 60 < 10 ? "0" : "")\(minute / 60):\(minute % 60 < 10 ? "0" : "")\(minute % 60)"
+      let end = minute + 1
+      let until = "\(end / 60 < 10 ? "0" : "")\(end / 60):\(end % 60 < 10 ? "0" : "")\(end % 60)"
+      return JSONValue.object([("name", .string("p\(index)")), ("times", .array([.string("\(time)-\(until)")])), ("messages", .array([.string("P")]))])
+    }
+    #expect(session.perform(.programs(many)) == .success(.programs(many)))
+    let busy = #expect(throws: SignRefusal.self) { try session.timetable(days: 7) }
+    #expect(busy?.field == "days" && busy?.reason.hasPrefix("the schedule changes at least ") == true, "\(String(describing: busy))")
+    // A day of it is fine.
+    #expect(try session.timetable(days: 1) != nil)
+  }
 }

@@ -48,7 +48,7 @@ import Testing
       if case .number(let level)? = entry["brightness"] { parts.append("brightness \(Int(level))") }
       return "\(weekday.prefix(1).uppercased() + weekday.dropFirst()) \(day) \(time)  " + parts.joined(separator: ", ")
     }
-    let printed = ScheduleListing.text(session.pump.schedule, from: LocalDate(year: 2026, month: 12, day: 7), days: 7)
+    let printed = try ScheduleListing.text(session.pump.schedule, from: LocalDate(year: 2026, month: 12, day: 7), days: 7)
       .split(separator: "\n").dropFirst().map(String.init)
     #expect(lines == printed)
     #expect(lines.count > 20 && lines.contains { $0.contains("programs day, lunch take turns") } && lines.contains { $0.hasSuffix("off") })

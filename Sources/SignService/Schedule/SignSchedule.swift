@@ -234,39 +234,20 @@ public struct SignSchedule: Sendable, Equatable {
   /// `.passes`, the caller knows how long its content's pass is).
   public func state(at t: Double, length: (Program) -> Double = SignSchedule.turnWithoutContent) -> ScheduleState {
     let today = LocalTime.date(at: t).date
-    let first = today.adding(days: -SignSchedule.reachBack), last = today.adding(days: SignSchedule.reachAhead)
-    var boundaries: [Double] = []
+    return state(at: t, plan: SchedulePlan(self, from: today.adding(days: -SignSchedule.reachBack), through: today.adding(days: SignSchedule.reachAhead)), length: length)
+  }
+
+  /// The state at `t`, within the days `plan` covers.
+  func state(at t: Double, plan: SchedulePlan, length: (Program) -> Double) -> ScheduleState {
     var due: [Program] = []
-    // The program held until the clock is set plays only then.
-    for program in programs where program.name != holdUntilClockSet {
-      guard let when = program.when else { continue }
-      let intervals = when.intervals(from: first, through: last)
-      if intervals.contains(where: { $0.contains(t) }) { due.append(program) }
-      for interval in intervals { boundaries += [interval.lowerBound, interval.upperBound] }
-    }
-    var off = false
-    for period in self.off {
-      let intervals = period.intervals(from: first, through: last)
-      if intervals.contains(where: { $0.contains(t) }) { off = true }
-      for interval in intervals { boundaries += [interval.lowerBound, interval.upperBound] }
-    }
-    var level: Int?
-    if !brightness.isEmpty {
-      var points: [(Double, Int)] = []
-      var date = first
-      while date <= last {
-        for point in brightness { if let at = point.instant(on: date, location: location) { points.append((at, point.level)) } }
-        date = date.adding(days: 1)
-      }
-      points.sort { $0.0 < $1.0 }
-      level = points.last(where: { $0.0 <= t })?.1 ?? points.last?.1
-      boundaries += points.map(\.0)
-    }
-    var next = boundaries.filter { $0 > t }.min() ?? LocalTime.instant(of: last.adding(days: 1), minute: 0)
+    for (program, intervals) in zip(programs, plan.programs) where SchedulePlan.contains(intervals, t) { due.append(program) }
+    let off = plan.off.contains { SchedulePlan.contains($0, t) }
+    let level = brightness.isEmpty ? nil : plan.level(at: t)
+    var next = plan.boundary(after: t) ?? plan.end
     // Several due: they take turns in order, from the last moment the set changed.
     var playing = due.first ?? programs.first(where: { $0.isDefault && $0.name != holdUntilClockSet })
     if due.count > 1 {
-      let anchor = boundaries.filter { $0 <= t }.max() ?? t
+      let anchor = plan.boundary(atOrBefore: t) ?? t
       let lengths = due.map { max(1, length($0)) }
       let round = lengths.reduce(0, +)
       var position = (t - anchor).truncatingRemainder(dividingBy: round)
@@ -288,11 +269,25 @@ public struct SignSchedule: Sendable, Equatable {
   /// Each change of what the schedule says from `start` to `end`: the timeline
   /// `marquee schedule` prints.
   public func changes(from start: Double, to end: Double, length: (Program) -> Double = SignSchedule.turnWithoutContent) -> [(time: Double, state: ScheduleState)] {
+    changes(from: start, to: end, length: length, looks: .max) ?? []
+  }
+
+  /// The same, looking at the schedule at most `looks` times: nil when that is not enough,
+  /// known before the first look when the days hold more starts and ends than that.
+  public func changes(from start: Double, to end: Double, length: (Program) -> Double, looks: Int) -> [(time: Double, state: ScheduleState)]? {
+    let first = LocalTime.date(at: start).date.adding(days: -SignSchedule.reachBack)
+    let plan = SchedulePlan(self, from: first, through: LocalTime.date(at: end).date.adding(days: SignSchedule.reachAhead))
+    let inside = SchedulePlan.firstIndex(in: plan.boundaries.count) { plan.boundaries[$0] >= end }
+      - SchedulePlan.firstIndex(in: plan.boundaries.count) { plan.boundaries[$0] >= start }
+    if inside >= looks { return nil }
     var result: [(Double, ScheduleState)] = []
     var t = start
     var previous: ScheduleState?
+    var looked = 0
     while t < end {
-      let state = self.state(at: t, length: length)
+      guard looked < looks else { return nil }
+      looked += 1
+      let state = self.state(at: t, plan: plan, length: length)
       var shown = state
       shown.nextChange = nil
       if previous != shown { result.append((t, state)) }

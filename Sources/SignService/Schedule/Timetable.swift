@@ -30,10 +30,32 @@ public enum Timetable {
     case takeTurns([String])
   }
 
-  /// The changes of `schedule` in `days` days from the start of `date`.
-  public static func entries(_ schedule: SignSchedule, from date: LocalDate, days: Int) -> [Entry] {
+  /// The most work one timetable may take: looks at the schedule (each a look at every
+  /// program, off period and brightness rule) times what each looks at. A schedule that
+  /// changes more often than this allows in the days asked is refused (``TooBusy``), so a
+  /// request can never hold the sign for seconds.
+  public static let workLimit = 4_000_000
+
+  /// A timetable that would take more than ``workLimit`` to work out.
+  public struct TooBusy: Error, Sendable, Equatable, CustomStringConvertible {
+    public var days: Int
+    public var changes: Int
+    public var description: String {
+      "the schedule changes at least \(changes) times in \(days) day\(days == 1 ? "" : "s"), more than a timetable may list; ask for fewer days"
+    }
+  }
+
+  /// The changes of `schedule` in `days` days from the start of `date`. Programs due
+  /// together are named once (they take turns), so their turns cost nothing.
+  ///
+  /// - Throws: ``TooBusy`` past ``workLimit``.
+  public static func entries(_ schedule: SignSchedule, from date: LocalDate, days: Int) throws(TooBusy) -> [Entry] {
     let start = LocalTime.instant(of: date, minute: 0), end = LocalTime.instant(of: date.adding(days: days), minute: 0)
-    var events = schedule.changes(from: start, to: end).map { (time: $0.time, state: Optional($0.state), clocks: Change?.none) }
+    let cost = max(1, schedule.programs.count + schedule.off.count + schedule.brightness.count)
+    let looks = max(1, workLimit / cost)
+    let changes = schedule.changes(from: start, to: end, length: { _ in .infinity }, looks: looks)
+    guard let changes else { throw TooBusy(days: days, changes: looks) }
+    var events = changes.map { (time: $0.time, state: Optional($0.state), clocks: Change?.none) }
     for change in LocalTime.clockChanges(from: date, through: date.adding(days: days - 1)) {
       let clocks = Change.clocks(forward: change.after > change.before, from: TimeWindow.text(change.before + 1), to: TimeWindow.text(change.after))
       events.append((change.time, nil, clocks))

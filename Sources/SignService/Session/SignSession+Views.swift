@@ -88,12 +88,36 @@ extension SignSession {
 
   /// The week ahead (``Timetable``) from today (the sign's local date) for `days` days, as
   /// the schedule playing now (the state file's changes included) computes it; nil
-  /// without a schedule.
-  public func timetable(days: Int) -> JSONValue? {
+  /// without a schedule. Worked out once per version of the sign and day (asked again, it
+  /// is the same value), and bounded: a schedule that changes too often for `days` is
+  /// refused at `days`. Slow work: front ends call it off their own threads
+  /// (``onReadQueue(_:)``).
+  ///
+  /// - Throws: ``SignRefusal`` at `days` past ``Timetable/workLimit``.
+  public func timetable(days: Int) throws(SignRefusal) -> JSONValue? {
     guard hasSchedule else { return nil }
-    let schedule = pump.schedule
     let today = LocalTime.date(at: clock.wall()).date
-    let entries: [JSONValue] = Timetable.entries(schedule, from: today, days: days).map { entry in
+    let key = TimetableKey(version: version, today: today, days: days)
+    if let cached = timetableCache.withLock({ $0 }), cached.key == key { return cached.value }
+    let value: JSONValue
+    do {
+      value = try timetable(pump.schedule, from: today, days: days)
+    } catch {
+      throw SignRefusal(field: "days", error.description)
+    }
+    timetableCache.withLock { $0 = (key, value) }
+    return value
+  }
+
+  /// What a timetable was worked out for.
+  struct TimetableKey: Equatable {
+    var version: Int
+    var today: LocalDate
+    var days: Int
+  }
+
+  func timetable(_ schedule: SignSchedule, from today: LocalDate, days: Int) throws(Timetable.TooBusy) -> JSONValue {
+    let entries: [JSONValue] = try Timetable.entries(schedule, from: today, days: days).map { entry in
       var members: [(key: String, value: JSONValue)] = [
         ("at", .number(entry.time.rounded())), ("day", .string("\(entry.day)")), ("weekday", .string(entry.day.weekday.rawValue)),
         ("time", .string(entry.clock)),

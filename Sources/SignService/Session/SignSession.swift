@@ -60,6 +60,11 @@ public final class SignSession: Sendable {
   let startLevel: Int
   let record: Mutex<Record>
   let queue = DispatchQueue(label: "marquee.session.commands")
+  /// Where slow reads are worked out (a timetable), so that neither a front end's thread
+  /// nor the commands wait for them.
+  let readQueue = DispatchQueue(label: "marquee.session.reads")
+  /// The last timetable worked out, and for what.
+  let timetableCache = Mutex<(key: TimetableKey, value: JSONValue)?>(nil)
 
   /// What the player draws: the sign, with the feed's updates applied before each frame.
   public var timeline: FedSign { FedSign(controller: controller, feed: feed) }
@@ -183,6 +188,12 @@ public final class SignSession: Sendable {
   /// end's thread waits on a file.
   public func onQueue(_ work: @escaping @Sendable () -> Void) {
     queue.async(execute: work)
+  }
+
+  /// Runs a slow read (a timetable) on the session's read queue: one at a time, beside the
+  /// commands, never on a front end's thread.
+  public func onReadQueue(_ work: @escaping @Sendable () -> Void) {
+    readQueue.async(execute: work)
   }
 
   /// Performs `command` now, from work already on the session's queue (``onQueue(_:)``):
