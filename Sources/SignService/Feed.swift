@@ -246,7 +246,10 @@ public final class Feed: Sendable {
   /// Content with a lifetime is live data, and is never kept.
   /// With `over`, the document applies over those options instead of the zone's current
   /// ones (a layer over content not committed yet).
-  package func prepare(_ fields: JSONFields, replacing: Bool = false, keeping: Bool = false, over start: ZoneOptions? = nil) throws -> Update {
+  /// With `fonts`, its fonts come from that cache (a preview's guest) instead of the sign's.
+  package func prepare(
+    _ fields: JSONFields, replacing: Bool = false, keeping: Bool = false, over start: ZoneOptions? = nil, fonts cache: FontCache? = nil
+  ) throws -> Update {
     for key in LayoutFile.placementKeys where fields.value[key] != nil {
       throw ContentError.placementInUpdate(field: fields.name(key), key: key)
     }
@@ -266,7 +269,7 @@ public final class Feed: Sendable {
     }
     var update = try prepare(
       zone: zone, messages: messages, fields: fields, immediately: try fields.bool("immediately") ?? false,
-      pause: try fields.bool("pause"), replacing: replacing, from: start)
+      pause: try fields.bool("pause"), replacing: replacing, from: start, fonts: cache)
     if let seconds = try fields.number("lifetime", in: 0.1...604_800) {
       let fallback = try fields.strings("fallback")
       if let fallback { try check(try prepare(zone: zone, messages: fallback, fields: nil, immediately: true, pause: nil).content!, fits: zone, fields: fields) }
@@ -287,7 +290,7 @@ public final class Feed: Sendable {
 
   func prepare(
     zone: String, messages: [String]?, fields: JSONFields?, immediately: Bool, pause: Bool?, replacing: Bool = false,
-    from start: ZoneOptions? = nil
+    from start: ZoneOptions? = nil, fonts cache: FontCache? = nil
   ) throws -> Update {
     // Options are applied to a copy first, so a bad line changes nothing.
     let options = try applied(
@@ -302,8 +305,10 @@ public final class Feed: Sendable {
         // Fonts a document names are checked against what the feed allows; the zone's own
         // (from the command line, config or layout) were the operator's choice.
         let rule = fields?.optional("font") != nil ? fontAccess : .any
-        (chain, identities) = try fonts.chain(options.fonts, access: rule)
+        (chain, identities) = try (cache ?? fonts).chain(options.fonts, access: rule)
       } catch let refused as FontCache.NotOffered {
+        throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
+      } catch let refused as FontCache.OverBudget {
         throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
       }
       let made = try SignPlan.makeContent(options, epoch: state.withLock { $0.clockStart }, sprite: spritePath, fonts: chain, values: values)

@@ -32,6 +32,16 @@ public final class FontCache: Sendable {
   }
 
   let fonts = Mutex<[Identity: any Font]>([:])
+  /// A guest's host: a preview's cache reads the fonts the running sign has loaded and
+  /// loads others for itself alone (nil: the sign's own cache).
+  let host: FontCache?
+  /// The most bytes of font files a guest loads (nil: no limit, the sign's own cache).
+  let budget: Int64?
+  /// The bytes of font files a guest loaded so far.
+  let spent = Mutex<Int64>(0)
+
+  /// The budget of a preview's fonts: the files it may load besides the sign's own.
+  public static let previewBudget: Int64 = 16 << 20
 
   /// The icons messages can show: the built-in set and the sign's icon folder, decoded
   /// once when the sign is built.
@@ -43,6 +53,29 @@ public final class FontCache: Sendable {
   package init(icons: IconSet = .builtIn, reports: SignReports = .standardError()) {
     iconSet = Mutex(icons)
     self.reports = reports
+    host = nil
+    budget = nil
+  }
+
+  init(guestOf host: FontCache, budget: Int64) {
+    iconSet = Mutex(host.icons)
+    reports = host.reports
+    self.host = host
+    self.budget = budget
+  }
+
+  /// A cache for a guest of the sign (a preview): it reads the fonts the sign has loaded,
+  /// loads any other into itself alone, up to `budget` bytes of files, and frees them when
+  /// it goes. The sign's cache never grows, nor is locked while a guest loads a file.
+  package func guest(budget: Int64 = FontCache.previewBudget) -> FontCache {
+    FontCache(guestOf: self, budget: budget)
+  }
+
+  /// A guest's font past its budget.
+  package struct OverBudget: Error, CustomStringConvertible {
+    var name: String
+    var budget: Int64
+    package var description: String { "'\(name)' would take a preview past the \(budget >> 20) MiB of fonts it may load; preview fewer fonts at once" }
   }
 
   /// Content made from now on shows `icons` (an icon added to the folder).
@@ -76,15 +109,26 @@ public final class FontCache: Sendable {
     for name in names {
       let (identity, source) = try resolve(name, access: access)
       identities.append(identity)
-      try fonts.withLock { fonts in
-        if let font = fonts[identity] {
-          chain.append(font)
-          return
-        }
-        let font = try source()
-        fonts[identity] = font
+      if let font = fonts.withLock({ $0[identity] }) ?? host?.fonts.withLock({ $0[identity] }) {
         chain.append(font)
+        continue
       }
+      if let budget, case .file(_, _, let size, _) = identity {
+        let allowed = spent.withLock { spent in
+          guard spent + size <= budget else { return false }
+          spent += size
+          return true
+        }
+        guard allowed else { throw OverBudget(name: name, budget: budget) }
+      }
+      // Loaded with no lock held: a large file never keeps the frame loop's commits
+      // waiting. Two loading the same file at once keep the first one stored.
+      let loaded = try source()
+      chain.append(fonts.withLock { fonts in
+        if let stored = fonts[identity] { return stored }
+        fonts[identity] = loaded
+        return loaded
+      })
     }
     return (FontChain(chain, icons: icons), identities)
   }

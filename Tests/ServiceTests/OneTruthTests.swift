@@ -148,4 +148,44 @@ import Testing
     // A day of it is fine.
     #expect(try session.timetable(days: 1) != nil)
   }
+
+  /// A BDF font of one glyph, "A", in a file of its own.
+  static func fontFile(in folder: String, name: String) throws -> String {
+    let rows = Array(repeating: "FC", count: 7).joined(separator: "\n")
+    let bdf = "STARTFONT 2.1\nFONT -\(name)-\nSIZE 7 75 75\nFONTBOUNDINGBOX 6 7 0 0\nSTARTPROPERTIES 1\nFONT_ASCENT 7\nENDPROPERTIES\nCHARS 1\n"
+      + "STARTCHAR A\nENCODING 65\nSWIDTH 500 0\nDWIDTH 6 0\nBBX 6 7 0 0\nBITMAP\n\(rows)\nENDCHAR\nENDFONT\n"
+    let path = folder + "/\(name).bdf"
+    try bdf.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// Issue 50, defect 4: a preview shared the running sign's font cache and its lock:
+  /// previewing each of 880 fonts took resident memory from 9.6 to 129 MB until the next
+  /// change, and loading an 8 MB font made a frame 318-330 ms late. A preview is now a
+  /// guest: the sign's cache never grows from it, a font the sign has is read, not loaded
+  /// again, and what a preview may load is bounded.
+  @Test func aPreviewIsAGuestOfTheSignsFonts() throws {
+    let folder = try Folder()
+    let own = try OneTruthTests.fontFile(in: folder.path, name: "own")
+    var options = RunOptions()
+    options.width = 32
+    options.zone.messages = ["A"]
+    options.zone.fonts = [own]
+    let session = try SignSession(options, stop: StopFlag(), reports: .inMemory(), fontAccess: .any)
+    let loaded = session.feed.fonts.count
+    #expect(loaded == 1)
+    for index in 0..<20 {
+      let other = try OneTruthTests.fontFile(in: folder.path, name: "other\(index)")
+      let gif = try session.preview(try JSONParser.parse(#"{"messages": ["A"], "font": "\#(other)"}"#), seconds: 0.1)
+      #expect(gif.starts(with: Array("GIF89a".utf8)))
+    }
+    #expect(session.feed.fonts.count == loaded, "a preview's fonts stayed in the sign's cache")
+    // The sign's own font is read from its cache, not loaded again by the guest.
+    let guest = session.feed.fonts.guest()
+    _ = try guest.chain([own], access: .any)
+    #expect(guest.count == 0)
+    // Past its budget a guest refuses the font, at its field.
+    let small = session.feed.fonts.guest(budget: 100)
+    #expect(throws: FontCache.OverBudget.self) { try small.chain([try OneTruthTests.fontFile(in: folder.path, name: "big")], access: .any) }
+  }
 }

@@ -77,7 +77,7 @@ extension SignSession {
   /// A content document (one zone's, or `{"zones": [...]}`) checked whole and built into
   /// updates, nothing applied: what ``setContent(_:replacing:from:)`` commits and a
   /// preview draws.
-  func contentUpdates(_ document: JSONValue, replacing: Bool, from source: CommandSource) throws -> [Feed.Update] {
+  func contentUpdates(_ document: JSONValue, replacing: Bool, from source: CommandSource, fonts: FontCache? = nil) throws -> [Feed.Update] {
     let fields = try JSONFields(document)
     let documents: [JSONFields]
     if fields.value["zones"] != nil {
@@ -86,7 +86,7 @@ extension SignSession {
     } else {
       documents = [fields]
     }
-    return try documents.map { try feed.prepare($0, replacing: replacing, keeping: source.keeps) }
+    return try documents.map { try feed.prepare($0, replacing: replacing, keeping: source.keeps, fonts: fonts) }
   }
 
   /// Pauses or resumes one zone, or every zone.

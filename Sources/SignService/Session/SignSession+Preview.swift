@@ -26,7 +26,10 @@ extension SignSession {
   /// same way, with the same refusals) playing for its first `seconds` on the whole sign, the
   /// zones it does not name showing what they show now, from their start.
   ///
-  /// Only one preview is drawn at a time; another asked meanwhile is refused as busy.
+  /// Only one preview is drawn at a time; another asked meanwhile is refused as busy. A
+  /// preview is a guest of the running sign: it reads the fonts the sign has loaded, loads
+  /// any other for itself alone (up to ``FontCache/previewBudget`` bytes of files), with no
+  /// lock the frame loop waits on held while it loads, and gives the memory back when done.
   ///
   /// - Throws: ``SignRefusal`` (`busy`, or `invalid` naming `seconds`), or what the content
   ///   command throws for a bad document.
@@ -41,7 +44,8 @@ extension SignSession {
     try SignSession.check(.content(document, replacing: false), from: source)
     var preview = source
     preview.keeps = false
-    let updates = try contentUpdates(document, replacing: false, from: preview)
+    // A guest of the sign: fonts it loads are its own, freed when it ends.
+    let updates = try contentUpdates(document, replacing: false, from: preview, fonts: feed.fonts.guest())
     var drafts: [String: ZoneContent] = [:]
     for update in updates { if let content = update.content { drafts[update.zone] = content } }
     let zones = try controller.sign.zones.map { zone in try Zone(place: zone.place, content: drafts[zone.name] ?? zone.content) }
