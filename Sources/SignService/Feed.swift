@@ -458,6 +458,12 @@ public final class Feed: Sendable {
     stop.wake()
   }
 
+  /// The live content of `zone` that lasts only a while, if it has any: its lifetime, when
+  /// it was last updated, and whether it went stale.
+  package func lifetime(of zone: String) -> Lifetime? {
+    state.withLock { $0.lifetimes[zone] }
+  }
+
   /// The zones whose live content went stale (no update within its lifetime): they show
   /// their fallback until an update comes.
   package var staleZones: [String] {

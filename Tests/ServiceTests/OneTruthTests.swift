@@ -188,4 +188,42 @@ import Testing
     let small = session.feed.fonts.guest(budget: 100)
     #expect(throws: FontCache.OverBudget.self) { try small.chain([try OneTruthTests.fontFile(in: folder.path, name: "big")], access: .any) }
   }
+
+  /// The layer on top of the first zone, as `GET /api/state` names it.
+  static func layer(_ session: SignSession) -> String? {
+    if case .string(let name)? = SignSessionTests.zone(session)?["why"]?["layer"] { name } else { nil }
+  }
+
+  /// Each zone's `why` names the layer on top, the same one the LEDs show: config, program,
+  /// MQTT's content and a person's change (the newer on top), a notification over them.
+  @Test func theStateSaysWhichLayerShowsAndUntilWhen() throws {
+    let folder = try Folder()
+    let options = try SignSessionTests.options(state: folder.path + "/sign.state")
+    let clock = ManualSignClock(wall: SignSessionTests.at(10))
+    let session = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
+    #expect(OneTruthTests.layer(session) == "program" && OneTruthTests.truth(session).leds == ["Day"])
+    #expect(SignSessionTests.zone(session)?["why"]?["until"]?["at"] == .number(SignSessionTests.at(18)))
+    let mqtt = CommandSource(keeps: false, valueFilters: ["signs/#"])
+    #expect(session.perform(.content(try JSONParser.parse(#"{"messages": ["From MQTT"]}"#), replacing: false), from: mqtt) == .success(.changed(kept: false, until: nil)))
+    #expect(OneTruthTests.layer(session) == "mqtt" && OneTruthTests.truth(session).leds == ["From MQTT"])
+    // A program played again keeps MQTT's content on top.
+    #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
+    #expect(OneTruthTests.layer(session) == "mqtt" && OneTruthTests.truth(session).leds == ["From MQTT"])
+    // A person's change is newer: on top, until the stretch ends.
+    _ = session.perform(.content(try JSONParser.parse(#"{"messages": ["Person"]}"#), replacing: false))
+    #expect(OneTruthTests.layer(session) == "person" && OneTruthTests.truth(session).leds == ["Person"])
+    #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
+    #expect(OneTruthTests.layer(session) == "person" && OneTruthTests.truth(session).leds == ["Person"])
+    // MQTT again: newer, on top; the person's change stays kept beneath it.
+    _ = session.perform(.content(try JSONParser.parse(#"{"messages": ["MQTT again"]}"#), replacing: false), from: mqtt)
+    #expect(OneTruthTests.layer(session) == "mqtt" && OneTruthTests.truth(session).leds == ["MQTT again"])
+    #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
+    #expect(OneTruthTests.truth(session).leds == ["MQTT again"])
+    // A notification over everything, while it shows.
+    if case .success(.notified) = session.perform(.notify(try JSONParser.parse(#"{"messages": ["Ding"], "duration": 5}"#))) {} else { Issue.record("not notified") }
+    var frame = Frame(width: 32, height: 8)
+    var workspace = FrameWorkspace()
+    session.timeline.render(at: 0.1, into: &frame, workspace: &workspace)
+    #expect(OneTruthTests.layer(session) == "notification")
+  }
 }

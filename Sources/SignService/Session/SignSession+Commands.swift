@@ -44,7 +44,11 @@ extension SignSession {
     let live = source.keeps ? [] : SignSession.liveLayers(document, updates: updates)
     changed { record in
       for update in updates { if let pause = update.pause { record.paused[update.zone] = pause } }
-      for (zone, members) in live { record.live[zone] = SignSession.merged(members, over: record.live[zone] ?? []) }
+      for (zone, members) in live {
+        record.live[zone] = SignSession.merged(members, over: record.live[zone] ?? [])
+        record.liveOnTop.insert(zone)
+      }
+      if source.keeps { for update in updates where update.keptOptions != nil { record.liveOnTop.remove(update.zone) } }
     }
     return .changed(kept: kept, until: kept ? until : nil)
   }

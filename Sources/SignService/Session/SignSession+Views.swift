@@ -29,6 +29,7 @@ extension SignSession {
           ("showing", showing(zoneOptions.messages)),
         ]
         if let until = saved.zonesUntil[zone.name], now < until { members.append(("keptUntil", SignSession.moment(until))) }
+        members.append(("why", whyValue(zone: zone.name, at: now)))
         return .object(members + SignSession.describe(zoneOptions))
       })),
     ])

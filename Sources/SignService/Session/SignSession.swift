@@ -28,6 +28,9 @@ public final class SignSession: Sendable {
     /// The content a live source (MQTT's content topics, its groups merged) last gave each
     /// zone, accepted: the layer between the program and a person's change, never kept.
     var live: [String: [(key: String, value: JSONValue)]] = [:]
+    /// Zones whose live content (MQTT's) came after a person's change: there the live layer
+    /// is on top (the newer of the two shows); elsewhere a person's change is.
+    var liveOnTop: Set<String> = []
   }
 
   /// What was said when the state file found at the start could not be used and was set
@@ -113,16 +116,17 @@ public final class SignSession: Sendable {
   }
 
   /// The layers above the program in `zone` at wall time `wall`, in order: the live
-  /// sources' content (merged over the program), then a person's change that still holds
-  /// (whole, as the state file keeps it).
+  /// sources' content (merged over what is below) and a person's change that still holds
+  /// (whole, as the state file keeps it), the newer of the two on top.
   func layers(above zone: String, at wall: Double) -> [(document: [(key: String, value: JSONValue)], replacing: Bool, until: Double?)] {
     record.withLock { record in
       var layers: [(document: [(key: String, value: JSONValue)], replacing: Bool, until: Double?)] = []
-      if let live = record.live[zone] { layers.append((live, false, nil)) }
       let until = record.saved.zonesUntil[zone]
       if let person = record.saved.zones.first(where: { $0.name == zone }), wall < until ?? .infinity, case .object(let members) = person.document {
         layers.append((members, true, until))
       }
+      // The newer of a person's change and the live content is on top.
+      if let live = record.live[zone] { layers.insert((live, false, nil), at: record.liveOnTop.contains(zone) ? layers.count : 0) }
       return layers
     }
   }

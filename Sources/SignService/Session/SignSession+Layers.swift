@@ -1,0 +1,66 @@
+import Marquee
+import SimpleJSON
+
+/// Why each zone shows what it shows: the layers of a sign's content, from the bottom.
+///
+/// 1. **config**: what the sign started with (the command line, the config, the layout),
+///    or the last reload;
+/// 2. **program**: the program the schedule (or a person's choice) plays, until its stretch
+///    ends;
+/// 3. **mqtt** and 4. **person**, the newer of the two on top: content from MQTT's content
+///    topics (the groups in their order, the sign's own over them), merged over what is
+///    below, live data never kept; and a person's change over the API or the command line,
+///    kept in the state file with until when it holds (the end of the program's stretch, or
+///    until changed);
+/// 5. **live**: content with a `lifetime` (and its fallback once stale);
+/// 6. **notification**: a notification over the zone or the whole sign.
+///
+/// Power, off hours and the brightness schedule sit over all of them (`dark` in the state).
+/// The pump plays the layers 1 to 4 in one commit (``SchedulePump/play(_:at:)``), the feed
+/// keeps 5, the controller 6; ``why(zone:at:)`` reads them in the same order, so the
+/// frames, `GET /api/state`, the page, MQTT's state topic, `marquee fleet` and a restart all
+/// tell one story.
+extension SignSession {
+  /// A layer of a zone's content.
+  public enum Layer: String, Sendable, Equatable {
+    case config, program, mqtt, person, live, notification
+  }
+
+  /// Why a zone shows what it shows: the layer on top, what names it (the program), and until
+  /// when it holds (nil: until something changes it).
+  public struct Why: Sendable, Equatable {
+    public var layer: Layer
+    public var program: String?
+    public var until: Double?
+  }
+
+  /// The layer on top in `zone` at wall time `wall`.
+  public func why(zone: String, at wall: Double) -> Why {
+    let plan = controller.sign.notifications.plan
+    let now = controller.currentTime
+    if let showing = plan.first(where: { ($0.target == nil || $0.target == zone) && $0.start <= now && now < $0.end }) {
+      return Why(layer: .notification, until: wall + (showing.end - now))
+    }
+    if let live = feed.lifetime(of: zone) {
+      return Why(layer: .live, until: live.stale ? nil : wall + max(0, live.updated + live.seconds - clock.monotonic()))
+    }
+    let (person, until, mqtt, liveOnTop) = record.withLock { record in
+      (record.saved.zones.contains { $0.name == zone }, record.saved.zonesUntil[zone], record.live[zone] != nil, record.liveOnTop.contains(zone))
+    }
+    let program = pump.current?.program
+    if mqtt && liveOnTop { return Why(layer: .mqtt, program: program) }
+    if person && wall < (until ?? .infinity) { return Why(layer: .person, program: program, until: until) }
+    if mqtt { return Why(layer: .mqtt, program: program) }
+    guard let program else { return Why(layer: .config) }
+    return Why(layer: .program, program: program, until: pump.stretchEnd(at: wall))
+  }
+
+  /// A zone's `why` as the state shows it: `{"layer": "person", "program": "offers", "until": {moment}}`.
+  func whyValue(zone: String, at wall: Double) -> JSONValue {
+    let why = why(zone: zone, at: wall)
+    return .object([
+      ("layer", .string(why.layer.rawValue)), ("program", why.program.map { .string($0) } ?? .null),
+      ("until", why.until.flatMap { $0.isFinite ? SignSession.moment($0) : nil } ?? .null),
+    ])
+  }
+}
