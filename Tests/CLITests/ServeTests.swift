@@ -48,11 +48,14 @@ import Testing
     guard case .object(let members) = zone else { throw CLIError("the zone is not an object") }
     // Its place, pause, staleness and the text shown now are not content; the colour is set
     // at the start only.
-    let content = members.filter { !["name", "x", "y", "width", "height", "paused", "stale", "showing", "color"].contains($0.key) }
+    // `why` names the layer on top, which the PATCH makes a person's.
+    let content = members.filter { !["name", "x", "y", "width", "height", "paused", "stale", "showing", "color", "why"].contains($0.key) }
     let back = JSONValue.object([("zone", .string("main"))] + content).text
     let patched = sign.client.request("PATCH", "/api/content", body: back)
     #expect(patched?.status == 200, "\(patched?.text ?? "")")
-    #expect(try ServeTests.json(patched)["zones"]?.arrayValue?.first == zone, "the state read back is the same")
+    guard case .object(let after)? = try ServeTests.json(patched)["zones"]?.arrayValue?.first else { throw CLIError("no zone in the answer") }
+    #expect(JSONValue.object(after.filter { $0.key != "why" }) == .object(members.filter { $0.key != "why" }), "the state read back is the same")
+    #expect(after.first { $0.key == "why" }?.value["layer"] == .string("person"))
     _ = sign.stop()
   }
 
