@@ -86,26 +86,27 @@ public enum MarqueeCommand {
     }.joined()
   }
 
-  /// Builds what the player draws: the sign, fed from standard input with `--stdin`; with
+  /// Builds what the player draws: the sign's session (the same one `marquee serve` runs),
+  /// fed from standard input with `--stdin` (each line a command to the session); with
   /// `--loops`, sets the frame count that plays exactly that many loops.
   static func makeTimeline(_ options: inout RunOptions, stop: StopFlag, tap: inout FrameTap?) throws -> any Timeline {
-    let built = try SignPlan.build(options, stop: stop)
-    options = built.options
+    let session = try SignSession(options, stop: stop, fontAccess: .any)
+    options = session.options
     // Programs, brightness and off periods change the sign from a thread of their own, and
     // it follows wall-clock jumps for texts that show the time; the frame loop applies what
     // it says (through the feed and the tap) and never reads the wall clock.
-    let showsTime = built.zones.contains { $0.options.messages.contains { TextTemplate($0).isDynamic } }
+    let showsTime = session.feed.currentOptions.values.contains { $0.messages.contains { TextTemplate($0).isDynamic } }
     if options.schedule != nil || showsTime {
-      let frames = FrameTap(width: options.width, height: options.height, fps: options.fps)
-      tap = frames
-      SchedulePump(schedule: options.schedule ?? SignSchedule(), feed: built.feed, frames: frames, stop: stop).start()
+      tap = session.frames
+      session.start()
     }
     if options.stdin {
-      built.feed.start()
+      LineFeed.start(session)
       // With nothing to show yet, the sign starts with the first line.
-      if options.zone.messages.isEmpty && !options.hasZones { built.feed.waitForFirstLine() }
+      if options.zone.messages.isEmpty && !options.hasZones { session.feed.waitForFirstLine() }
     }
-    return options.stdin || tap != nil ? built.timeline : built.controller
+    // A sign nothing changes draws straight from its controller.
+    return options.stdin || tap != nil ? session.timeline : session.controller
   }
 
   /// Builds the sign from `options` and plays it until the frame limit or a signal.

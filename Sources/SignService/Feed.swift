@@ -86,7 +86,7 @@ public final class Feed: Sendable {
   /// Which fonts updates may name.
   let fontAccess: FontCache.Access
   /// Lines longer than this are refused (and the rest of the line skipped).
-  static let maximumLineLength = 1 << 20
+  package static let maximumLineLength = 1 << 20
 
   /// What to do when the input ends.
   let onEnd: RunOptions.EndOfInput
@@ -149,7 +149,7 @@ public final class Feed: Sendable {
 
   /// Applies the end-of-input policy: keep the content, blank every zone, or stop the sign
   /// (the player then blanks it and the program exits 0).
-  func inputEnded() {
+  package func inputEnded() {
     switch onEnd {
     case .keep: break
     case .blank:
@@ -168,49 +168,37 @@ public final class Feed: Sendable {
   }
 
   /// Turns one feed line (plain text, or a JSON content document) into an update, applied
-  /// at the next frame.
+  /// at the next frame: the line read as ``SignCommand/commands(feedLine:)`` reads it for a
+  /// session, applied to this feed alone (a sign built by ``SignPlan`` without a session).
   ///
   /// - Throws: ``SignFailure`` saying why the line changes nothing (a bad field names its
   ///   path: `field 'speed': …`).
   public func handle(_ line: String) throws {
-    let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
-    if trimmed.first == "{" {
-      let value: JSONValue
-      do {
-        value = try JSONParser.parse(trimmed)
-      } catch {
-        throw SignFailure("\(error)")
-      }
-      try handleObject(value)
-    } else {
-      try enqueue(zone: firstZone, messages: [trimmed], fields: nil, immediately: false, pause: nil)
-    }
-    stop.wake()
-  }
-
-  func handleObject(_ value: JSONValue) throws {
     do {
-      // {"notify": {…}} shows a notification; {"dismiss": ID} or {"dismiss": true} ends one or all.
-      if value["notify"] != nil || value["dismiss"] != nil {
-        let fields = try JSONFields(value)
-        try fields.rejectUnknownKeys(["notify", "dismiss"])
-        if let document = try fields.object("notify") {
-          let made = try notification(document)
+      for command in try SignCommand.commands(feedLine: line) {
+        switch command {
+        case .content(let document, _):
+          var documents = [try JSONFields(document)]
+          if document["zones"] != nil {
+            try documents[0].rejectUnknownKeys(["zones"])
+            documents = try documents[0].objects("zones") ?? []
+          }
+          commit(try documents.map { try prepare($0) })
+        case .notify(let document):
+          let made = try notification(try JSONFields(document, path: "notify"))
           state.withLock { $0.notices.append(Notice(notification: made.notification, wakes: made.wakes)) }
-        }
-        if fields.value["dismiss"] == .bool(true) {
-          state.withLock { $0.notices.append(Notice()) }
-        } else if let id = try fields.integer("dismiss", in: 1...Int(Int32.max)) {
+        case .dismiss(let id):
           state.withLock { $0.notices.append(Notice(dismiss: id)) }
+        default:
+          break
         }
-        return
       }
-      commit([try prepare(try JSONFields(value))])
     } catch let error as JSONFieldError {
-      throw SignFailure("\(error)")
+      throw SignFailure(error.field == "(line)" ? error.reason : "\(error)")
     } catch let error as ContentError {
       throw SignFailure("\(error)")
     }
+    stop.wake()
   }
 
   /// An update checked and built, waiting to be committed.
@@ -694,12 +682,12 @@ package struct LineReader {
   var start = 0
   var ended = false
 
-  init(descriptor: Int32, maximumLength: Int) {
+  package init(descriptor: Int32, maximumLength: Int) {
     self.descriptor = descriptor
     self.maximumLength = maximumLength
   }
 
-  mutating func next() -> Line? {
+  package mutating func next() -> Line? {
     var skipping = false
     while true {
       if let newline = buffer[start...].firstIndex(of: 0x0A) {

@@ -205,10 +205,10 @@ import Testing
     #expect(SignSessionTests.zone(session)?["why"]?["until"]?["at"] == .number(SignSessionTests.at(18)))
     let mqtt = CommandSource(keeps: false, valueFilters: ["signs/#"])
     #expect(session.perform(.content(try JSONParser.parse(#"{"messages": ["From MQTT"]}"#), replacing: false), from: mqtt) == .success(.changed(kept: false, until: nil)))
-    #expect(OneTruthTests.layer(session) == "mqtt" && OneTruthTests.truth(session).leds == ["From MQTT"])
+    #expect(OneTruthTests.layer(session) == "feed" && OneTruthTests.truth(session).leds == ["From MQTT"])
     // A program played again keeps MQTT's content on top.
     #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
-    #expect(OneTruthTests.layer(session) == "mqtt" && OneTruthTests.truth(session).leds == ["From MQTT"])
+    #expect(OneTruthTests.layer(session) == "feed" && OneTruthTests.truth(session).leds == ["From MQTT"])
     // A person's change is newer: on top, until the stretch ends.
     _ = session.perform(.content(try JSONParser.parse(#"{"messages": ["Person"]}"#), replacing: false))
     #expect(OneTruthTests.layer(session) == "person" && OneTruthTests.truth(session).leds == ["Person"])
@@ -216,7 +216,7 @@ import Testing
     #expect(OneTruthTests.layer(session) == "person" && OneTruthTests.truth(session).leds == ["Person"])
     // MQTT again: newer, on top; the person's change stays kept beneath it.
     _ = session.perform(.content(try JSONParser.parse(#"{"messages": ["MQTT again"]}"#), replacing: false), from: mqtt)
-    #expect(OneTruthTests.layer(session) == "mqtt" && OneTruthTests.truth(session).leds == ["MQTT again"])
+    #expect(OneTruthTests.layer(session) == "feed" && OneTruthTests.truth(session).leds == ["MQTT again"])
     #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
     #expect(OneTruthTests.truth(session).leds == ["MQTT again"])
     // A notification over everything, while it shows.
@@ -252,7 +252,7 @@ import Testing
     case "program":
       guard case .string(let name)? = zone?["why"]?["program"], let program = session.pump.schedule.programs.first(where: { $0.name == name }) else { return nil }
       return strings(program.zones.first?.document["messages"])
-    case "mqtt": return session.record.withLock { record in strings(record.live["main"]?.first { $0.key == "messages" }?.value) }
+    case "feed": return session.record.withLock { record in strings(record.live["main"]?.first { $0.key == "messages" }?.value) }
     case "config": return ["Config"]
     default: return nil
     }
@@ -316,7 +316,7 @@ import Testing
       let again = OneTruthTests.truth(restarted)
       let againLayer = OneTruthTests.layer(restarted) ?? "?"
       #expect(again.leds == again.state && OneTruthTests.claimed(restarted, layer: againLayer) == again.leds, "seed \(seed), restart: \(steps)")
-      if layer != "mqtt" {
+      if layer != "feed" {
         #expect(again.leds == running.leds && againLayer == layer, "seed \(seed): running \(layer) \(running.leds), restarted \(againLayer) \(again.leds): \(steps)")
       }
       #expect(restarted.frames.off == session.frames.off && restarted.frames.level == session.frames.level, "seed \(seed): \(steps)")

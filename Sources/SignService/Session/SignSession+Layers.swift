@@ -7,9 +7,9 @@ import SimpleJSON
 ///    or the last reload;
 /// 2. **program**: the program the schedule (or a person's choice) plays, until its stretch
 ///    ends;
-/// 3. **mqtt** and 4. **person**, the newer of the two on top: content from MQTT's content
-///    topics (the groups in their order, the sign's own over them), merged over what is
-///    below, live data never kept; and a person's change over the API or the command line,
+/// 3. **feed** and 4. **person**, the newer of the two on top: content a feed gives (MQTT's
+///    content topics, the groups in their order and the sign's own over them, or `--stdin`
+///    lines), merged over what is below, live data never kept; and a person's change over the API or the command line,
 ///    kept in the state file with until when it holds (the end of the program's stretch, or
 ///    until changed);
 /// 5. **live**: content with a `lifetime` (and its fallback once stale);
@@ -23,7 +23,7 @@ import SimpleJSON
 extension SignSession {
   /// A layer of a zone's content.
   public enum Layer: String, Sendable, Equatable {
-    case config, program, mqtt, person, live, notification
+    case config, program, feed, person, live, notification
   }
 
   /// Why a zone shows what it shows: the layer on top, what names it (the program), and until
@@ -48,9 +48,9 @@ extension SignSession {
       (record.saved.zones.contains { $0.name == zone }, record.saved.zonesUntil[zone], record.live[zone] != nil, record.liveOnTop.contains(zone))
     }
     let program = pump.current?.program
-    if mqtt && liveOnTop { return Why(layer: .mqtt, program: program) }
+    if mqtt && liveOnTop { return Why(layer: .feed, program: program) }
     if person && wall < (until ?? .infinity) { return Why(layer: .person, program: program, until: until) }
-    if mqtt { return Why(layer: .mqtt, program: program) }
+    if mqtt { return Why(layer: .feed, program: program) }
     guard let program else { return Why(layer: .config) }
     return Why(layer: .program, program: program, until: pump.stretchEnd(at: wall))
   }
