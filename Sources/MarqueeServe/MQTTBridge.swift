@@ -93,6 +93,8 @@ public final class MQTTBridge: Sendable {
           $0.connectedSince = now
         }
         reports.notice("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
+        // The state goes out at once.
+        session.changes.signal()
       case .disconnected(let reason, let retry):
         stats.counts.withLock {
           $0.lastError = reason
@@ -128,8 +130,13 @@ public final class MQTTBridge: Sendable {
       var looked: StateMarks?
       var updates = -1
       var showsTime = false
+      var seen = -1
+      let waiter = ChangeSignal.Waiter()
       while !stopped.load(ordering: .acquiring) {
-        usleep(50_000)
+        // Woken by a change to what the sign shows, at once; at least every second (the
+        // minute of a clock, the connection's state).
+        seen = session.changes.wait(after: seen, timeout: 1, as: waiter)
+        if stopped.load(ordering: .acquiring) { return }
         // Topics new messages name: subscribed to at once (or at the next connect).
         if session.feed.updateCount != updates {
           let (count, topics) = session.feed.placeholderTopics()
@@ -187,6 +194,7 @@ public final class MQTTBridge: Sendable {
   /// Disconnects (the status is set to `offline` first: a clean disconnect has no will).
   public func stop() {
     stopped.store(true, ordering: .releasing)
+    session.changes.signal()
     client.publish(.init(topic: prefix + "/status", payload: Array("offline".utf8), qos: 0, retain: true))
     client.stop()
   }
@@ -295,6 +303,8 @@ public final class MQTTBridge: Sendable {
       counts.lastRefusal = "\(topic): \(refusal)"
     }
     session.reports.warning("MQTT \(topic): \(refusal); nothing changed")
+    // The state topic carries the last refusal.
+    session.changes.signal()
   }
 
   /// A command topic's payload as the session's command.

@@ -45,6 +45,8 @@ final class SystemdLink: Sendable {
     notifier.send("STATUS=" + said)
     let step = min(1.0, (watchdog ?? 2) / 2)
     var next = SystemClock.monotonicSeconds()
+    var seen = session.changes.count
+    let waiter = ChangeSignal.Waiter()
     while !stop.isSet {
       let now = SystemClock.monotonicSeconds()
       if now >= next {
@@ -52,13 +54,15 @@ final class SystemdLink: Sendable {
         if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(saturating: watchdog * 5e8)) {
           notifier.send("WATCHDOG=1")
         }
-        let now = status()
-        if now != said {
-          said = now
-          notifier.send("STATUS=" + now)
-        }
       }
-      usleep(20_000)
+      let line = status()
+      if line != said {
+        said = line
+        notifier.send("STATUS=" + line)
+      }
+      // Woken by a change (the status follows it at once), else at the next ping; a stop
+      // is seen within a tenth of a second.
+      seen = session.changes.wait(after: seen, timeout: min(0.1, max(0, next - SystemClock.monotonicSeconds())), as: waiter)
     }
     stopping()
   }

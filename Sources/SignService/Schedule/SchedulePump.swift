@@ -218,6 +218,7 @@ public final class SchedulePump: Sendable {
       state.monotonic = clock.monotonic()
     }
     stop.wake()
+    if previous != next { feed.changes.signal() }
     return next
   }
 

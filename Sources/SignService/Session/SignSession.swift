@@ -259,7 +259,12 @@ public final class SignSession: Sendable {
       record.version += 1
     }
     stop.wake()
+    feed.changes.signal()
   }
+
+  /// The signal of every change to what the sign shows or says (commands, the feed's
+  /// updates, the schedule's moves): front ends that publish the state wait on it.
+  public var changes: ChangeSignal { feed.changes }
 
   /// A number that moves with every change the session makes (the feed's updates have
   /// their own, ``Feed/updateCount``).
