@@ -14,7 +14,7 @@ public struct BuiltSign: Sendable {
   /// The sign's zones: where each is, and its options.
   public let zones: [ZoneSpec]
   /// The update queue of the zones (content documents from a feed or an API, applied at the
-  /// next frame); not reading anything until `feed.start()`.
+  /// next frame); it reads nothing itself (``Feed/handle(_:)`` takes a line).
   public let feed: Feed
   /// What the player draws: the sign, with the feed's updates applied before each frame.
   public var timeline: FedSign { FedSign(controller: controller, feed: feed) }
