@@ -95,8 +95,7 @@ public enum MarqueeCommand {
     // Programs, brightness and off periods change the sign from a thread of their own, and
     // it follows wall-clock jumps for texts that show the time; the frame loop applies what
     // it says (through the feed and the tap) and never reads the wall clock.
-    let showsTime = session.feed.currentOptions.values.contains { $0.messages.contains { TextTemplate($0).isDynamic } }
-    if options.schedule != nil || showsTime {
+    if options.schedule != nil || session.showsTime {
       tap = session.frames
       session.start()
     }

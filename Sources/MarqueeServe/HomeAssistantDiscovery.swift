@@ -85,7 +85,7 @@ final class HomeAssistantDiscovery: Sendable {
     return documents
   }
 
-  var programNames: [String] { session.pump.schedule.programs.map(\.name) }
+  var programNames: [String] { session.programNames }
 
   /// Publishes every document (after each connect).
   func announce(_ client: MQTTClient) {

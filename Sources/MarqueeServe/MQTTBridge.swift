@@ -128,7 +128,7 @@ public final class MQTTBridge: Sendable {
     DetachedThread.start { [self] in
       var published = ""
       var looked: StateMarks?
-      var updates = -1
+      var subscribed: Int?
       var showsTime = false
       var seen = -1
       let waiter = ChangeSignal.Waiter()
@@ -138,11 +138,10 @@ public final class MQTTBridge: Sendable {
         seen = session.changes.wait(after: seen, timeout: 1, as: waiter)
         if stopped.load(ordering: .acquiring) { return }
         // Topics new messages name: subscribed to at once (or at the next connect).
-        if session.feed.updateCount != updates {
-          let (count, topics) = session.feed.placeholderTopics()
-          updates = count
-          client.setSubscriptions(topics)
-          showsTime = session.feed.currentOptions.values.contains { $0.messages.contains { TextTemplate($0).isDynamic } }
+        if subscribed != seen {
+          subscribed = seen
+          client.setSubscriptions(session.placeholderTopics())
+          showsTime = session.showsTime
         }
         guard client.isConnected else {
           published = ""
@@ -151,7 +150,7 @@ public final class MQTTBridge: Sendable {
         }
         // After each change at once: nothing is made (nor allocated) until one of the
         // marks moves.
-        let marks = StateMarks(session, refused: stats.counts.withLock { $0.refused }, showsTime: showsTime)
+        let marks = StateMarks(changes: seen, refused: stats.counts.withLock { $0.refused }, minute: showsTime ? Int(session.clock.wall() / 60) : 0)
         guard marks != looked else { continue }
         looked = marks
         let text = publishedState().text
@@ -174,21 +173,11 @@ public final class MQTTBridge: Sendable {
     ]))])
   }
 
-  /// What the state's changes move, read without making anything: the session's changes,
-  /// the feed's updates, the brightness, the power, the schedule's program, the minute when
-  /// messages show the time, and the payloads refused (the state carries the last).
+  /// What the state's changes move, read without making anything: the sign's changes
+  /// (commands, the feed's updates, the schedule's moves), the minute when messages show
+  /// the time, and the payloads refused (the state carries the last).
   struct StateMarks: Equatable {
-    var version: Int, updates: Int, level: Int, off: Bool, program: String?, minute: Int, refused: Int
-
-    init(_ session: SignSession, refused: Int, showsTime: Bool) {
-      version = session.version
-      updates = session.feed.updateCount
-      level = session.frames.level
-      off = session.frames.off
-      program = session.pump.current?.program
-      minute = showsTime ? Int(session.clock.wall() / 60) : 0
-      self.refused = refused
-    }
+    var changes: Int, refused: Int, minute: Int
   }
 
   /// Disconnects (the status is set to `offline` first: a clean disconnect has no will).
@@ -211,7 +200,7 @@ public final class MQTTBridge: Sendable {
     let text = MQTTBridge.trimmed(String(decoding: message.payload, as: UTF8.self))
     guard let (source, topic) = commandTopic(message.topic) else {
       // A placeholder's topic: its value, shown by the zones that name it.
-      session.feed.take(topic: message.topic, payload: text)
+      session.take(topic: message.topic, payload: text)
       return
     }
     var command: SignCommand

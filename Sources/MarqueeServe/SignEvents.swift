@@ -8,8 +8,7 @@ final class SignEvents: HTTPEventSource, @unchecked Sendable {
   let session: SignSession
   var sentGeneration: UInt64 = .max
   var sentOff: Bool?
-  var sentVersion = -1
-  var sentUpdates = -1
+  var sentChanges = -1
   var pixels: Framebuffer
 
   init(session: SignSession) {
@@ -19,9 +18,9 @@ final class SignEvents: HTTPEventSource, @unchecked Sendable {
 
   func next(now: Int64) -> [UInt8]? {
     var bytes: [UInt8] = []
-    let (version, updates) = (session.version, session.feed.updateCount)
-    if version != sentVersion || updates != sentUpdates {
-      (sentVersion, sentUpdates) = (version, updates)
+    let changes = session.changes.count
+    if changes != sentChanges {
+      sentChanges = changes
       bytes += Array("event: state\ndata: \(session.state().text)\n\n".utf8)
     }
     let (generation, brightness, off) = session.frame(into: &pixels)

@@ -112,7 +112,7 @@ public final class SignRoutes: Sendable {
     // The list is names and sizes; each picture is fetched on its own, so the list stays
     // small whatever the folder holds.
     router.add("GET", "/api/icons") { [self] _ in
-      let icons = session.feed.fonts.icons
+      let icons = session.icons
       return .now(.json(.array(icons.names.compactMap { name in
         icons[name].map { icon in
           .object([
@@ -124,7 +124,7 @@ public final class SignRoutes: Sendable {
     }
     router.add("GET", "/api/icons/{name}") { [self] request in
       let name = request.parameters["name"] ?? ""
-      guard let icon = session.feed.fonts.icons[name] else { return .now(.error(404, "no icon named '\(name)'")) }
+      guard let icon = session.icons[name] else { return .now(.error(404, "no icon named '\(name)'")) }
       // The smallest picture as the sign draws it, for a picker to show.
       let smallest = icon.pictures.min { $0.width * $0.height < $1.width * $1.height } ?? icon.pictures[0]
       return .now(.json(.object([
@@ -149,7 +149,7 @@ public final class SignRoutes: Sendable {
       }
     }
     router.add("GET", "/api/stats") { [self] _ in .now(.json(.object(session.frameStats() + stats.members()))) }
-    router.add("GET", "/api/status") { [self] _ in .now(.json(status(iconUploads: uploads && session.options.iconsPath != nil))) }
+    router.add("GET", "/api/status") { [self] _ in .now(.json(status(iconUploads: uploads && session.hasIconFolder))) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
     router.add("GET", "/api/timetable") { [self] request in
       var days = 7
@@ -187,8 +187,8 @@ public final class SignRoutes: Sendable {
     }
     router.add("GET", "/api/programs/{name}") { [self] request in
       let name = request.parameters["name"] ?? ""
-      guard let program = session.pump.schedule.programs.first(where: { $0.name == name }) else { return .now(.error(404, "no program named '\(name)'")) }
-      return .now(.json(program.source))
+      guard let program = session.program(named: name) else { return .now(.error(404, "no program named '\(name)'")) }
+      return .now(.json(program))
     }
     router.add("PUT", "/api/programs/{name}") { [self] request in
       perform(request) { .putProgram(name: request.parameters["name"] ?? "", $0.value) }

@@ -33,7 +33,7 @@ final class SystemdLink: Sendable {
   }
 
   func run() {
-    let heartbeat = session.frames.heartbeat
+    let heartbeat = session.heartbeat
     while !stop.isSet && heartbeat.framesShown == 0 { usleep(10_000) }
     if stop.isSet {
       stopping()
@@ -89,12 +89,8 @@ final class SystemdLink: Sendable {
   /// last refusal of a command from MQTT.
   func status() -> String {
     var parts: [String] = []
-    if let program = session.pump.current?.program { parts.append("program \(program)") }
-    switch session.frames.darkness {
-    case nil: parts.append("lit")
-    case .turnedOff?: parts.append("dark: turned off")
-    case .offPeriod?: parts.append("dark: off hours")
-    }
+    if let program = session.programPlaying { parts.append("program \(program)") }
+    parts.append(session.darkReason.map { "dark: \($0)" } ?? "lit")
     let counts = stats.counts.withLock { $0 }
     if counts.broker != nil {
       parts.append(counts.connected ? "MQTT connected" : "MQTT not connected" + (counts.lastError.map { ": \($0)" } ?? ""))

@@ -42,11 +42,11 @@ public final class SignSession: Sendable {
   let previewing = Atomic<Bool>(false)
   /// The options the sign runs with (completed by ``SignPlan``).
   public let options: RunOptions
-  public let controller: SignController
-  public let feed: Feed
+  package let controller: SignController
+  package let feed: Feed
   package let frames: FrameTap
-  public let pump: SchedulePump
-  public let zones: [ZonePlace]
+  package let pump: SchedulePump
+  package let zones: [ZonePlace]
   public var width: Int { options.width }
   public var height: Int { options.height }
   public var fps: Double { options.fps }
