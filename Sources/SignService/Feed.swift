@@ -50,6 +50,9 @@ public final class Feed: Sendable {
     var kept: [String: ZoneOptions]
     /// The sign's t = 0 in Unix time, for `{time}` placeholders: moved when the wall clock is set.
     var clockStart: Double?
+    /// When (wall time) each zone last took new content (a placeholder's new value is the
+    /// same content): since when what it shows shows.
+    var changedAt: [String: Double] = [:]
   }
 
   /// A notification a line asked for (and whether it wakes a sign in an off period), or a
@@ -203,6 +206,7 @@ public final class Feed: Sendable {
           }
         }
         if update.revives { state.lifetimes[update.zone]?.stale = false }
+        if update.content != nil && !update.refreshes { state.changedAt[update.zone] = clock.wall() }
         if update.isBase { state.base[update.zone] = update.options }
         if let kept = update.keptOptions { state.kept[update.zone] = kept } else if update.isBase { state.kept[update.zone] = update.options }
         if state.pending[update.zone] == nil { state.order.append(update.zone) }
@@ -218,6 +222,11 @@ public final class Feed: Sendable {
     if updates.contains(where: { $0.lifetime != nil }) { watchLifetimes() }
     stop.wake()
     changes.signal()
+  }
+
+  /// When (wall time) `zone` last took new content; nil before any since the start.
+  package func changedAt(_ zone: String) -> Double? {
+    state.withLock { $0.changedAt[zone] }
   }
 
   /// Replaces every zone's content and options with `zones` (a reloaded config), which must

@@ -209,8 +209,10 @@ import Testing
     // A program played again keeps MQTT's content on top.
     #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
     #expect(OneTruthTests.layer(session) == "feed" && OneTruthTests.truth(session).leds == ["From MQTT"])
-    // A person's change is newer: on top, until the stretch ends.
+    // A person's change is newer: on top, since now, until the stretch ends.
+    clock.setWall(SignSessionTests.at(10, 30))
     _ = session.perform(.content(try JSONParser.parse(#"{"messages": ["Person"]}"#), replacing: false))
+    #expect(SignSessionTests.zone(session)?["why"]?["since"]?["at"] == .number(SignSessionTests.at(10, 30)))
     #expect(OneTruthTests.layer(session) == "person" && OneTruthTests.truth(session).leds == ["Person"])
     #expect(session.perform(.programs(session.programSources)) == .success(.programs(session.programSources)))
     #expect(OneTruthTests.layer(session) == "person" && OneTruthTests.truth(session).leds == ["Person"])

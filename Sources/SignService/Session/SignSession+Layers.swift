@@ -32,10 +32,25 @@ extension SignSession {
     public var layer: Layer
     public var program: String?
     public var until: Double?
+    /// Since when (wall time) it shows (nil: since the sign started).
+    public var since: Double?
   }
 
   /// The layer on top in `zone` at wall time `wall`.
   public func why(zone: String, at wall: Double) -> Why {
+    var why = layer(zone: zone, at: wall)
+    if why.layer == .notification {
+      let now = controller.currentTime
+      why.since = controller.sign.notifications.plan.first { ($0.target == nil || $0.target == zone) && $0.start <= now && now < $0.end }
+        .map { wall - (now - $0.start) }
+    } else {
+      why.since = feed.changedAt(zone)
+    }
+    return why
+  }
+
+  /// The layer on top, what names it and until when, without since when.
+  func layer(zone: String, at wall: Double) -> Why {
     let plan = controller.sign.notifications.plan
     let now = controller.currentTime
     if let showing = plan.first(where: { ($0.target == nil || $0.target == zone) && $0.start <= now && now < $0.end }) {
@@ -55,11 +70,13 @@ extension SignSession {
     return Why(layer: .program, program: program, until: pump.stretchEnd(at: wall))
   }
 
-  /// A zone's `why` as the state shows it: `{"layer": "person", "program": "offers", "until": {moment}}`.
+  /// A zone's `why` as the state shows it: `{"layer": "person", "program": "offers", "since":
+  /// {moment}, "until": {moment}}`.
   func whyValue(zone: String, at wall: Double) -> JSONValue {
     let why = why(zone: zone, at: wall)
     return .object([
       ("layer", .string(why.layer.rawValue)), ("program", why.program.map { .string($0) } ?? .null),
+      ("since", why.since.map(SignSession.moment) ?? .null),
       ("until", why.until.flatMap { $0.isFinite ? SignSession.moment($0) : nil } ?? .null),
     ])
   }
