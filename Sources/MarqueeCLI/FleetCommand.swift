@@ -74,6 +74,8 @@ public struct FleetCommand: Sendable, Equatable {
     var on: Bool?
     var showing: [Zone] = []
     var lastRefusal: String?
+    /// Why the first zone shows what it shows: the layer, and until when (local time).
+    var why: String?
 
     struct Zone: Equatable {
       var name: String
@@ -91,6 +93,9 @@ public struct FleetCommand: Sendable, Equatable {
       if case .number(let level)? = state["brightness"] { brightness = level }
       if case .bool(let lit)? = state["on"] { on = lit }
       lastRefusal = Digest.text(state["mqtt"]?["lastRefusal"])
+      if case .array(let zones)? = state["zones"], let first = zones.first, let layer = Digest.text(first["why"]?["layer"]) {
+        why = String((layer + (Digest.text(first["why"]?["until"]?["local"]).map { " until \($0)" } ?? "")).prefix(Digest.textLimit))
+      }
       var budget = Digest.showingLimit
       if case .array(let zones)? = state["zones"] {
         for zone in zones where budget > 0 {
@@ -210,7 +215,8 @@ public struct FleetCommand: Sendable, Equatable {
     return nil
   }
 
-  /// One object per sign: name, online, since, program, brightness, on, showing, lastRefusal.
+  /// One object per sign: name, online, since, program, brightness, on, why (the first
+  /// zone's layer and until when), showing, lastRefusal.
   static func json(_ signs: [Sign]) -> JSONValue {
     .array(signs.map { sign in
       let state = sign.state
@@ -220,6 +226,7 @@ public struct FleetCommand: Sendable, Equatable {
         ("since", sign.online ? text(state?.since) : .null),
         ("program", text(state?.program)), ("brightness", state?.brightness.map { .number($0) } ?? .null),
         ("on", state?.on.map { .bool($0) } ?? .null),
+        ("why", text(state?.why)),
         ("showing", .object((state?.showing ?? []).map { ($0.name, .array($0.messages.map { .string($0) })) })),
         ("lastRefusal", text(state?.lastRefusal)),
       ])
@@ -230,13 +237,13 @@ public struct FleetCommand: Sendable, Equatable {
   /// characters are shown as escapes, never sent to the terminal.
   static func table(_ signs: [Sign]) -> String {
     guard !signs.isEmpty else { return "No signs under this prefix (none has published its status).\n" }
-    let header = ["SIGN", "ONLINE", "PROGRAM", "BRIGHTNESS", "ON", "SHOWING", "LAST REFUSAL"]
+    let header = ["SIGN", "ONLINE", "PROGRAM", "BRIGHTNESS", "ON", "WHY", "SHOWING", "LAST REFUSAL"]
     let rows = signs.map { sign -> [String] in
       let state = sign.state
       let online = sign.online ? "online" + (state?.since.map { " since \($0)" } ?? "") : (sign.status ?? "unknown")
       let on = state?.on.map { $0 ? "on" : "off" } ?? "-"
       let showing = (state?.showing ?? []).map { "\($0.name): \($0.messages.joined(separator: " / "))" }.joined(separator: "; ")
-      return [sign.name, online, state?.program ?? "-", state?.level ?? "-", on, showing.isEmpty ? "-" : showing, state?.lastRefusal ?? "-"]
+      return [sign.name, online, state?.program ?? "-", state?.level ?? "-", on, state?.why ?? "-", showing.isEmpty ? "-" : showing, state?.lastRefusal ?? "-"]
         .map(\.controlsMadeVisible)
     }
     let widths = header.indices.map { column in ([header] + rows).map { $0[column].count }.max() ?? 0 }

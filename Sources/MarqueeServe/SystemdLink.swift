@@ -85,12 +85,14 @@ final class SystemdLink: Sendable {
     notifier.send("STATUS=" + status())
   }
 
-  /// One line a person reads in `systemctl status`: the program, lit or dark, MQTT, and the
-  /// last refusal of a command from MQTT.
+  /// One line a person reads in `systemctl status`: the program, lit or dark, what each
+  /// zone shows and why (`main: person until 18:00`), MQTT, and the last refusal of a
+  /// command from MQTT.
   func status() -> String {
     var parts: [String] = []
     if let program = session.programPlaying { parts.append("program \(program)") }
     parts.append(session.darkReason.map { "dark: \($0)" } ?? "lit")
+    parts.append(session.whySummary(at: session.clock.wall()))
     let counts = stats.counts.withLock { $0 }
     if counts.broker != nil {
       parts.append(counts.connected ? "MQTT connected" : "MQTT not connected" + (counts.lastError.map { ": \($0)" } ?? ""))

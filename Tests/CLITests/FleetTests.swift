@@ -79,6 +79,8 @@ struct FleetTests {
     #expect(signs.allSatisfy { $0["online"] == .bool(true) && $0["on"] == .bool(true) })
     #expect(signs[1]["brightness"] == .number(9) && signs[1]["showing"]?["main"] == .array([.string("Lobby own")]))
     #expect(signs[0]["showing"]?["ticker"] == .array([.string("Fleet news")]))
+    // Why the lobby's first zone shows what it shows: its own MQTT content, a feed's.
+    #expect(signs[1]["why"] == .string("feed"), "\(signs[1])")
     // The hall stops: the table says so.
     _ = hall.stop()
     let table = try BinaryRunner.run(["fleet", "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--prefix", "signs"])
@@ -86,7 +88,7 @@ struct FleetTests {
     let lines = table.stdout.split(separator: "\n")
     #expect(lines.first?.hasPrefix("SIGN") == true && lines.count == 3)
     #expect(lines[1].hasPrefix("signs/hall ") && lines[1].contains(" offline "), "\(table.stdout)")
-    #expect(lines[2].hasPrefix("signs/lobby") && lines[2].contains(" online since "), "\(table.stdout)")
+    #expect(lines[2].hasPrefix("signs/lobby") && lines[2].contains(" online since ") && lines[2].contains("  feed  "), "\(table.stdout)")
     _ = lobby.stop()
   }
 

@@ -81,3 +81,16 @@ extension SignSession {
     ])
   }
 }
+
+extension SignSession {
+  /// What each zone shows and why, in a few words (`main: person until 18:00`): for
+  /// `systemctl status` and logs.
+  public func whySummary(at wall: Double) -> String {
+    zones.map { zone in
+      let why = why(zone: zone.name, at: wall)
+      var words = "\(zone.name): \(why.layer.rawValue)"
+      if let until = why.until, until.isFinite { words += " until " + TimeWindow.text(LocalTime.date(at: until).minute) }
+      return words
+    }.joined(separator: ", ")
+  }
+}
