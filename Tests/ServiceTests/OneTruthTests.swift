@@ -189,6 +189,11 @@ import Testing
     #expect(throws: FontCache.OverBudget.self) { try small.chain([try OneTruthTests.fontFile(in: folder.path, name: "big")], access: .any) }
   }
 
+  /// The layer beneath a notification in the first zone.
+  static func layer(below session: SignSession) -> String {
+    session.layer(zone: "main", at: session.clock.wall()).layer.rawValue
+  }
+
   /// The layer on top of the first zone, as `GET /api/state` names it.
   static func layer(_ session: SignSession) -> String? {
     if case .string(let name)? = SignSessionTests.zone(session)?["why"]?["layer"] { name } else { nil }
@@ -252,7 +257,8 @@ import Testing
     switch layer {
     case "person": return strings(session.kept.zones.first { $0.name == "main" }?.document["messages"])
     case "program":
-      guard case .string(let name)? = zone?["why"]?["program"], let program = session.pump.schedule.programs.first(where: { $0.name == name }) else { return nil }
+      guard let name = session.programPlaying, let program = session.pump.schedule.programs.first(where: { $0.name == name }) else { return nil }
+      #expect(zone?["why"]?["program"] == .string(name) || zone?["why"]?["layer"] == .string("notification"))
       return strings(program.zones.first?.document["messages"])
     case "feed": return session.record.withLock { record in strings(record.live["main"]?.first { $0.key == "messages" }?.value) }
     case "config": return ["Config"]
@@ -275,7 +281,7 @@ import Testing
     var steps: [String] = []
     for step in 0..<24 {
       let word = "W\(step)"
-      switch random.next(11) {
+      switch random.next(12) {
       case 0, 1:
         steps.append("person \(word)")
         _ = session.perform(.content(try JSONParser.parse(#"{"messages": ["\#(word)"]}"#), replacing: random.next(2) == 0))
@@ -299,6 +305,10 @@ import Testing
         steps.append("power, brightness")
         _ = session.perform(.power(on: random.next(3) != 0))
         _ = session.perform(.brightness(random.next(16)))
+      case 9:
+        steps.append("notify \(word)")
+        _ = session.perform(.notify(try JSONParser.parse(#"{"messages": ["\#(word)"], "duration": \#(1 + random.next(3))}"#)))
+        if random.next(2) == 0 { _ = session.perform(.dismiss(id: nil)) }
       case 8:
         steps.append("empty list")
         #expect(throws: Never.self) {
@@ -313,13 +323,15 @@ import Testing
       let running = OneTruthTests.truth(session)
       let layer = OneTruthTests.layer(session) ?? "?"
       #expect(running.leds == running.state, "seed \(seed): \(steps)")
-      #expect(OneTruthTests.claimed(session, layer: layer) == running.leds, "seed \(seed), layer \(layer): \(steps)")
+      // A notification covers the zone; what is beneath it is the zone's own.
+      let beneath = layer == "notification" ? OneTruthTests.layer(below: session) : layer
+      #expect(OneTruthTests.claimed(session, layer: beneath) == running.leds, "seed \(seed), layer \(beneath): \(steps)")
       let restarted = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
       let again = OneTruthTests.truth(restarted)
       let againLayer = OneTruthTests.layer(restarted) ?? "?"
       #expect(again.leds == again.state && OneTruthTests.claimed(restarted, layer: againLayer) == again.leds, "seed \(seed), restart: \(steps)")
-      if layer != "feed" {
-        #expect(again.leds == running.leds && againLayer == layer, "seed \(seed): running \(layer) \(running.leds), restarted \(againLayer) \(again.leds): \(steps)")
+      if beneath != "feed" {
+        #expect(again.leds == running.leds && againLayer == beneath, "seed \(seed): running \(layer) \(running.leds), restarted \(againLayer) \(again.leds): \(steps)")
       }
       #expect(restarted.frames.off == session.frames.off && restarted.frames.level == session.frames.level, "seed \(seed): \(steps)")
     }

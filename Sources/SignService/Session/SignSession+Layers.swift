@@ -38,24 +38,18 @@ extension SignSession {
 
   /// The layer on top in `zone` at wall time `wall`.
   public func why(zone: String, at wall: Double) -> Why {
-    var why = layer(zone: zone, at: wall)
-    if why.layer == .notification {
-      let now = controller.currentTime
-      why.since = controller.sign.notifications.plan.first { ($0.target == nil || $0.target == zone) && $0.start <= now && now < $0.end }
-        .map { wall - (now - $0.start) }
-    } else {
-      why.since = feed.changedAt(zone)
+    let now = controller.currentTime
+    if let showing = controller.sign.notifications.plan.first(where: { ($0.target == nil || $0.target == zone) && $0.start <= now && now < $0.end }) {
+      return Why(layer: .notification, until: wall + (showing.end - now), since: wall - (now - showing.start))
     }
+    var why = layer(zone: zone, at: wall)
+    why.since = feed.changedAt(zone)
     return why
   }
 
-  /// The layer on top, what names it and until when, without since when.
+  /// The layer on top of the zone's own content (beneath any notification), what names
+  /// it and until when.
   func layer(zone: String, at wall: Double) -> Why {
-    let plan = controller.sign.notifications.plan
-    let now = controller.currentTime
-    if let showing = plan.first(where: { ($0.target == nil || $0.target == zone) && $0.start <= now && now < $0.end }) {
-      return Why(layer: .notification, until: wall + (showing.end - now))
-    }
     if let live = feed.lifetime(of: zone) {
       return Why(layer: .live, until: live.stale ? nil : wall + max(0, live.updated + live.seconds - clock.monotonic()))
     }
