@@ -122,7 +122,7 @@ public struct FleetCommand: Sendable, Equatable {
     /// The level as the table shows it: a whole number from 0 to 15, else `?`.
     var level: String {
       guard let brightness else { return "-" }
-      guard brightness.isFinite, brightness.rounded() == brightness, (0...15).contains(brightness) else { return "?" }
+      guard brightness.isFinite, brightness.rounded() == brightness, Double(BrightnessLevel.range.lowerBound)...Double(BrightnessLevel.range.upperBound) ~= brightness else { return "?" }
       return String(Int(brightness))
     }
   }

@@ -318,25 +318,20 @@ public final class MQTTBridge: Sendable {
       guard !text.isEmpty else { return .dismiss(id: nil) }
       guard let id = Int(text), id > 0 else { throw SignRefusal("expected a notification's number, or nothing for all, got '\(text.prefix(40))'") }
       return .dismiss(id: id)
+    // A bare number or word is the document it stands for, read as the API reads it.
     case "brightness":
-      let fields = try JSONFields(Double(text).map { .object([("brightness", .number($0))]) } ?? json("a brightness from 0 to 15"))
-      try fields.rejectUnknownKeys(["brightness"])
-      return .brightness(try fields.requiredInteger("brightness", in: 0...15))
+      let level = BrightnessLevel.range
+      return try .brightness(Double(text).map { .object([("brightness", .number($0))]) } ?? json("a brightness from \(level.lowerBound) to \(level.upperBound)"))
     case "pause":
       guard let on = MQTTBridge.switchValue(text) else { throw SignRefusal("expected ON or OFF (or true or false), got '\(text.prefix(40))'") }
       return .pause(zone: nil, on)
     case "power":
-      if text.hasPrefix("{") {
-        let fields = try JSONFields(try json("ON, OFF or {\"on\": true}"))
-        try fields.rejectUnknownKeys(["on"])
-        guard let on = try fields.bool("on") else { throw fields.missing("on") }
-        return .power(on: on)
-      }
+      if text.hasPrefix("{") { return try .power(try json("ON, OFF or {\"on\": true}")) }
       guard let on = MQTTBridge.switchValue(text) else { throw SignRefusal("expected ON or OFF (or true or false), got '\(text.prefix(40))'") }
-      return .power(on: on)
+      return try .power(.object([("on", .bool(on))]))
     case "program":
-      if text.hasPrefix("\""), case .string(let quoted)? = try? JSONParser.parse(text) { return .chooseProgram(quoted) }
-      return .chooseProgram(text.isEmpty ? nil : text)
+      if text.hasPrefix("\""), case .string(let quoted)? = try? JSONParser.parse(text) { return try .program(.object([("name", .string(quoted))])) }
+      return try .program(.object([("name", text.isEmpty ? .null : .string(text))]))
     default:
       throw SignRefusal("no such command topic")
     }

@@ -69,21 +69,10 @@ public final class SignRoutes: Sendable {
     router.add("GET", "/api/state") { [self] _ in .now(.json(session.state())) }
     router.add("PUT", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: true) } }
     router.add("PATCH", "/api/content") { [self] request in perform(request) { .content($0.value, replacing: false) } }
-    router.add("POST", "/api/pause") { [self] request in perform(request) { try SignRoutes.pause($0, true) } }
-    router.add("POST", "/api/resume") { [self] request in perform(request) { try SignRoutes.pause($0, false) } }
-    router.add("POST", "/api/brightness") { [self] request in
-      perform(request) { fields in
-        try fields.rejectUnknownKeys(["brightness"])
-        return .brightness(try fields.requiredInteger("brightness", in: 0...15))
-      }
-    }
-    router.add("POST", "/api/power") { [self] request in
-      perform(request) { fields in
-        try fields.rejectUnknownKeys(["on"])
-        guard let on = try fields.bool("on") else { throw fields.missing("on") }
-        return .power(on: on)
-      }
-    }
+    router.add("POST", "/api/pause") { [self] request in perform(request) { try .pause($0.value, pausing: true) } }
+    router.add("POST", "/api/resume") { [self] request in perform(request) { try .pause($0.value, pausing: false) } }
+    router.add("POST", "/api/brightness") { [self] request in perform(request) { try .brightness($0.value) } }
+    router.add("POST", "/api/power") { [self] request in perform(request) { try .power($0.value) } }
     router.add("POST", "/api/notify") { [self] request in perform(request) { .notify($0.value) } }
     router.add("GET", "/api/notify") { [self] _ in .now(.json(.object([("notifications", session.notifications())]))) }
     router.add("DELETE", "/api/notify") { [self] request in perform(request, body: false) { _ in .dismiss(id: nil) } }
@@ -94,13 +83,7 @@ public final class SignRoutes: Sendable {
         return .dismiss(id: id)
       }
     }
-    router.add("POST", "/api/program") { [self] request in
-      perform(request) { fields in
-        try fields.rejectUnknownKeys(["name"])
-        guard fields.value["name"] != nil else { throw fields.missing("name") }
-        return .chooseProgram(try fields.string("name"))
-      }
-    }
+    router.add("POST", "/api/program") { [self] request in perform(request) { try .program($0.value) } }
     router.add("GET", "/api/frame") { [self] request in .now(frame(request)) }
     router.add("POST", "/api/preview") { [self] request in preview(request) }
     router.add("GET", "/api/events") { [self] _ in .now(.events(SignEvents(session: session))) }
@@ -271,11 +254,6 @@ public final class SignRoutes: Sendable {
   }
 
   /// `{"zone": "name"}` or `{}` (every zone).
-  static func pause(_ fields: JSONFields, _ pausing: Bool) throws -> SignCommand {
-    try fields.rejectUnknownKeys(["zone"])
-    return .pause(zone: try fields.string("zone"), pausing)
-  }
-
   /// A refusal as the status its kind stands for and `{"error": "field: reason"}`.
   public static func response(_ refusal: SignRefusal) -> HTTPResponse {
     let status =

@@ -96,7 +96,7 @@ public struct SignState: Sendable, Equatable {
     if let paused = try fields.object("paused"), case .object(let members) = paused.value {
       for member in members { self.paused[member.key] = try paused.bool(member.key) ?? false }
     }
-    brightness = try fields.integer("brightness", in: 0...15)
+    brightness = try fields.integer("brightness", in: BrightnessLevel.range)
     poweredOff = try fields.bool("on") == false
     if let list = fields.optional("programs") {
       guard case .array = list else { throw JSONFieldError(field: "programs", reason: "expected an array of programs") }

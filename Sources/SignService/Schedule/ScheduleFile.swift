@@ -91,7 +91,7 @@ package enum ScheduleFile {
         throw JSONFieldError(field: point.name("at"), reason: "\(at) needs the sign's \"location\" (latitude and longitude)")
       }
       schedule.brightness.append(BrightnessPoint(
-        at: moment, offset: try point.integer("offset", in: -720...720) ?? 0, level: try point.requiredInteger("level", in: 0...15)))
+        at: moment, offset: try point.integer("offset", in: -720...720) ?? 0, level: try point.requiredInteger("level", in: BrightnessLevel.range)))
     }
   }
 

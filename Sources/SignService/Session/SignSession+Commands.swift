@@ -106,9 +106,10 @@ extension SignSession {
     return .changed(kept: nil, until: nil)
   }
 
-  /// The full brightness, 0...15 (16 steps of the board's own).
+  /// The brightness level (``BrightnessLevel``: 16 levels up to the board's full step).
   func setBrightness(_ level: Int) throws -> SignAnswer {
-    guard (0...15).contains(level) else { throw SignRefusal(field: "brightness", "\(level) is out of range (0 to 15)") }
+    let range = BrightnessLevel.range
+    guard range.contains(level) else { throw SignRefusal(field: "brightness", "\(level) is out of range (\(range.lowerBound) to \(range.upperBound))") }
     try save { $0.brightness = level }
     frames.level = level
     changed()
