@@ -90,7 +90,8 @@ public enum MarqueeCommand {
   /// fed from standard input with `--stdin` (each line a command to the session); with
   /// `--loops`, sets the frame count that plays exactly that many loops.
   static func makeTimeline(_ options: inout RunOptions, stop: StopFlag, tap: inout FrameTap?) throws -> any Timeline {
-    let session = try SignSession(options, stop: stop, fontAccess: .any)
+    // The command line prints what the sign reports, one line each, on standard error.
+    let session = try SignSession(options, stop: stop, reports: .standardError(), fontAccess: .any)
     options = session.options
     // Programs, brightness and off periods change the sign from a thread of their own, and
     // it follows wall-clock jumps for texts that show the time; the frame loop applies what

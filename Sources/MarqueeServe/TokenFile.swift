@@ -7,7 +7,7 @@ public enum TokenFile {
   /// Reads the token in `path`, or creates the file (mode 0600) with a new random one.
   ///
   /// - Throws: ``SignFailure`` naming the file.
-  public static func load(_ path: String, reports: SignReports = .standardError()) throws -> String {
+  public static func load(_ path: String, reports: SignReports = .inMemory()) throws -> String {
     if let bytes = try? FileBytes.read(path, limit: 4096) {
       let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init) ?? ""
       guard token.count >= 16 else {

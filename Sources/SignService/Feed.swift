@@ -109,7 +109,7 @@ public final class Feed: Sendable {
   package init(
     zones: [ZoneSpec], clockStart: Double? = nil, spritePath: String? = nil, stop: StopFlag,
     onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any,
-    clock: SignClock = .system, reports: SignReports = .standardError()
+    clock: SignClock = .system, reports: SignReports = .inMemory()
   ) {
     self.clock = clock
     self.reports = reports

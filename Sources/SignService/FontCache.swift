@@ -50,7 +50,7 @@ public final class FontCache: Sendable {
   /// Where a font file's problems (a glyph left out, a bad property) are reported.
   let reports: SignReports
 
-  package init(icons: IconSet = .builtIn, reports: SignReports = .standardError()) {
+  package init(icons: IconSet = .builtIn, reports: SignReports = .inMemory()) {
     iconSet = Mutex(icons)
     self.reports = reports
     host = nil

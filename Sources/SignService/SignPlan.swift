@@ -34,7 +34,7 @@ public enum SignPlan {
   /// state file kept); one that no longer checks is skipped with a warning.
   public static func build(
     _ options: RunOptions, stop: StopFlag, now: Double? = nil, fontAccess: FontCache.Access = .any,
-    saved: [(zone: String, document: JSONValue)] = [], clock: SignClock = .system, reports: SignReports = .standardError()
+    saved: [(zone: String, document: JSONValue)] = [], clock: SignClock = .system, reports: SignReports = .inMemory()
   ) throws -> BuiltSign {
     let now = now ?? clock.wall()
     var options = options
@@ -79,7 +79,7 @@ public enum SignPlan {
   /// Builds the sign the options describe: one zone, or the zones of a layout file.
   package static func makeSign(
     _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache(), saved: [(zone: String, document: JSONValue)] = [],
-    reports: SignReports = .standardError()
+    reports: SignReports = .inMemory()
   ) throws -> (SignController, [ZoneSpec]) {
     func content(_ zone: ZoneOptions) throws -> ZoneContent {
       try makeContent(zone, epoch: options.clockStart, sprite: options.spritePath, fonts: fonts.chain(zone.fonts).chain)

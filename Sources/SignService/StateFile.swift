@@ -142,7 +142,7 @@ public enum StateFile {
   /// - Throws: ``SignFailure`` when the file exists but cannot be read (no permission, an
   ///   I/O error, not a regular file): the sign does not start rather than overwrite what a
   ///   person changed with its next write.
-  public static func load(_ path: String, reports: SignReports = .standardError(), now: Double = LocalTime.now()) throws -> SignState? {
+  public static func load(_ path: String, reports: SignReports = .inMemory(), now: Double = LocalTime.now()) throws -> SignState? {
     try read(path, reports: reports, now: now).state
   }
 

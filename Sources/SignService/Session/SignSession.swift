@@ -80,7 +80,7 @@ public final class SignSession: Sendable {
   /// - Throws: ``InputError`` or ``SignFailure`` as ``SignPlan/build(_:stop:now:fontAccess:saved:clock:reports:)``
   ///   does, and ``SignFailure`` for a state file that exists but cannot be read.
   public init(
-    _ options: RunOptions, stop: StopFlag, clock: SignClock = .system, reports: SignReports = .standardError(),
+    _ options: RunOptions, stop: StopFlag, clock: SignClock = .system, reports: SignReports = .inMemory(),
     fontAccess: FontCache.Access = .offered(folders: [], started: []), reload: (@Sendable () throws -> RunOptions)? = nil
   ) throws {
     statePath = options.statePath
