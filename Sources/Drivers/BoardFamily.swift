@@ -61,6 +61,9 @@ public struct BoardSettings: Sendable {
   /// Handed the heartbeat of a display's own thread (the HUB12 scanner), for a watchdog
   /// to look at with the frame loop's.
   public var watch: @Sendable (Heartbeat) -> Void = { _ in }
+  /// Handed a scanning loop's figures when it ends (refresh rate, lateness, overruns), as
+  /// `name=value` fields on one line: the front end decides where they go.
+  public var report: @Sendable (String) -> Void = { _ in }
 
   public init(
     dumpPath: String? = nil, keepLastFrame: Bool = false, retry: RetryPolicy? = nil, color: RGBColor = LEDColor.red.rgb,

@@ -6,11 +6,3 @@ func realTimeWarning(_ loop: String, _ code: Int32) -> String {
   "\(loop) runs without real-time priority (SCHED_FIFO: \(String(cString: strerror(code)))): "
     + "the panels may flicker when the machine is busy. Run as root, give the binary CAP_SYS_NICE (setcap cap_sys_nice+ep), or set LimitRTPRIO=10 in the service's unit."
 }
-
-/// Writes a scanning loop's figures to `MARQUEE_SCAN_REPORT`, if set (for marquee-bench).
-func writeScanReport(_ line: String) {
-  guard let path = getenv("MARQUEE_SCAN_REPORT").map({ String(cString: $0) }),
-    let report = try? FileDescriptor(creating: path, operation: "write the scan report")
-  else { return }
-  try? writeAll(Array((line + "\n").utf8), to: report.raw, what: path)
-}

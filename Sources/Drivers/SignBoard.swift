@@ -6,7 +6,7 @@ import SimpleJSON
 public struct SignBoard: Sendable, Equatable {
   /// The families board files may name, each in its own folder. A new family is one more
   /// line here.
-  public static let families: [any BoardFamily.Type] = [Board.self, HT16K33Board.self, HUB12Board.self, HUB75Board.self, PixelBoard.self]
+  public static let families: [any BoardFamily.Type] = [MAX7219Board.self, HT16K33Board.self, HUB12Board.self, HUB75Board.self, PixelBoard.self]
 
   /// The drivers a board file may name.
   public static let drivers = families.flatMap { $0.drivers }

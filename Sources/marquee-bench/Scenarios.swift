@@ -14,7 +14,7 @@ struct Scenarios {
   static let lumaMessage = "The quick brown fox jumps over the lazy dog 0123456789 ABCDEFG"
 
   /// An FC-16 chain covering the sign.
-  var board: Board { try! Board(name: "bench", wiring: .fc16, columns: max(1, width / 8), rows: max(1, height / 8)) }
+  var board: MAX7219Board { try! MAX7219Board(name: "bench", wiring: .fc16, columns: max(1, width / 8), rows: max(1, height / 8)) }
 
   /// Composes and encodes frames of `timeline` at 100 frames per second of timeline time.
   @discardableResult

@@ -83,7 +83,7 @@ import Testing
     }
     // The bytes through the chip emulator: each frame's message lights what the same sign
     // prints as text.
-    let board = try Board(json: try String(contentsOfFile: "Boards/max7219-fc16-32x8.json", encoding: .utf8), path: "b")
+    let board = try MAX7219Board(json: try String(contentsOfFile: "Boards/max7219-fc16-32x8.json", encoding: .utf8), path: "b")
     let text = asciiFrames(try BinaryRunner.run(arguments.dropFirst(2) + ["--output", "ascii", "--width", "32"]).stdout)
     var emulator = MAX7219ChainEmulator(chips: board.chipCount)
     var shown: [[String]] = []

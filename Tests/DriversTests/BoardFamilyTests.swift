@@ -59,7 +59,7 @@ import Testing
     #expect(visitor.shown == 1)
     // The same bytes as the family's encoder on a recorder, through the same visit.
     let bytes = try #require(FileManager.default.contents(atPath: path))
-    var recorded = try EncodedDisplay(encoder: MAX7219Encoder(board: try #require(max7219.family as? Board)), transport: RecordingTransport())
+    var recorded = try EncodedDisplay(encoder: MAX7219Encoder(board: try #require(max7219.family as? MAX7219Board)), transport: RecordingTransport())
     var again = ShowOneFrame()
     try again.visit(&recorded)
     #expect(!bytes.isEmpty && [UInt8](bytes) == recorded.transport.transactions.joined().map { $0 })

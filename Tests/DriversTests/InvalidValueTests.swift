@@ -9,33 +9,33 @@ import Marquee
 @Suite struct InvalidValueTests {
   @Test(arguments: [-1, 16, 255])
   func aBoardRefusesABrightnessTheChipCannotTake(brightness: Int) {
-    #expect(throws: Board.InvalidValue(field: "brightness", reason: "\(brightness) is outside 0...15")) {
-      try Board(name: "b", wiring: .fc16, columns: 4, brightness: brightness)
+    #expect(throws: MAX7219Board.InvalidValue(field: "brightness", reason: "\(brightness) is outside 0...15")) {
+      try MAX7219Board(name: "b", wiring: .fc16, columns: 4, brightness: brightness)
     }
   }
 
   @Test func aBoardRefusesAnImpossibleGridClockOrDevice() throws {
-    #expect(throws: Board.InvalidValue.self) { try Board(name: "b", wiring: .fc16, columns: 0) }
-    #expect(throws: Board.InvalidValue.self) { try Board(name: "b", wiring: .fc16, columns: 4, rows: 0) }
-    #expect(throws: Board.InvalidValue(field: "grid", reason: "2048 modules is more than 1024")) {
-      try Board(name: "b", wiring: .fc16, columns: 256, rows: 8)
+    #expect(throws: MAX7219Board.InvalidValue.self) { try MAX7219Board(name: "b", wiring: .fc16, columns: 0) }
+    #expect(throws: MAX7219Board.InvalidValue.self) { try MAX7219Board(name: "b", wiring: .fc16, columns: 4, rows: 0) }
+    #expect(throws: MAX7219Board.InvalidValue(field: "grid", reason: "2048 modules is more than 1024")) {
+      try MAX7219Board(name: "b", wiring: .fc16, columns: 256, rows: 8)
     }
-    #expect(throws: Board.InvalidValue.self) { try Board(name: "b", wiring: .fc16, columns: 4, speedHz: 20_000_000) }
-    #expect(throws: Board.InvalidValue.self) { try Board(name: "b", wiring: .fc16, columns: 4, device: "") }
+    #expect(throws: MAX7219Board.InvalidValue.self) { try MAX7219Board(name: "b", wiring: .fc16, columns: 4, speedHz: 20_000_000) }
+    #expect(throws: MAX7219Board.InvalidValue.self) { try MAX7219Board(name: "b", wiring: .fc16, columns: 4, device: "") }
     // Every limit taken exactly still makes a board.
-    let board = try Board(name: "b", wiring: .fc16, columns: 256, rows: 4, speedHz: 10_000_000, brightness: 15)
+    let board = try MAX7219Board(name: "b", wiring: .fc16, columns: 256, rows: 4, speedHz: 10_000_000, brightness: 15)
     #expect(board.chipCount == 1024 && board.brightness == 15)
   }
 
   @Test func theBoardFileAndTheInitialiserShareTheirLimits() {
     #expect(throws: BoardFileError.self) {
-      try Board(json: #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "brightness": 16}"#, path: "b.json")
+      try MAX7219Board(json: #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "brightness": 16}"#, path: "b.json")
     }
   }
 
   @Test func anEmulatedBoardRefusesAScreenOfAnotherSize() throws {
-    let board = try Board(name: "b", wiring: .fc16, columns: 4)
-    #expect(throws: Board.InvalidValue.self) {
+    let board = try MAX7219Board(name: "b", wiring: .fc16, columns: 4)
+    #expect(throws: MAX7219Board.InvalidValue.self) {
       try EmulatedBoardDisplay(board: board, screen: AsciiDisplay(width: 16, height: 8, descriptor: -1))
     }
   }

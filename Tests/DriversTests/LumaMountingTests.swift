@@ -54,7 +54,7 @@ struct LumaModel {
   }
 
   /// The digit registers our encoder leaves in each chip, through the chip emulator.
-  static func ourRegisters(_ board: Board, _ frame: Framebuffer) -> [[UInt8]] {
+  static func ourRegisters(_ board: MAX7219Board, _ frame: Framebuffer) -> [[UInt8]] {
     var encoder = MAX7219Encoder(board: board)
     var emulator = MAX7219ChainEmulator(chips: board.chipCount)
     var output = SPITransactions()
@@ -64,7 +64,7 @@ struct LumaModel {
     return emulator.chips.map(\.digits)
   }
 
-  static func matches(_ board: Board, _ luma: LumaModel) -> Bool {
+  static func matches(_ board: MAX7219Board, _ luma: LumaModel) -> Bool {
     frames(width: board.width, height: board.height).allSatisfy { ourRegisters(board, $0) == luma.registers($0) }
   }
 
@@ -84,17 +84,17 @@ struct LumaModel {
     let (luma, fields) = LumaMountingTests.table[row]
     for columns in [1, 4, 8] {
       let json = #"{"driver": "max7219", "grid": {"columns": \#(columns)}, \#(fields)}"#
-      let board = try Board(json: json, path: "row \(row)")
+      let board = try MAX7219Board(json: json, path: "row \(row)")
       #expect(LumaMountingTests.matches(board, luma), "\(fields) at \(columns) modules")
     }
   }
 
   @Test(arguments: ["max7219-fc16-luma-32x8.json", "max7219-fc16-luma-64x8.json"])
   func theLumaBoardFilesMatchBlockOrientationMinus90(file: String) throws {
-    let board = try Board(json: try String(contentsOfFile: "Boards/" + file, encoding: .utf8), path: file)
+    let board = try MAX7219Board(json: try String(contentsOfFile: "Boards/" + file, encoding: .utf8), path: file)
     #expect(LumaMountingTests.matches(board, LumaModel(blockOrientation: -90)))
     // And not the stock FC-16 mounting: the two differ on every random frame.
-    let stock = try Board(name: "stock", wiring: .fc16, columns: board.columns)
+    let stock = try MAX7219Board(name: "stock", wiring: .fc16, columns: board.columns)
     #expect(!LumaMountingTests.matches(stock, LumaModel(blockOrientation: -90)))
   }
 
@@ -114,7 +114,7 @@ struct LumaModel {
 
   @Test func twoRowsOfBlocksChainAsLumaNumbersThem() throws {
     // luma numbers the blocks of a grid row by row from the top left.
-    let board = try Board(name: "grid", wiring: .fc16, columns: 4, rows: 2, rotation: .half, chainStart: .topLeft)
+    let board = try MAX7219Board(name: "grid", wiring: .fc16, columns: 4, rows: 2, rotation: .half, chainStart: .topLeft)
     #expect(LumaMountingTests.matches(board, LumaModel(blockOrientation: -90)))
   }
 }

@@ -30,7 +30,7 @@ func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Fra
 }
 
 @Suite struct MAX7219Tests {
-  static let fc16 = try! Board(name: "fc16", wiring: .fc16, columns: 4)
+  static let fc16 = try! MAX7219Board(name: "fc16", wiring: .fc16, columns: 4)
 
   @Test func fc16RowIsDigitAndBit7IsTheLeftmostPixelChip0Rightmost() throws {
     var encoder = MAX7219Encoder(board: MAX7219Tests.fc16)
@@ -49,7 +49,7 @@ func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Fra
   }
 
   @Test func startUpSequenceIsTheDatasheetsAndShutdownBlanksThenSleeps() throws {
-    var encoder = MAX7219Encoder(board: try Board(name: "two", wiring: .fc16, columns: 2, brightness: 5))
+    var encoder = MAX7219Encoder(board: try MAX7219Board(name: "two", wiring: .fc16, columns: 2, brightness: 5))
     var output = SPITransactions()
     encoder.startUp(into: &output)
     let expected: [[UInt8]] =
@@ -63,7 +63,7 @@ func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Fra
 
   @Test func aFrameSendsAtMostEightRowsAndAnEqualFrameSendsNothing() throws {
     var random = SplitMix64(seed: 11)
-    let board = try Board(name: "big", wiring: .fc16, columns: 16, rows: 2)
+    let board = try MAX7219Board(name: "big", wiring: .fc16, columns: 16, rows: 2)
     var encoder = MAX7219Encoder(board: board)
     var output = SPITransactions()
     encoder.startUp(into: &output)
@@ -119,10 +119,10 @@ func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Fra
       for rotation in ModuleRotation.allCases {
         // One module, a row, a grid of odd size, and a chain longer than one SPI byte count.
         for (columns, rows) in [(1, 1), (4, 1), (2, 3), (9, 1)] {
-          for start in Board.Corner.allCases {
-            for direction in Board.ChainDirection.allCases {
+          for start in MAX7219Board.Corner.allCases {
+            for direction in MAX7219Board.ChainDirection.allCases {
               for serpentine in [false, true] {
-                let board = try Board(
+                let board = try MAX7219Board(
                   name: "t", wiring: wiring, columns: columns, rows: rows, rotation: rotation,
                   chainStart: start, chainDirection: direction, serpentine: serpentine)
                 var encoder = MAX7219Encoder(board: board)
@@ -170,13 +170,13 @@ func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Fra
   }
 
   @Test func chainOrderFollowsTheStartCornerAndSerpentine() throws {
-    let board = try Board(name: "s", wiring: .fc16, columns: 3, rows: 2, chainStart: .bottomLeft, serpentine: true)
+    let board = try MAX7219Board(name: "s", wiring: .fc16, columns: 3, rows: 2, chainStart: .bottomLeft, serpentine: true)
     #expect(board.chain.map { [$0.column, $0.row] } == [[0, 1], [1, 1], [2, 1], [2, 0], [1, 0], [0, 0]])
   }
 
   @Test func emulatorModelsShutdownTestScanLimitDecodeAndNoOps() throws {
     var emulator = MAX7219ChainEmulator(chips: 2)
-    let board = try Board(name: "e", wiring: .fc16, columns: 2)
+    let board = try MAX7219Board(name: "e", wiring: .fc16, columns: 2)
     // Power-up: shut down, nothing visible even with data.
     emulator.clock([0x01, 0xFF, 0x01, 0xFF])
     emulator.latch()

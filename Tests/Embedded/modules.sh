@@ -23,7 +23,7 @@ while IFS= read -r file; do timeline_core+=("$file"); done < <(
 # kernel, the displays and the other chip families.
 max7219_core=(Sources/Drivers/FrameEncoder.swift Sources/Drivers/DimmingStep.swift Sources/Drivers/Layout.swift
   Sources/Drivers/InvalidBoardValue.swift Sources/Drivers/Transports/SPI/SPITransactions.swift
-  Sources/Drivers/MAX7219/BitBlock.swift Sources/Drivers/MAX7219/Board.swift Sources/Drivers/MAX7219/ModuleWiring.swift
+  Sources/Drivers/MAX7219/BitBlock.swift Sources/Drivers/MAX7219/MAX7219Board.swift Sources/Drivers/MAX7219/ModuleWiring.swift
   Sources/Drivers/MAX7219/MAX7219Register.swift Sources/Drivers/MAX7219/MAX7219Encoder.swift
   Sources/Drivers/MAX7219/MAX7219Encoder+Blocks.swift Sources/Drivers/MAX7219/MAX7219Encoder+Segments.swift
   Sources/Drivers/MAX7219/MAX7219ChainEmulator.swift)

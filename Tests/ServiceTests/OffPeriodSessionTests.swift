@@ -13,7 +13,7 @@ import TestSupport
 /// person turns the sign on. No window of real time is waited out.
 @Suite struct OffPeriodSessionTests {
   @Test func theChipsSleepOnceThroughAnOffPeriodAndWakeWhenTurnedOn() throws {
-    let board = try #require(try boardFile("max7219-fc16-32x8").family as? Board)
+    let board = try #require(try boardFile("max7219-fc16-32x8").family as? MAX7219Board)
     var options = RunOptions()
     options.width = 32
     options.zone.messages = ["Hi"]

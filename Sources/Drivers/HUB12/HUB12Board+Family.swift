@@ -32,8 +32,8 @@ extension HUB12Board: BoardFamily {
 
   /// The scanning loop on its own thread (a failure there calls `settings.onFailure`), or
   /// each frame's scan cycle in the dump file. A warning says when the loop cannot have
-  /// real-time priority; `MARQUEE_SCAN_REPORT=FILE` writes the loop's figures there at the
-  /// end (for marquee-bench).
+  /// real-time priority; the loop's figures go to `settings.report`
+  /// at the end.
   public func drive(_ settings: BoardSettings, _ visitor: inout some DisplayVisitor) throws {
     if let dump = settings.dumpPath {
       var display = try EncodedDisplay(encoder: HUB12Encoder(board: self), transport: try HUB12DumpTransport(path: dump))
@@ -47,7 +47,7 @@ extension HUB12Board: BoardFamily {
     }
     defer {
       let figures = display.transport.statistics
-      writeScanReport(
+      settings.report(
         "refresh_hz=\(figures.refreshHz) slots=\(figures.slots) cpu_share=\(figures.cpuShare) late_p50_us=\(figures.lateP50) "
           + "late_p99_us=\(figures.lateP99) late_max_us=\(figures.lateMax) overruns=\(figures.overruns) real_time=\(figures.realTime) "
           + "slot_us=\(figures.slotMicroseconds)")

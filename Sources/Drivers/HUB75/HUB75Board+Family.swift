@@ -29,8 +29,8 @@ extension HUB75Board: BoardFamily {
 
   /// The refresh loop on its own thread, or each lit frame's refresh in the dump file. A
   /// warning says when the loop cannot have real-time priority, and when its refresh rate
-  /// falls short; `MARQUEE_SCAN_REPORT=FILE` writes the loop's figures there at the end (for
-  /// marquee-bench).
+  /// falls short; the loop's figures go to `settings.report` at the end (the front end says where:
+  /// marquee-bench asks for them).
   public func drive(_ settings: BoardSettings, _ visitor: inout some DisplayVisitor) throws {
     let encoder = HUB75Encoder(board: self, color: settings.color, regions: settings.regions)
     if let dump = settings.dumpPath {
@@ -52,7 +52,7 @@ extension HUB75Board: BoardFamily {
     }
     defer {
       let figures = scanner.statistics
-      writeScanReport(
+      settings.report(
         "refresh_hz=\(figures.refreshHz) refreshes=\(figures.refreshes) cpu_share=\(figures.cpuShare) pulse_late_p50_us=\(figures.pulseLateP50) "
           + "pulse_late_p99_us=\(figures.pulseLateP99) pulse_late_max_us=\(figures.pulseLateMax) writes_per_refresh=\(figures.writesPerRefresh) "
           + "pulses_per_refresh=\(figures.pulsesPerRefresh) real_time=\(figures.realTime)")

@@ -118,7 +118,7 @@ public struct MAX7219ChainEmulator: Sendable {
   }
 
   /// The pixels a person would see on `board`'s sign.
-  public func visiblePixels(on board: Board) -> Framebuffer {
+  public func visiblePixels(on board: MAX7219Board) -> Framebuffer {
     var pixels = Framebuffer(width: board.width, height: board.height)
     drawVisiblePixels(on: board, chain: board.chain, into: &pixels)
     return pixels
@@ -126,7 +126,7 @@ public struct MAX7219ChainEmulator: Sendable {
 
   /// Draws what ``visiblePixels(on:)`` returns into `pixels` (the board's size), reusing
   /// it; `chain` is `board.chain`, computed once by the caller. Allocates nothing.
-  public func drawVisiblePixels(on board: Board, chain: [Board.ModulePosition], into pixels: inout Framebuffer) {
+  public func drawVisiblePixels(on board: MAX7219Board, chain: [MAX7219Board.ModulePosition], into pixels: inout Framebuffer) {
     pixels.clear()
     for chip in chips.indices {
       for digit in 0..<8 {
@@ -141,7 +141,7 @@ public struct MAX7219ChainEmulator: Sendable {
 
   /// The brightness a person would see, relative to `board`'s full brightness: 0 when every
   /// chip is shut down, else (intensity + 1) / (board brightness + 1) of the first chip lit.
-  public func visibleBrightness(on board: Board) -> Double {
+  public func visibleBrightness(on board: MAX7219Board) -> Double {
     guard let chip = chips.first(where: { !$0.isShutDown || $0.displayTest }) else { return 0 }
     if chip.displayTest { return 1 }
     return min(1, Double(chip.intensity + 1) / Double(board.brightness + 1))

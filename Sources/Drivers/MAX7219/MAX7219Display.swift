@@ -7,7 +7,7 @@ public typealias MAX7219Display<Transport: SPITransport> = EncodedDisplay<MAX721
 
 extension EncodedDisplay where Encoder == MAX7219Encoder {
   /// Prepares the chain of `board` and sends its start-up sequence.
-  public init(board: Board, transport: Transport, keepLastFrame: Bool = false) throws {
+  public init(board: MAX7219Board, transport: Transport, keepLastFrame: Bool = false) throws {
     try self.init(encoder: MAX7219Encoder(board: board), transport: transport, keepLastFrame: keepLastFrame)
   }
 }
@@ -16,12 +16,12 @@ extension EncodedDisplay where Encoder == MAX7219Encoder {
 public struct MAX7219BoardEmulator: BoardEmulator {
   /// The chips as the bytes left them.
   public private(set) var chain: MAX7219ChainEmulator
-  let board: Board
+  let board: MAX7219Board
   /// The board's chain order, computed once.
-  let order: [Board.ModulePosition]
+  let order: [MAX7219Board.ModulePosition]
 
   /// The chips of `board` at power-up.
-  public init(board: Board) {
+  public init(board: MAX7219Board) {
     self.board = board
     order = board.chain
     chain = MAX7219ChainEmulator(chips: board.chipCount)
@@ -42,7 +42,7 @@ public typealias MAX7219Emulation = ChipEmulation<MAX7219Encoder, MAX7219BoardEm
 
 extension ChipEmulation where Encoder == MAX7219Encoder, Emulator == MAX7219BoardEmulator {
   /// Starts the emulated chain of `board` with the start-up sequence.
-  public init(board: Board) {
+  public init(board: MAX7219Board) {
     self.init(encoder: MAX7219Encoder(board: board), emulator: MAX7219BoardEmulator(board: board))
   }
 }
@@ -54,7 +54,7 @@ extension EmulatedDisplay where Emulation == MAX7219Emulation {
   /// Starts the emulated chain of `board` and shows it on `screen`.
   ///
   /// - Throws: ``InvalidBoardValue`` when the screen is not the board's size.
-  public init(board: Board, screen: Screen) throws(InvalidBoardValue) {
+  public init(board: MAX7219Board, screen: Screen) throws(InvalidBoardValue) {
     try self.init(MAX7219Emulation(board: board), screen: screen)
   }
 }

@@ -16,7 +16,7 @@ extension MAX7219Encoder {
     var current: [UInt64]
   }
 
-  static func blockPlan(board: Board, symmetry: BitBlock.Symmetry, stride: Int) -> BlockPlan {
+  static func blockPlan(board: MAX7219Board, symmetry: BitBlock.Symmetry, stride: Int) -> BlockPlan {
     BlockPlan(
       symmetry: symmetry,
       firstWords: board.chain.map { $0.row * 8 * stride + (($0.column * 8) >> 6) },

@@ -37,7 +37,7 @@ extension MAX7219Encoder {
   }
 
   /// The segments of a board whose modules' symmetry does not transpose.
-  static func segments(board: Board, symmetry: BitBlock.Symmetry, stride: Int) -> [Segment] {
+  static func segments(board: MAX7219Board, symmetry: BitBlock.Symmetry, stride: Int) -> [Segment] {
     precondition(!symmetry.transposes, "digits that drive columns take the block path")
     let chain = board.chain
     var segments: [Segment] = []

@@ -13,7 +13,7 @@ import MatrixCore
 /// that noise on the line corrupted); a frame equal to the last sends nothing.
 public struct MAX7219Encoder: FrameEncoder, Sendable {
   /// The board being driven.
-  public let board: Board
+  public let board: MAX7219Board
   /// Words per row of the board's frames.
   let stride: Int
   /// The row-driven fast path's runs of chips (empty: the block path).
@@ -35,13 +35,13 @@ public struct MAX7219Encoder: FrameEncoder, Sendable {
   var lastLevel: Int?
 
   /// Prepares an encoder for `board`.
-  public init(board: Board) {
+  public init(board: MAX7219Board) {
     self.init(board: board, rowSegments: true)
   }
 
   /// Prepares an encoder; without `rowSegments` every board takes the block path (tests
   /// check the two paths against each other).
-  init(board: Board, rowSegments: Bool) {
+  init(board: MAX7219Board, rowSegments: Bool) {
     self.board = board
     // Every module is wired and turned alike, so one symmetry serves every chip.
     let symmetry = MAX7219Encoder.symmetry(board: board)
@@ -57,7 +57,7 @@ public struct MAX7219Encoder: FrameEncoder, Sendable {
   /// Finds the symmetry that takes a module's 8x8 block on the sign to its chip's digit
   /// block (byte n = digit register n+1, bit b = the chip's bit b), by checking all 64
   /// pixels of the board's wiring and rotation.
-  static func symmetry(board: Board) -> BitBlock.Symmetry {
+  static func symmetry(board: MAX7219Board) -> BitBlock.Symmetry {
     for candidate in BitBlock.Symmetry.allCases {
       var matches = true
       for digit in 0..<8 where matches {

@@ -68,7 +68,7 @@ struct MAX7219Chain {
 
   init(modules: Int) throws(FirmwareError) {
     do {
-      encoder = MAX7219Encoder(board: try Board(name: "FC-16", wiring: .fc16, columns: modules))
+      encoder = MAX7219Encoder(board: try MAX7219Board(name: "FC-16", wiring: .fc16, columns: modules))
     } catch {
       throw FirmwareError("--max7219: \(error)")
     }

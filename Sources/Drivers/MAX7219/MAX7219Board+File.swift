@@ -10,7 +10,7 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
   public var description: String { "\(path): \(reason)" }
 }
 
-extension Board {
+extension MAX7219Board {
   /// The fields a board file may have.
   static let knownFields = [
     "schema", "name", "description", "driver", "module", "grid", "rotation", "chain", "spi", "brightness",
@@ -28,17 +28,17 @@ extension Board {
       throw BoardFileError(path: path, reason: "\(error)")
     }
     do {
-      self = try Board.decode(document)
+      self = try MAX7219Board.decode(document)
     } catch {
       throw BoardFileError(path: path, reason: "\(error)")
     }
   }
 
-  static func decode(_ document: JSONValue) throws(JSONFieldError) -> Board {
+  static func decode(_ document: JSONValue) throws(JSONFieldError) -> MAX7219Board {
     try decode(try JSONFields(document))
   }
 
-  static func decode(_ fields: JSONFields) throws(JSONFieldError) -> Board {
+  static func decode(_ fields: JSONFields) throws(JSONFieldError) -> MAX7219Board {
     try fields.rejectUnknownKeys(knownFields)
     guard let driver = try fields.string("driver") else { throw fields.missing("driver") }
     guard driver == "max7219" else {
@@ -74,7 +74,7 @@ extension Board {
     let brightness = try fields.integer("brightness", in: brightnessRange) ?? 7
     let name = try fields.string("name") ?? moduleName
     do throws(InvalidValue) {
-      return try Board(
+      return try MAX7219Board(
         name: name, wiring: wiring, columns: columns, rows: rows,
         rotation: rotation, chainStart: start, chainDirection: direction, serpentine: serpentine,
         device: device, speedHz: speed, brightness: brightness)

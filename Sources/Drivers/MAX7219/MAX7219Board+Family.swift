@@ -2,10 +2,10 @@ import MatrixCore
 import SimpleJSON
 
 /// MAX7219 modules over SPI (`"driver": "max7219"`).
-extension Board: BoardFamily {
+extension MAX7219Board: BoardFamily {
   public static let drivers = ["max7219"]
 
-  public static func decode(_ fields: JSONFields, driver: String, notices: inout [String]) throws(JSONFieldError) -> Board {
+  public static func decode(_ fields: JSONFields, driver: String, notices: inout [String]) throws(JSONFieldError) -> MAX7219Board {
     try decode(fields)
   }
 
@@ -14,7 +14,7 @@ extension Board: BoardFamily {
   public var unitName: String { "module" }
   public var units: [SignBoard.Unit] { chain.map { SignBoard.Unit(x: $0.column * 8, y: $0.row * 8, width: 8, height: 8) } }
   public var dataBus: BoardBus { .spi }
-  public var brightnessSteps: ClosedRange<Int> { Board.brightnessRange }
+  public var brightnessSteps: ClosedRange<Int> { MAX7219Board.brightnessRange }
 
   public func drive(_ settings: BoardSettings, _ visitor: inout some DisplayVisitor) throws {
     let encoder = MAX7219Encoder(board: self)

@@ -1,6 +1,6 @@
 /// A physical sign: MAX7219 modules in a grid, how they are wired and chained, and how the
 /// host reaches them.
-public struct Board: Sendable, Equatable {
+public struct MAX7219Board: Sendable, Equatable {
   /// The corner of the grid where the chain starts (the module nearest the host).
   public typealias Corner = Drivers.Corner
 
@@ -60,13 +60,13 @@ public struct Board: Sendable, Equatable {
     device: String = "/dev/spidev0.0", speedHz: Int = 8_000_000, brightness: Int = 7
   ) throws(InvalidValue) {
     let check = InvalidBoardValue.check
-    try check(columns, Board.columnRange, "columns")
-    try check(rows, Board.rowRange, "rows")
-    guard columns * rows <= Board.maximumChips else {
-      throw InvalidValue(field: "grid", reason: "\(columns * rows) modules is more than \(Board.maximumChips)")
+    try check(columns, MAX7219Board.columnRange, "columns")
+    try check(rows, MAX7219Board.rowRange, "rows")
+    guard columns * rows <= MAX7219Board.maximumChips else {
+      throw InvalidValue(field: "grid", reason: "\(columns * rows) modules is more than \(MAX7219Board.maximumChips)")
     }
-    try check(speedHz, Board.speedRange, "speedHz")
-    try check(brightness, Board.brightnessRange, "brightness")
+    try check(speedHz, MAX7219Board.speedRange, "speedHz")
+    try check(brightness, MAX7219Board.brightnessRange, "brightness")
     guard !device.isEmpty else { throw InvalidValue(field: "device", reason: "empty path") }
     self.name = name
     self.wiring = wiring
@@ -84,8 +84,8 @@ public struct Board: Sendable, Equatable {
   /// This board at another full brightness (the intensity fades scale below).
   ///
   /// - Throws: ``InvalidValue`` for a brightness outside ``brightnessRange``.
-  public func with(brightness: Int) throws(InvalidValue) -> Board {
-    try Board(
+  public func with(brightness: Int) throws(InvalidValue) -> MAX7219Board {
+    try MAX7219Board(
       name: name, wiring: wiring, columns: columns, rows: rows, rotation: rotation, chainStart: chainStart,
       chainDirection: chainDirection, serpentine: serpentine, device: device, speedHz: speedHz, brightness: brightness)
   }
