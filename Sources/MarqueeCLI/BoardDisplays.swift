@@ -9,7 +9,7 @@ import SignService
 enum BoardDisplays {
   /// Plays `timeline` on the board's hardware (or `--spi-dump`/`--i2c-dump` file) until the
   /// frame limit or a signal, leaving it blank (or lit with `--keep`).
-  static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameTap?) throws {
+  static func play(_ timeline: any Timeline, on board: SignBoard, options: RunOptions, stop: StopFlag, tap: SignLights?) throws {
     let settings = self.settings(for: board, options: options, stop: stop, tap: tap)
     if let refusal = board.family.refusal(settings) { throw UsageError(refusal) }
     var player = Playing(timeline: timeline, options: options, stop: stop, tap: tap)
@@ -21,14 +21,14 @@ enum BoardDisplays {
   }
 
   /// Plays `timeline` through the board's emulated chips, shown on `screen`.
-  static func play<S: Display>(_ timeline: any Timeline, emulating board: SignBoard, on screen: S, options: RunOptions, stop: StopFlag, tap: FrameTap?) throws {
+  static func play<S: Display>(_ timeline: any Timeline, emulating board: SignBoard, on screen: S, options: RunOptions, stop: StopFlag, tap: SignLights?) throws {
     var player = Playing(timeline: timeline, options: options, stop: stop, tap: tap)
     try board.family.emulate(on: screen, settings(for: board, options: options, stop: stop, tap: tap), &player)
   }
 
   /// What the options ask of the board's display.
   /// With `tap`, a display's own thread is watched with the frame loop (systemd's watchdog).
-  static func settings(for board: SignBoard, options: RunOptions, stop: StopFlag, tap: FrameTap? = nil) -> BoardSettings {
+  static func settings(for board: SignBoard, options: RunOptions, stop: StopFlag, tap: SignLights? = nil) -> BoardSettings {
     var settings = BoardSettings(
       dumpPath: options.dumps.first { $0.bus == board.family.dataBus }?.path, keepLastFrame: options.keepLastFrame,
       retry: options.retry ? MarqueeCommand.retryPolicy(stop: stop) : nil, color: (LEDColor(options.zone.ledColor) ?? .red).rgb,
@@ -49,7 +49,7 @@ enum BoardDisplays {
     let timeline: any Timeline
     let options: RunOptions
     let stop: StopFlag
-    let tap: FrameTap?
+    let tap: SignLights?
 
     mutating func visit<D: Display>(_ display: inout D) throws {
       try MarqueeCommand.play(timeline, on: &display, options: options, stop: stop, tap: tap)

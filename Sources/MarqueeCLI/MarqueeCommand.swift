@@ -89,7 +89,7 @@ public enum MarqueeCommand {
   /// Builds what the player draws: the sign's session (the same one `marquee serve` runs),
   /// fed from standard input with `--stdin` (each line a command to the session); with
   /// `--loops`, sets the frame count that plays exactly that many loops.
-  static func makeTimeline(_ options: inout RunOptions, stop: StopFlag, tap: inout FrameTap?) throws -> any Timeline {
+  static func makeTimeline(_ options: inout RunOptions, stop: StopFlag, tap: inout SignLights?) throws -> any Timeline {
     // The command line prints what the sign reports, one line each, on standard error.
     let session = try SignSession(options, stop: stop, reports: .standardError(), fontAccess: .any)
     options = session.options
@@ -97,7 +97,7 @@ public enum MarqueeCommand {
     // it follows wall-clock jumps for texts that show the time; the frame loop applies what
     // it says (through the feed and the tap) and never reads the wall clock.
     if options.schedule != nil || session.showsTime {
-      tap = session.frames
+      tap = session.lights
       session.start()
     }
     if options.stdin {
@@ -116,7 +116,7 @@ public enum MarqueeCommand {
     if options.stdin && StandardDescriptors.closed.contains(0) {
       throw RuntimeError("standard input is closed, and '--stdin' reads from it")
     }
-    var tap: FrameTap?
+    var tap: SignLights?
     let timeline: any Timeline =
       if options.identify, let board { IdentifyTimeline(board: board) } else { try makeTimeline(&options, stop: stop, tap: &tap) }
     if let gif = options.gifPath {
@@ -154,7 +154,7 @@ public enum MarqueeCommand {
   /// Plays `timeline` on the sign the options choose: the board's hardware (or its dump),
   /// or the terminal, until the frame limit or a signal. With `tap`, every frame is shared
   /// with the HTTP server too.
-  static func present(_ timeline: any Timeline, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameTap? = nil) throws {
+  static func present(_ timeline: any Timeline, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: SignLights? = nil) throws {
     if let board, !options.simulate {
       // The real sign, or its byte stream in a file.
       try BoardDisplays.play(timeline, on: board, options: options, stop: stop, tap: tap)
@@ -200,7 +200,7 @@ public enum MarqueeCommand {
 
   /// Plays on a screen directly, or through an emulated board shown on that screen.
   static func play<S: Display>(
-    _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: FrameTap?
+    _ timeline: any Timeline, on screen: S, board: SignBoard?, options: RunOptions, stop: StopFlag, tap: SignLights?
   ) throws {
     if let board {
       try BoardDisplays.play(timeline, emulating: board, on: screen, options: options, stop: stop, tap: tap)
@@ -213,10 +213,10 @@ public enum MarqueeCommand {
   /// Plays a timeline and shuts the display down on every path, errors included; with
   /// `tap`, through a ``TappedDisplay`` that shares the frames with the HTTP server.
   static func play<D: Display>(
-    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, tap: FrameTap? = nil
+    _ timeline: any Timeline, on display: inout D, options: RunOptions, stop: StopFlag, tap: SignLights? = nil
   ) throws {
     if let tap {
-      var tapped = TappedDisplay(inner: display, board: tap)
+      var tapped = TappedDisplay(inner: display, lights: tap)
       try playUntilDone(timeline, on: &tapped, options: options, stop: stop, heartbeat: tap.heartbeat)
     } else {
       try playUntilDone(timeline, on: &display, options: options, stop: stop)

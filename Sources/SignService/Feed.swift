@@ -96,7 +96,7 @@ public final class Feed: Sendable {
   /// The latest values of the MQTT topics messages name (`{mqtt:TOPIC}`).
   package let values = LiveValues()
   /// The frames' tap of a sign with a schedule: what a waking notification lights.
-  package let tap = Mutex<FrameTap?>(nil)
+  package let tap = Mutex<SignLights?>(nil)
   /// Counts every update committed (and the session's changes): what waits for the state
   /// to move waits here.
   package let changes = ChangeSignal()

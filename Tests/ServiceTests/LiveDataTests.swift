@@ -80,7 +80,7 @@ import Testing
     defer { stop.set() }
     let clock = ManualSignClock(wall: 0)
     let built = try SignPlan.build(options, stop: stop, now: 0, clock: clock.clock)
-    SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop).look()
+    SchedulePump(schedule: schedule, feed: built.feed, lights: SignLights(width: 64, height: 8, fps: 10), stop: stop).look()
     #expect(shown(built) == ["Menu of the day"])
     try built.feed.handle(#"{"messages": ["Soup: 4.50"], "lifetime": 0.3, "immediately": true}"#)
     #expect(shown(built, at: 2) == ["Soup: 4.50"])
@@ -147,8 +147,8 @@ import Testing
     let stop = StopFlag()
     defer { stop.set() }
     let built = try SignPlan.build(options, stop: stop, now: 0)
-    let frames = FrameTap(width: 64, height: 8, fps: 10)
-    SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop).start()
+    let frames = SignLights(width: 64, height: 8, fps: 10)
+    SchedulePump(schedule: schedule, feed: built.feed, lights: frames, stop: stop).start()
     #expect(frames.off)
     try built.feed.handle(#"{"notify": {"messages": ["Quiet"], "duration": 30}}"#)
     _ = shown(built)

@@ -22,7 +22,7 @@ import TestSupport
     let clock = ManualSignClock(wall: SignSessionTests.at(10))
     let session = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory())
     var display = TappedDisplay(
-      inner: try EncodedDisplay(encoder: MAX7219Encoder(board: board), transport: RecordingTransport()), board: session.frames)
+      inner: try EncodedDisplay(encoder: MAX7219Encoder(board: board), transport: RecordingTransport()), lights: session.lights)
     /// The (register, data) of the first chip of each transaction sent from `start` on.
     func writes(from start: Int) -> [[UInt8]] { display.inner.transport.transactions.dropFirst(start).map { Array($0.prefix(2)) } }
     func play(seconds: Int) throws {

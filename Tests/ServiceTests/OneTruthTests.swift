@@ -333,7 +333,7 @@ import Testing
       if beneath != "feed" {
         #expect(again.leds == running.leds && againLayer == beneath, "seed \(seed): running \(layer) \(running.leds), restarted \(againLayer) \(again.leds): \(steps)")
       }
-      #expect(restarted.frames.off == session.frames.off && restarted.frames.level == session.frames.level, "seed \(seed): \(steps)")
+      #expect(restarted.lights.off == session.lights.off && restarted.lights.level == session.lights.level, "seed \(seed): \(steps)")
     }
   }
 }

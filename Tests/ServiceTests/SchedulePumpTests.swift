@@ -25,10 +25,10 @@ import Testing
     options.zone.messages = ["Start"]
     let stop = StopFlag()
     let built = try SignPlan.build(options, stop: stop, now: 0)
-    let frames = FrameTap(width: 64, height: 8, fps: 10)
+    let frames = SignLights(width: 64, height: 8, fps: 10)
     // The clock of a Pi without a real-time clock: the first of January 1970.
     let clock = ManualSignClock(wall: 3600)
-    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop, clock: clock.clock)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, lights: frames, stop: stop, clock: clock.clock)
     pump.apply(at: clock.wall)
     #expect(pump.current?.program == "idle" && pump.current?.off == true && frames.off && frames.level == 5)
     // NTP sets the clock: Monday 10:00; the pump's next look (within a second) sees it.
@@ -59,7 +59,7 @@ import Testing
     let stop = StopFlag()
     let clock = ManualSignClock(wall: 3600)
     let built = try SignPlan.build(options, stop: stop, now: clock.wall, clock: clock.clock)
-    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10, clock: clock.clock), stop: stop)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, lights: SignLights(width: 64, height: 8, fps: 10, clock: clock.clock), stop: stop)
     pump.apply(at: clock.wall)
     let started = clock.monotonic
     let ten = LocalTime.instant(of: monday, minute: 600)
@@ -91,9 +91,9 @@ import Testing
     options.zone.messages = ["Start"]
     let stop = StopFlag()
     let built = try SignPlan.build(options, stop: stop, now: 0)
-    let frames = FrameTap(width: 64, height: 8, fps: 10)
+    let frames = SignLights(width: 64, height: 8, fps: 10)
     let clock = ManualSignClock(wall: 3600, wallIsSet: false)
-    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: frames, stop: stop, clock: clock.clock)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, lights: frames, stop: stop, clock: clock.clock)
     pump.apply(at: clock.wall)
     #expect(pump.current?.program == "booting" && pump.current?.holding == true && pump.current?.off == false && !frames.off)
     // Held, it is looked at again every second.
@@ -128,7 +128,7 @@ import Testing
     let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
     let stop = StopFlag()
     let built = try SignPlan.build(RunOptions(), stop: stop, now: 0)
-    let pump = SchedulePump(schedule: schedule, feed: built.feed, frames: FrameTap(width: 64, height: 8, fps: 10), stop: stop)
+    let pump = SchedulePump(schedule: schedule, feed: built.feed, lights: SignLights(width: 64, height: 8, fps: 10), stop: stop)
     defer { stop.set() }
     pump.start()
     // Set until the pump's timer (armed on its own thread) has seen one.

@@ -20,7 +20,7 @@ import Testing
       """#
     let session: SignSession
     let responder: any HTTPResponder
-    var frames: FrameTap { session.frames }
+    var lights: SignLights { session.lights }
     var built: (timeline: FedSign, controller: SignController) { (session.timeline, session.controller) }
 
     init(token: String? = nil, clock: SignClock = .system, valueFilters: [String]? = nil) throws {
@@ -134,7 +134,7 @@ import Testing
     #expect(events.next(now: 1) == nil, "nothing new")
     var lit = Frame(width: 64, height: 8)
     lit.pixels[0, 0] = true
-    _ = sign.frames.record(lit, changed: true)
+    _ = sign.lights.record(lit, changed: true)
     let next = String(decoding: events.next(now: 2) ?? [], as: UTF8.self)
     #expect(next.hasPrefix("event: frame\ndata: ") && next.contains("\"rows\":[\"8000000000000000\""), "\(next)")
   }

@@ -120,7 +120,7 @@ import Testing
     var frame = Frame(width: 32, height: 8)
     var workspace = FrameWorkspace()
     session.timeline.render(at: 0, into: &frame, workspace: &workspace)
-    _ = session.frames.record(frame, changed: true)
+    _ = session.lights.record(frame, changed: true)
     #expect(frame.pixels.litCount > 0, "the sign composed its message")
     let dark = String(decoding: get("/api/frame").body, as: UTF8.self)
     #expect(!dark.contains("#") && get("/api/frame").header("X-Sign-On") == "false", "\(dark)")

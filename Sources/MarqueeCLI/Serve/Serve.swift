@@ -11,7 +11,7 @@ import MarqueeServe
 /// `marquee serve`: the sign, on any display, served over HTTP (and MQTT) in the same
 /// process. The command line reads its arguments and the board; the sign session (the
 /// service layer) runs the sign and ``ServedSign`` (MarqueeServe) serves it; the frame loop
-/// shares each frame through the session's frame tap and never waits on the network.
+/// shares each frame through the session's lights and never waits on the network.
 enum Serve {
   static func run(_ options: RunOptions, arguments: [String], stop: StopFlag) throws {
     var options = options
@@ -47,7 +47,7 @@ enum Serve {
       stop.set()
       served.finish()
     }
-    try MarqueeCommand.present(session.timeline, board: board, options: session.options, stop: stop, tap: session.frames)
+    try MarqueeCommand.present(session.timeline, board: board, options: session.options, stop: stop, tap: session.lights)
   }
 
   /// SIGHUP: the config file and the command line read again: the options a restart would

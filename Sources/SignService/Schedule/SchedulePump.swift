@@ -35,7 +35,7 @@ public final class SchedulePump: Sendable {
 
   let plan: Mutex<SignSchedule>
   let feed: Feed
-  let frames: FrameTap
+  let lights: SignLights
   let stop: StopFlag
   /// The wall and monotonic clocks, and whether the wall clock looks set: the system's,
   /// or a test's.
@@ -53,16 +53,16 @@ public final class SchedulePump: Sendable {
   static let jump = 2.0
 
   package init(
-    schedule: SignSchedule, feed: Feed, frames: FrameTap, stop: StopFlag, clock: SignClock? = nil, reports: SignReports? = nil
+    schedule: SignSchedule, feed: Feed, lights: SignLights, stop: StopFlag, clock: SignClock? = nil, reports: SignReports? = nil
   ) {
     self.clock = clock ?? feed.clock
     self.reports = reports ?? feed.reports
     plan = Mutex(schedule)
     self.feed = feed
-    self.frames = frames
+    self.lights = lights
     self.stop = stop
     // Notifications from feed lines that ask to wake the sign light it through this tap.
-    feed.tap.withLock { $0 = frames }
+    feed.tap.withLock { $0 = lights }
   }
 
   /// The schedule played.
@@ -208,8 +208,8 @@ public final class SchedulePump: Sendable {
     // without programs keeps what it was built with. A layer over the program that ended
     // plays the program again, without it.
     if replaying || layersEnded || (previous == nil ? next.program != nil : previous?.program != next.program) { play(next.program, at: wall) }
-    if let level = next.brightness, previous?.brightness != level { frames.level = level }
-    if previous?.off != next.off { frames.scheduledOff = next.off }
+    if let level = next.brightness, previous?.brightness != level { lights.level = level }
+    if previous?.off != next.off { lights.scheduledOff = next.off }
     // What the schedule says is published once the sign does it (a reader of `current`
     // never sees a state the sign has not taken up).
     state.withLock { state in

@@ -111,7 +111,7 @@ extension SignSession {
     let range = BrightnessLevel.range
     guard range.contains(level) else { throw SignRefusal(field: "brightness", "\(level) is out of range (\(range.lowerBound) to \(range.upperBound))") }
     try save { $0.brightness = level }
-    frames.level = level
+    lights.level = level
     changed()
     return .changed(kept: nil, until: nil)
   }
@@ -120,7 +120,7 @@ extension SignSession {
   /// it from an off period of the schedule, until that period ends).
   func setPower(on: Bool) throws -> SignAnswer {
     try save { $0.poweredOff = !on }
-    frames.setPower(on: on)
+    lights.setPower(on: on)
     changed()
     return .changed(kept: nil, until: nil)
   }
@@ -137,7 +137,7 @@ extension SignSession {
       throw SignRefusal(error == .full ? .busy : .invalid, error.description)
     }
     if wakes, let end = controller.sign.notifications.plan.last(where: { $0.id == id })?.end {
-      frames.wake(forSeconds: end - controller.currentTime)
+      lights.wake(forSeconds: end - controller.currentTime)
     }
     changed()
     return .notified(id: id)
@@ -256,8 +256,8 @@ extension SignSession {
       reports.warning("SIGHUP: \(error)")
     }
     feed.commit(zones.compactMap { try? pauseUpdate($0.name, false) })
-    frames.level = startLevel
-    frames.forgetPower()
+    lights.level = startLevel
+    lights.forgetPower()
     changed { record in for zone in zones { record.paused[zone.name] = false } }
     return .reloaded
   }

@@ -4,7 +4,7 @@ import Platform
 import SimpleJSON
 
 /// What front ends read of a running sign, without reaching into its parts (the feed, the
-/// schedule pump, the frame tap, the controller), which are its own.
+/// schedule pump, the lights, the controller), which are its own.
 extension SignSession {
   /// The program playing now (nil: none).
   public var programPlaying: String? { pump.current?.program }
@@ -25,7 +25,7 @@ extension SignSession {
 
   /// Why the LEDs are dark, in words (`turned off`, `off hours`), or nil while they are lit.
   public var darkReason: String? {
-    switch frames.darkness {
+    switch lights.darkness {
     case nil: nil
     case .turnedOff?: "turned off"
     case .offPeriod?: "off hours"
@@ -33,7 +33,7 @@ extension SignSession {
   }
 
   /// What the frame loop is doing, for a watchdog.
-  public var heartbeat: Heartbeat { frames.heartbeat }
+  public var heartbeat: Heartbeat { lights.heartbeat }
 
   /// A value an MQTT topic took, for the messages whose placeholders name it.
   public func take(topic: String, payload: String) {

@@ -18,8 +18,8 @@ extension SignSession {
     }
     return .object([
       ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
-      ("brightness", .number(Double(frames.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
-      ("on", .bool(!frames.off)), ("dark", dark(at: now)), ("program", pump.current?.program.map { .string($0) } ?? .null),
+      ("brightness", .number(Double(lights.level))), ("paused", .bool(paused.values.allSatisfy { $0 })),
+      ("on", .bool(!lights.off)), ("dark", dark(at: now)), ("program", pump.current?.program.map { .string($0) } ?? .null),
       ("zones", .array(zones.map { zone in
         let zoneOptions: ZoneOptions = options[zone.name] ?? ZoneOptions()
         var members: [(key: String, value: JSONValue)] = [
@@ -39,7 +39,7 @@ extension SignSession {
   /// `{"reason": "off hours", "until": {"at": …, "local": "2026-12-03 07:00"}}`, or
   /// `{"reason": "turned off", "until": null}` (until a person turns it on).
   func dark(at now: Double) -> JSONValue {
-    switch frames.darkness {
+    switch lights.darkness {
     case nil: return .null
     case .turnedOff?: return .object([("reason", .string("turned off")), ("until", .null)])
     case .offPeriod?:
@@ -170,7 +170,7 @@ extension SignSession {
 
   /// The frame loop's lateness and the zones gone stale (part of `GET /api/stats`).
   public func frameStats() -> [(key: String, value: JSONValue)] {
-    let late = frames.lateness()
+    let late = lights.lateness()
     return [
       ("frames", .number(Double(late.frames))), ("lateP50Microseconds", .number(late.p50)),
       ("lateP99Microseconds", .number(late.p99)), ("lateMaxMicroseconds", .number(late.max)),
@@ -205,6 +205,6 @@ extension SignSession {
   /// `composed` the frame the sign composed whether lit or not; its generation,
   /// brightness and whether the sign is off.
   public func frame(into pixels: inout Framebuffer, composed: Bool = false) -> (generation: UInt64, brightness: Double, off: Bool) {
-    frames.read(into: &pixels, shown: !composed)
+    lights.read(into: &pixels, shown: !composed)
   }
 }

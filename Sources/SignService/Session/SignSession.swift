@@ -7,7 +7,7 @@ import SimpleJSON
 import Synchronization
 
 /// A running sign: its zones and their feed, the schedule pump, notifications, live
-/// values, the frame tap and the state file, behind typed commands.
+/// values, the lights (what the LEDs show and how) and the state file, behind typed commands.
 ///
 /// Every front end (the HTTP routes and the page, MQTT, the command line, an embedder) is
 /// an adapter over one session: it turns what it reads into a ``SignCommand``, hands it to
@@ -44,7 +44,7 @@ public final class SignSession: Sendable {
   public let options: RunOptions
   package let controller: SignController
   package let feed: Feed
-  package let frames: FrameTap
+  package let lights: SignLights
   package let pump: SchedulePump
   package let zones: [ZonePlace]
   public var width: Int { options.width }
@@ -99,13 +99,13 @@ public final class SignSession: Sendable {
     self.clock = clock
     self.reports = reports
     reloadOptions = reload
-    frames = FrameTap(width: built.options.width, height: built.options.height, fps: built.options.fps, clock: clock)
-    startLevel = frames.level
+    lights = SignLights(width: built.options.width, height: built.options.height, fps: built.options.fps, clock: clock)
+    startLevel = lights.level
     zones = controller.sign.zones.map(\.place)
     record = Mutex(Record(paused: Dictionary(uniqueKeysWithValues: zones.map { ($0.name, false) })))
     pump = SchedulePump(
       schedule: SignSession.schedule(built.options, saved: saved, zones: zones.map(\.name), reports: reports, path: statePath),
-      feed: feed, frames: frames, stop: stop, clock: clock, reports: reports)
+      feed: feed, lights: lights, stop: stop, clock: clock, reports: reports)
     if let chosen = saved?.chosen, now < chosen.until {
       try? pump.choose(program: chosen.name, until: chosen.until)
     }
@@ -304,11 +304,11 @@ public final class SignSession: Sendable {
     }
     feed.commit(updates)
     if let level = saved.brightness {
-      frames.level = level
+      lights.level = level
       kept.brightness = level
     }
     if saved.poweredOff {
-      frames.setPower(on: false)
+      lights.setPower(on: false)
       kept.poweredOff = true
     }
     // Programs and the schedule were taken up when the pump was made; the next save keeps them.

@@ -3,10 +3,12 @@ import Platform
 import MatrixCore
 import Synchronization
 
-/// The latest frame the sign showed and the brightness asked over HTTP, shared between the
-/// frame loop and the server. Each side copies under the lock into storage of its own, so
+/// What the sign's LEDs show and how: the latest frame the sign showed, the brightness
+/// level asked, whether they are dark (turned off, off hours) and until when they are woken,
+/// and the frame loop's lateness and heartbeat; shared between the frame loop and the
+/// session's front ends. Each side copies under the lock into storage of its own, so
 /// the frame loop never waits on the network and never allocates.
-package final class FrameTap: Sendable {
+package final class SignLights: Sendable {
   /// What the frame loop showing these frames is doing (a watchdog reads it).
   package let heartbeat = Heartbeat()
 
@@ -46,7 +48,7 @@ package final class FrameTap: Sendable {
     self.clock = clock
     state = Mutex(State(
       pixels: Framebuffer(width: width, height: height),
-      intervals: [Int64](repeating: 0, count: FrameTap.intervalCapacity)))
+      intervals: [Int64](repeating: 0, count: SignLights.intervalCapacity)))
     period = Int64(saturating: 1e9 / fps)
   }
 
@@ -139,7 +141,7 @@ package final class FrameTap: Sendable {
   /// How late frames came, from the gaps between them: the gap beyond one period, in
   /// microseconds, at the median, the 99th percentile and the worst, over the last frames.
   package func lateness() -> (frames: Int, p50: Double, p99: Double, max: Double) {
-    let (gaps, count) = state.withLock { state in (Array(state.intervals.prefix(min(state.intervalCount, FrameTap.intervalCapacity))), state.intervalCount) }
+    let (gaps, count) = state.withLock { state in (Array(state.intervals.prefix(min(state.intervalCount, SignLights.intervalCapacity))), state.intervalCount) }
     let late = gaps.map { max(0, $0 - period) }.sorted()
     guard !late.isEmpty else { return (count, 0, 0, 0) }
     func at(_ p: Double) -> Double { Double(late[min(late.count - 1, Int(Double(late.count) * p))]) / 1000 }
@@ -152,7 +154,7 @@ package final class FrameTap: Sendable {
     let time = monotonic()
     return state.withLock { state in
       if state.lastShow > 0 {
-        state.intervals[state.intervalCount % FrameTap.intervalCapacity] = time - state.lastShow
+        state.intervals[state.intervalCount % SignLights.intervalCapacity] = time - state.lastShow
         state.intervalCount += 1
       }
       state.lastShow = time
@@ -171,7 +173,7 @@ package final class FrameTap: Sendable {
 /// puts the display to sleep in off periods, and passes the frame on.
 package struct TappedDisplay<Inner: Display>: Display {
   var inner: Inner
-  let board: FrameTap
+  let lights: SignLights
   /// The level faded towards, where the fade started, and when (monotonic nanoseconds).
   var target = 15
   var fadeFrom = 15.0
@@ -185,9 +187,9 @@ package struct TappedDisplay<Inner: Display>: Display {
   /// Seconds a brightness change takes.
   static var fade: Double { 2 }
 
-  package init(inner: Inner, board: FrameTap) {
+  package init(inner: Inner, lights: SignLights) {
     self.inner = inner
-    self.board = board
+    self.lights = lights
     dark = Frame(width: inner.width, height: inner.height)
   }
 
@@ -197,7 +199,7 @@ package struct TappedDisplay<Inner: Display>: Display {
   package var wantsEveryFrame: Bool { inner.wantsEveryFrame || fading }
 
   package mutating func show(_ frame: Frame, changed: Bool) throws {
-    let (level, off, now) = board.record(frame, changed: changed)
+    let (level, off, now) = lights.record(frame, changed: changed)
     let toggled = off != shownOff
     shownOff = off
     if off {
