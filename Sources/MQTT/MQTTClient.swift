@@ -229,9 +229,11 @@ public final class MQTTClient: Sendable {
         _ = MQTTClient.write(MQTTPacket.publish(again, packetID: id).bytes, to: descriptor)
       }
     }
+    // The broker was heard (its CONNACK) before anyone learns the client is connected: a
+    // clock that moves once `isConnected` says so cannot make the broker seem heard later.
+    var lastHeard = configuration.monotonic()
     connected()
     onEvent(.connected)
-    var lastHeard = configuration.monotonic()
     let keepAlive = Double(configuration.keepAlive)
     while !stopped.load(ordering: .acquiring) {
       let now = configuration.monotonic()
