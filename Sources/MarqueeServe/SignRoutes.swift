@@ -262,7 +262,7 @@ public final class SignRoutes: Sendable {
       case .notFound, .unsupported: 404
       case .tooLarge: 413
       case .busy: 503
-      case .notSaved: 500
+      case .notSaved, .failed: 500
       }
     return .error(status, refusal.description)
   }

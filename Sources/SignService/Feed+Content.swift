@@ -106,6 +106,10 @@ extension Feed {
         throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
       } catch let refused as FontCache.OverBudget {
         throw JSONFieldError(field: fields?.name("font") ?? "font", reason: refused.description)
+      } catch let failed as SignFailure where fields?.optional("font") != nil {
+        // A font the document chose that cannot be read: refused at its field, so another
+        // can be chosen (the sign's own fonts failing is the machine's failure).
+        throw JSONFieldError(field: fields?.name("font") ?? "font", reason: failed.message)
       }
       let made = try SignPlan.makeContent(options, epoch: state.withLock { $0.clockStart }, sprite: spritePath, fonts: chain, values: values)
       try check(made, fits: zone, fields: fields)
@@ -121,7 +125,8 @@ extension Feed {
       do {
         try RunOptions.checkMessages(messages)
       } catch {
-        throw SignFailure(error.message)
+        // A bad value someone sent, at its field: not a failure of the machine.
+        throw JSONFieldError(field: fields.map { $0.name($0.value["message"] != nil ? "message" : "messages") } ?? "messages", reason: error.message)
       }
       try checkTopics(messages, zone: zone, fields: fields)
       options.messages = messages

@@ -138,4 +138,16 @@ import Testing
     let next = String(decoding: events.next(now: 2) ?? [], as: UTF8.self)
     #expect(next.hasPrefix("event: frame\ndata: ") && next.contains("\"rows\":[\"8000000000000000\""), "\(next)")
   }
+
+  /// One error family: a value someone sent is refused at its field (400), a failure of the
+  /// machine is a 500, never a 400 (issue 51).
+  @Test func aBadValueIsAFieldsRefusalAndAFailureOfTheMachineA500() throws {
+    let sign = try Served()
+    let long = String(repeating: "x", count: RunOptions.maximumMessageLength + 1)
+    let answer = sign.send("PATCH", "/api/content", #"{"zone": "left", "messages": ["ok", "\#(long)"]}"#)
+    #expect(answer.status == 400)
+    #expect(try sign.json(answer)["error"] == .string("messages: message 2 is \(long.count) characters long; the limit is \(RunOptions.maximumMessageLength)."))
+    let failure = SignRefusal(from: SignFailure("/var/lib/marquee/fonts/broken.bdf: Input/output error"))
+    #expect(failure.kind == .failed && SignRoutes.response(failure).status == 500)
+  }
 }

@@ -3,7 +3,8 @@ import SimpleJSON
 /// Why a command to a ``SignSession`` changed nothing: what kind of refusal it is, the field
 /// it is about (`zones[1].font`) and what was wrong.
 ///
-/// Front ends translate the kind: the HTTP routes to a status (400, 404, 413, 500, 503),
+/// Front ends translate the kind: the HTTP routes to a status (400, 404, 413, 500, 503;
+/// a failure of the machine, ``SignFailure``, is a 500, never a 400),
 /// MQTT to a line in the log and `/api/stats`, the command line to an exit code.
 public struct SignRefusal: Error, Sendable, Equatable, CustomStringConvertible {
   /// What kind of refusal: each front end maps it to its own answer.
@@ -20,6 +21,9 @@ public struct SignRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case busy
     /// It could not be written to the disk, so it was not made.
     case notSaved
+    /// The machine failed it (a file that cannot be read, a device): nothing the sender
+    /// did wrong.
+    case failed
   }
 
   public var kind: Kind
@@ -49,7 +53,7 @@ public struct SignRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     case let error as JSONFieldError: self.init(.invalid, field: error.field, error.reason)
     case let error as ContentError: self.init(.invalid, field: error.field, error.reason)
     case let error as StateFile.TooLarge: self.init(.tooLarge, field: nil, "the change was not made: \(error)")
-    case let error as SignFailure: self.init(.invalid, field: nil, error.message)
+    case let error as SignFailure: self.init(.failed, field: nil, error.message)
     case let error as InputError: self.init(.invalid, field: nil, error.message)
     default: self.init(.invalid, field: nil, "\(error)")
     }
