@@ -153,12 +153,12 @@ public struct CommandLineParser {
     }
   }
 
-  /// `serve` runs the sign and the server until stopped; what would end or replace that is
-  /// refused, and so is a non-loopback address without a token.
+  /// `serve` runs the sign and the server until stopped; what would replace that (a
+  /// recording) is refused, and so is a non-loopback address without a token. `--stdin`
+  /// feeds the served sign too: its lines are commands to the same session.
   static func checkServe(_ options: RunOptions) throws(UsageError) {
-    for (given, name) in [(options.stdin, "--stdin"), (options.gifPath != nil, "--gif"), (options.pbmPath != nil, "--pbm")]
-    where given {
-      throw UsageError("'serve' takes its updates over HTTP; '\(name)' does not go with it.")
+    for (given, name) in [(options.gifPath != nil, "--gif"), (options.pbmPath != nil, "--pbm")] where given {
+      throw UsageError("'serve' shows the sign until it is stopped; '\(name)' records one and ends, so it does not go with it.")
     }
     guard let address = ListenAddress(options.listen) else {
       throw UsageError("Invalid value for '--listen <addr:port>': '\(options.listen)' is not an IP address and a port, such as 127.0.0.1:8080, 0.0.0.0:8080 or [::1]:8080")

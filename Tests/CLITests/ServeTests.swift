@@ -36,6 +36,33 @@ import Testing
     #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
   }
 
+  /// `serve --stdin`: a served sign reads lines too, each a command to the same session as
+  /// the API's, so the example config (Docs/examples/sign.json, `"stdin": true`) starts
+  /// under `serve`; a line's content is the feed's layer, and the end of input keeps it.
+  @Test func aServedSignReadsLinesFromStandardInput() throws {
+    let child = try BinaryRunner.start(
+      ["serve", "--listen", "127.0.0.1:0", "--config", "Docs/examples/sign.json", "--simulate", "--output", "ascii", "--on-eof", "keep"], input: true)
+    defer {
+      child.send(SIGKILL)
+      _ = child.wait(timeout: 10)
+    }
+    var port: UInt16?
+    #expect(eventually {
+      if let range = child.errorSoFar.range(of: "http://127.0.0.1:") { port = UInt16(child.errorSoFar[range.upperBound...].prefix { $0.isNumber }) }
+      return port != nil
+    }, "\(child.errorSoFar)")
+    let client = HTTPTestClient(port: try #require(port))
+    child.write(Data(#"{"zone": "ticker", "message": "Trains on time"}"#.utf8 + [10]))
+    child.closeInput()
+    func ticker() -> JSONValue? {
+      (try? ServeTests.json(client.request("GET", "/api/state")))?["zones"]?.arrayValue?.first { $0["name"] == .string("ticker") }
+    }
+    #expect(eventually { ticker()?["messages"] == .array([.string("Trains on time")]) }, "\(child.errorSoFar)")
+    #expect(ticker()?["why"]?["layer"] == .string("feed"))
+    child.send(SIGTERM)
+    #expect(child.wait(timeout: 20).status == 128 + SIGTERM)
+  }
+
   /// The state shows every option a zone takes, in the form a write takes back: a zone's
   /// state sent as a PATCH changes nothing.
   @Test func theStateShowsEveryZoneOptionAndReadsBack() throws {

@@ -41,7 +41,12 @@ enum Serve {
     } catch {
       throw RuntimeError("\(error)")
     }
+    if options.stdin && StandardDescriptors.closed.contains(0) {
+      throw RuntimeError("standard input is closed, and '--stdin' reads from it")
+    }
     served.start()
+    // Lines on standard input are commands to the same session as the API's and MQTT's.
+    if options.stdin { LineFeed.start(session) }
     printError("Serving the sign at http://\(served.address)/ (the API under /api/; Ctrl-C stops)")
     defer {
       stop.set()
