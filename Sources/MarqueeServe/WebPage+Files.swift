@@ -203,7 +203,7 @@ const $ = (id) => document.getElementById(id);
 // (messages, names) and the sign's identifiers (effect names, JSON keys) are never translated.
 const WORDS = {
   en: {
-    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on", "turn-off": "Turn off", "playing-program": "Playing: {0}", "notification-showing": "Notification: {0}", "stale-zones": "No fresh data: {0}",
+    "dark-off": "Dark: turned off", "dark-hours": "Dark: off hours until {0}", "dark-hours-open": "Dark: off hours", "turn-on": "Turn on", "turn-off": "Turn off", "playing-program": "Playing: {0}", "notification-showing": "Notification: {0}", "why-person": "your message until {0}", "why-person-open": "your message, until changed", "why-feed": "a feed's content", "stale-zones": "No fresh data: {0}",
     sign: "the sign", zone: "Zone", messages: "Messages, one per line", mode: "Mode", auto: "auto", scroll: "scroll",
     cycle: "cycle", "pages-mode": "pages", reads: "Reads", ltr: "left to right", rtl: "right to left", effect: "Effect", speed: "Speed (px/s)", brightness: "Brightness", show: "Show", preview: "Preview", "draft-note": "Draft: not on the sign until you press Show", pause: "Pause",
     resume: "Resume", token: "Enter the token", "notify-title": "Notify",
@@ -236,7 +236,7 @@ const WORDS = {
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
   },
   zh: {
-    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启", "turn-off": "关闭", "playing-program": "正在播放：{0}", "notification-showing": "通知：{0}", "stale-zones": "数据未更新：{0}",
+    "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启", "turn-off": "关闭", "playing-program": "正在播放：{0}", "notification-showing": "通知：{0}", "why-person": "您发布的内容保持到 {0}", "why-person-open": "您发布的内容一直保持", "why-feed": "数据源推送的内容", "stale-zones": "数据未更新：{0}",
     sign: "显示屏", zone: "区域", messages: "消息（每行一条）", mode: "模式", auto: "自动", scroll: "滚动", cycle: "轮播", "pages-mode": "翻页", reads: "书写方向", ltr: "从左到右", rtl: "从右到左",
     effect: "特效", speed: "速度（像素/秒）", brightness: "亮度", show: "显示", preview: "预览", "draft-note": "草稿：按“显示”后才会上屏", pause: "暂停", resume: "继续",
     token: "输入访问令牌", "notify-title": "通知", notification: "通知（插播，结束后恢复原内容）", where: "位置",
@@ -494,6 +494,10 @@ function showLit() {
     const parts = [];
     if (notificationShowing) parts.push(t("notification-showing", notificationShowing.messages.join(" / ")));
     if (state.program) parts.push(t("playing-program", state.program));
+    // Why the first zone shows what it shows, when it is not the program's (GET /api/state's why).
+    const why = state.zones[0] && state.zones[0].why;
+    if (why && why.layer === "person") parts.push(why.until ? t("why-person", why.until.local.slice(-5)) : t("why-person-open"));
+    if (why && why.layer === "feed") parts.push(t("why-feed"));
     const stale = state.zones.filter((z) => z.stale).map((z) => z.name);
     if (stale.length) parts.push(t("stale-zones", stale.join(", ")));
     $("lit-text").textContent = parts.join(" · ");

@@ -475,6 +475,13 @@ def panel_check():
             field("wake").click()
             wait(lambda: json.loads(api(url, "/api/state"))["on"] is True, "the sign turned on")
             wait(lambda: field("power-off").is_displayed(), "the power button back")
+            # A person's message: the line under the preview says it is theirs, until changed
+            # (a sign without programs), from the state's why.
+            patch = urllib.request.Request(url + "/api/content", data=json.dumps({"messages": ["Lit %d" % width]}).encode(),
+                                           headers={"Content-Type": "application/json"}, method="PATCH")
+            urllib.request.urlopen(patch, timeout=10).read()
+            said = "您发布的内容一直保持" if chinese else "your message, until changed"
+            wait(lambda: said in field("lit-text").text, "the line under the preview to say whose message shows")
             status = wait(lambda: field("status-list").text, "the status")
             words = ("保存的更改", "时钟") if chinese else ("Saved changes", "Clock")
             assert version in status and all(word in status for word in words), "status %r" % status
