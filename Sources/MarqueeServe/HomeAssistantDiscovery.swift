@@ -6,8 +6,9 @@ import Synchronization
 /// Home Assistant's MQTT discovery (its documented schema, "MQTT Discovery" and each
 /// entity's page): retained documents under `homeassistant/<component>/<node>/<object>/config`
 /// that make the sign a device with a text entity for the message, a light for on/off and
-/// brightness (16 steps), a select for the program, a switch for pause and a sensor for
-/// what is shown, all available while `PREFIX/status` says `online`.
+/// brightness (16 steps), a select for the program, a switch for pause, a sensor for what
+/// is shown and one for why (the layer on top, until when), all available while
+/// `PREFIX/status` says `online`.
 final class HomeAssistantDiscovery: Sendable {
   let prefix: String
   let session: SignSession
@@ -75,6 +76,12 @@ final class HomeAssistantDiscovery: Sendable {
       ])),
       ("homeassistant/sensor/\(node)/showing/config", entity("Showing", "showing", [
         ("state_topic", .string(state)), ("value_template", .string("{{ (value_json.zones[0].showing | join(' / '))[:255] }}")),
+      ])),
+      // Why the first zone shows it: the layer on top (config, program, feed, person, live,
+      // notification) and until when (Docs/api.md, "Layers").
+      ("homeassistant/sensor/\(node)/why/config", entity("Why", "why", [
+        ("state_topic", .string(state)),
+        ("value_template", .string("{{ value_json.zones[0].why.layer ~ (' until ' ~ value_json.zones[0].why.until.local if value_json.zones[0].why.until else '') }}")),
       ])),
     ]
     // A select needs options: without programs it is removed.

@@ -158,8 +158,8 @@ struct MQTTServeTests {
       .write(toFile: folder + "/sign.json", atomically: true, encoding: .utf8)
     let sign = try ServedSign(["--config", folder + "/sign.json", "--output", "ascii", "--mqtt", "mqtt://127.0.0.1:\(broker.port)",
                                "--mqtt-topic", "signs/shop", "--ha-discovery"])
-    let lines = broker.receive("homeassistant/#", count: 5, timeout: 5)
-    #expect(lines.count == 5, "\(lines)")
+    let lines = broker.receive("homeassistant/#", count: 6, timeout: 5)
+    #expect(lines.count == 6, "\(lines)")
     let common: Set<String> = ["name", "unique_id", "availability_topic", "payload_available", "payload_not_available", "device"]
     let schema: [String: (required: Set<String>, optional: Set<String>)] = [
       "text": (["command_topic"], ["state_topic", "value_template", "max", "min", "mode", "pattern"]),
@@ -192,6 +192,7 @@ struct MQTTServeTests {
     #expect(Set(components.keys) == Set(schema.keys))
     #expect(components["select"]?["options"] == .array([.string("offers"), .string("closed")]))
     #expect(components["light"]?["brightness_scale"] == .number(15))
+    #expect(lines.contains { $0.hasPrefix("homeassistant/sensor/signs_shop/why/config ") && $0.contains("zones[0].why.layer") })
     // What the light's and select's commands do, as Home Assistant sends them.
     broker.publish("signs/shop/program", "closed")
     #expect(eventually { state(sign)?["program"] == .string("closed") })
