@@ -55,8 +55,10 @@ public struct HTTPResponse: Sendable {
     for (name, value) in headers { head += "\(name): \(value)\r\n" }
     // An event stream has no length: it ends when the connection does.
     if events == nil { head += "Content-Length: \(body.count)\r\n" }
-    // The page and the API are never cached, never framed by other sites, never sniffed.
-    head += "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
+    // The API is never cached (a response may say how it is, as the page's files do), and
+    // nothing is framed by other sites or sniffed.
+    if header("Cache-Control") == nil { head += "Cache-Control: no-store\r\n" }
+    head += "X-Content-Type-Options: nosniff\r\nX-Frame-Options: DENY\r\n"
     head += "Referrer-Policy: no-referrer\r\n"
     if closes { head += "Connection: close\r\n" }
     head += "\r\n"

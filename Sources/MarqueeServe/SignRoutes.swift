@@ -62,8 +62,10 @@ public final class SignRoutes: Sendable {
   func routes(uploads: Bool = false) -> HTTPRouter {
     var router = HTTPRouter()
     router.add("GET", "/") { _ in .now(WebPage.response(WebPage.html, type: "text/html; charset=utf-8")) }
-    router.add("GET", "/page.css") { _ in .now(WebPage.response(WebPage.css, type: "text/css; charset=utf-8")) }
-    router.add("GET", "/page.js") { _ in .now(WebPage.response(WebPage.script, type: "text/javascript; charset=utf-8")) }
+    router.add("GET", "/page.css") { request in .now(WebPage.response(WebPage.css, type: "text/css; charset=utf-8", version: request.query["v"])) }
+    router.add("GET", "/page.js") { request in
+      .now(WebPage.response(WebPage.script, type: "text/javascript; charset=utf-8", version: request.query["v"]))
+    }
     router.add("GET", "/manifest.webmanifest") { _ in .now(WebPage.response(WebPage.manifest, type: "application/manifest+json")) }
     router.add("GET", "/icon.svg") { _ in .now(WebPage.response(WebPage.icon, type: "image/svg+xml")) }
     router.add("GET", "/api/state") { [self] _ in .now(.json(session.state())) }

@@ -2,6 +2,9 @@
 // Edit the files in Page/ and run the script again.
 
 extension WebPage {
+  /// The version of the style and script, in their URLs (`/page.js?v=…`).
+  static let version = "5c24b554753b"
+
   /// The page at `/`.
   static let html = #"""
 <!doctype html>
@@ -10,7 +13,7 @@ extension WebPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>marquee</title>
-<link rel="stylesheet" href="/page.css">
+<link rel="stylesheet" href="/page.css?v=5c24b554753b">
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <meta name="theme-color" content="#000000">
@@ -127,7 +130,7 @@ extension WebPage {
     <ul id="report-list"></ul>
   </section>
 </main>
-<script src="/page.js"></script>
+<script src="/page.js?v=5c24b554753b"></script>
 </body>
 </html>
 
@@ -388,6 +391,21 @@ function waitForToken() {
   return new Promise((resolve) => { tokenArrived = resolve; });
 }
 
+// One fetch per thing: what the page reads (the schedule, the programs) is asked once for
+// each state of the sign, however many parts of the page want it.
+let stateSerial = 0;
+const fetched = new Map();
+function once(path) {
+  const key = stateSerial + " " + path;
+  if (!fetched.has(key)) {
+    fetched.clear();
+    const pending = api(path);
+    pending.catch(() => fetched.delete(key));
+    fetched.set(key, pending);
+  }
+  return fetched.get(key);
+}
+
 async function api(path, method, body) {
   const init = { method: method || "GET" };
   if (body) init.body = JSON.stringify(body);
@@ -599,7 +617,13 @@ async function listen() {
             else if (line.startsWith("data: ")) data += line.slice(6);
           }
           if (type === "frame") { frame = JSON.parse(data); draw(); }
-          else if (type === "state") { state = JSON.parse(data); fillForm(); loadPrograms(); loadNotifications(); }
+          else if (type === "state") {
+            // The first state of a stream is the one the page just loaded: nothing to fetch again.
+            const same = state && JSON.stringify(state) === JSON.stringify(JSON.parse(data));
+            state = JSON.parse(data);
+            fillForm();
+            if (!same) { stateSerial++; loadPrograms(); loadNotifications(); }
+          }
         }
       }
     } catch (error) {
@@ -785,7 +809,7 @@ let nightTouched = false;
 $("night-form").addEventListener("input", () => { nightTouched = true; });
 async function loadNight() {
   let schedule = {};
-  try { schedule = (await api("/api/schedule")).schedule; } catch (error) { schedule = {}; }
+  try { schedule = (await once("/api/schedule")).schedule; } catch (error) { schedule = {}; }
   if (!nightTouched) fillNight(schedule);
   $("night-form").dataset.loaded = "1";
 }
@@ -901,9 +925,9 @@ const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "second
 async function loadPrograms() {
   let playing = null;
   try {
-    programs = (await api("/api/programs")).programs;
+    programs = (await once("/api/programs")).programs;
   } catch (error) { $("programs").hidden = true; return; }
-  try { playing = (await api("/api/schedule")).program; } catch (error) { playing = null; }
+  try { playing = (await once("/api/schedule")).program; } catch (error) { playing = null; }
   const list = $("program-list");
   list.innerHTML = "";
   for (const p of programs) {
@@ -1026,8 +1050,7 @@ async function load() {
 $("token").addEventListener("click", () => { if (askToken()) load(); });
 applyLanguage();
 load().then(listen);
-// A program can change by the clock alone: look again now and then.
-setInterval(loadPrograms, 30000);
+// A program that changes by the clock alone comes as a new state on the event stream.
 setInterval(loadStatus, 30000);
 setInterval(loadWeek, 300000);
 

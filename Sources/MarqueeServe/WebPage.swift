@@ -21,10 +21,13 @@ enum WebPage {
   static let policy =
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-  /// The answer for one of the page's files.
-  static func response(_ text: String, type: String) -> HTTPResponse {
+  /// The answer for one of the page's files. Asked for by its version (`?v=` as the page
+  /// names it), a file may be kept for a year (it never changes under that name); otherwise,
+  /// and for the page itself, the browser asks again each time.
+  static func response(_ text: String, type: String, version: String? = nil) -> HTTPResponse {
     var response = HTTPResponse.text(text, type: type)
     response.headers.append(("Content-Security-Policy", policy))
+    response.headers.append(("Cache-Control", version == WebPage.version ? "public, max-age=31536000, immutable" : "no-cache"))
     return response
   }
 }

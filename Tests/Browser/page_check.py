@@ -224,11 +224,22 @@ def programs_check():
         marked = [item[0] for item in items if item[1]]
         assert marked == [playing], "marked as playing: %r" % marked
         assert "playing" in items[0][2] and "playing" not in items[1][2], "texts %r" % [i[2] for i in items]
+        # One fetch per thing on load: the schedule and the programs once each, however many
+        # parts of the page read them, and none again for the event stream's first state.
+        wait(lambda: field_loaded(driver), "the night form filled from the schedule")
+        time.sleep(1)
+        counts = driver.execute_script("""const names = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+            return {schedule: names.filter((n) => n === '/api/schedule').length, programs: names.filter((n) => n === '/api/programs').length};""")
+        assert counts == {"schedule": 1, "programs": 1}, "fetches on load: %r" % counts
         edit_programs(driver, url, other)
         print("page ok: the programs are listed, %s is marked as playing, and the editor adds, changes, "
               "refuses and deletes programs" % playing)
     finally:
         driver.quit()
+
+
+def field_loaded(driver):
+    return driver.execute_script("return document.getElementById('night-form').dataset.loaded === '1';")
 
 
 def listed_programs(url):

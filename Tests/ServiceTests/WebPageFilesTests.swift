@@ -22,7 +22,11 @@ import TestSupport
   static let hasNode = ChildProcess.commandExists("node")
 
   @Test func theBinaryCarriesThePageFilesAsTheyAre() throws {
-    #expect(WebPage.html == (try WebPageFilesTests.file("index.html")))
+    // The page as written, its style and script named by the version of the two.
+    let versioned = try WebPageFilesTests.file("index.html")
+      .replacingOccurrences(of: #""/page.css""#, with: #""/page.css?v=\#(WebPage.version)""#)
+      .replacingOccurrences(of: #""/page.js""#, with: #""/page.js?v=\#(WebPage.version)""#)
+    #expect(WebPage.html == versioned)
     #expect(WebPage.css == (try WebPageFilesTests.file("page.css")))
     #expect(WebPage.script == (try WebPageFilesTests.file("page.js")))
     #expect(WebPage.manifest == (try WebPageFilesTests.file("manifest.webmanifest")))
@@ -108,7 +112,16 @@ import TestSupport
       #expect(answer.body == Array(body.utf8), "\(path)")
       #expect(answer.header("content-security-policy")?.contains("script-src 'self'") == true, "\(path)")
     }
-    #expect(WebPage.html.contains(#"<link rel="stylesheet" href="/page.css">"#) && WebPage.html.contains(#"<script src="/page.js"></script>"#))
+    #expect(WebPage.html.contains(#"<link rel="stylesheet" href="/page.css?v=\#(WebPage.version)">"#))
+    #expect(WebPage.html.contains(#"<script src="/page.js?v=\#(WebPage.version)"></script>"#))
+    // Named by its version, a file may be kept; otherwise, and the page itself, asked again.
+    #expect(served.send("GET", "/page.js?v=\(WebPage.version)").header("cache-control") == "public, max-age=31536000, immutable")
+    #expect(served.send("GET", "/page.css?v=\(WebPage.version)").header("cache-control") == "public, max-age=31536000, immutable")
+    #expect(served.send("GET", "/page.js?v=old").header("cache-control") == "no-cache")
+    #expect(served.send("GET", "/").header("cache-control") == "no-cache")
+    let wire = String(decoding: served.send("GET", "/page.js?v=\(WebPage.version)").serialized(closes: false), as: UTF8.self)
+    #expect(wire.components(separatedBy: "Cache-Control:").count == 2, "one Cache-Control header on the wire")
+    #expect(served.send("GET", "/api/state").header("cache-control") == nil, "the API's answers carry the server's no-store")
     #expect(!WebPage.html.contains("<script>") && !WebPage.html.contains("<style>"), "inline script or style would be refused by the policy")
   }
 }

@@ -191,6 +191,21 @@ function waitForToken() {
   return new Promise((resolve) => { tokenArrived = resolve; });
 }
 
+// One fetch per thing: what the page reads (the schedule, the programs) is asked once for
+// each state of the sign, however many parts of the page want it.
+let stateSerial = 0;
+const fetched = new Map();
+function once(path) {
+  const key = stateSerial + " " + path;
+  if (!fetched.has(key)) {
+    fetched.clear();
+    const pending = api(path);
+    pending.catch(() => fetched.delete(key));
+    fetched.set(key, pending);
+  }
+  return fetched.get(key);
+}
+
 async function api(path, method, body) {
   const init = { method: method || "GET" };
   if (body) init.body = JSON.stringify(body);
@@ -402,7 +417,13 @@ async function listen() {
             else if (line.startsWith("data: ")) data += line.slice(6);
           }
           if (type === "frame") { frame = JSON.parse(data); draw(); }
-          else if (type === "state") { state = JSON.parse(data); fillForm(); loadPrograms(); loadNotifications(); }
+          else if (type === "state") {
+            // The first state of a stream is the one the page just loaded: nothing to fetch again.
+            const same = state && JSON.stringify(state) === JSON.stringify(JSON.parse(data));
+            state = JSON.parse(data);
+            fillForm();
+            if (!same) { stateSerial++; loadPrograms(); loadNotifications(); }
+          }
         }
       }
     } catch (error) {
@@ -588,7 +609,7 @@ let nightTouched = false;
 $("night-form").addEventListener("input", () => { nightTouched = true; });
 async function loadNight() {
   let schedule = {};
-  try { schedule = (await api("/api/schedule")).schedule; } catch (error) { schedule = {}; }
+  try { schedule = (await once("/api/schedule")).schedule; } catch (error) { schedule = {}; }
   if (!nightTouched) fillNight(schedule);
   $("night-form").dataset.loaded = "1";
 }
@@ -704,9 +725,9 @@ const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "second
 async function loadPrograms() {
   let playing = null;
   try {
-    programs = (await api("/api/programs")).programs;
+    programs = (await once("/api/programs")).programs;
   } catch (error) { $("programs").hidden = true; return; }
-  try { playing = (await api("/api/schedule")).program; } catch (error) { playing = null; }
+  try { playing = (await once("/api/schedule")).program; } catch (error) { playing = null; }
   const list = $("program-list");
   list.innerHTML = "";
   for (const p of programs) {
@@ -829,7 +850,6 @@ async function load() {
 $("token").addEventListener("click", () => { if (askToken()) load(); });
 applyLanguage();
 load().then(listen);
-// A program can change by the clock alone: look again now and then.
-setInterval(loadPrograms, 30000);
+// A program that changes by the clock alone comes as a new state on the event stream.
 setInterval(loadStatus, 30000);
 setInterval(loadWeek, 300000);
