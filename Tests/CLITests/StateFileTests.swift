@@ -135,6 +135,50 @@ import Testing
     _ = again.stop()
   }
 
+  /// One truth across a power cut (issue 50): a person's message published while a program
+  /// plays, then the programs saved, rewritten and a program chosen, each answered; SIGKILL;
+  /// the sign started again shows the person's message, says it is theirs, until when, and
+  /// keeps the programs as saved. Run with programs due all day so the test holds at any hour.
+  @Test(.timeLimit(.minutes(3))) func aPersonsChangeOverProgramEditsSurvivesSIGKILL() throws {
+    let folder = try Folder()
+    let state = folder.path + "/sign.state"
+    let config = folder.path + "/sign.json"
+    try #"{"width": 32, "messages": ["Config"], "programs": [{"name": "day", "times": ["00:00-24:00"], "messages": ["Day"]}]}"#
+      .write(toFile: config, atomically: true, encoding: .utf8)
+    var random = SplitMix64(seed: 50)
+    for round in 0..<4 {
+      let sign = try ServedSign(["--config", config, "--state", state, "--output", "ascii"])
+      let text = "Owner \(round)"
+      let published = sign.client.request("PATCH", "/api/content", body: #"{"messages": ["\#(text)"]}"#)
+      #expect(published?.status == 200, "\(published?.text ?? "")")
+      let edits = [
+        ("PUT", "/api/programs/weekend", #"{"days": ["sat", "sun"], "times": ["09:00-18:00"], "messages": ["Weekend"]}"#),
+        ("PUT", "/api/programs/day", #"{"times": ["00:00-24:00"], "messages": ["Day \#(round)"]}"#),
+        ("POST", "/api/program", #"{"name": "day"}"#),
+        ("DELETE", "/api/programs/weekend", nil),
+      ]
+      for _ in 0..<(1 + Int(random.next() % 4)) {
+        let (method, path, body) = edits[Int(random.next() % UInt64(edits.count))]
+        let answer = sign.client.request(method, path, body: body)
+        #expect([200, 404].contains(answer?.status ?? 0), "\(method) \(path): \(answer?.text ?? "")")
+      }
+      let before = try StateFileTests.zone(sign)
+      #expect(before?["messages"] == .array([.string(text)]) && before?["why"]?["layer"] == .string("person"), "\(String(describing: before))")
+      let programs = try ServeTests.json(sign.client.request("GET", "/api/programs"))["programs"]
+      sign.child.send(SIGKILL)
+      _ = sign.child.wait(timeout: 10)
+      let again = try ServedSign(["--config", config, "--state", state, "--output", "ascii"])
+      let after = try StateFileTests.zone(again)
+      #expect(after?["messages"] == before?["messages"] && after?["why"]?["layer"] == .string("person"), "round \(round): \(String(describing: after))")
+      #expect(after?["why"]?["until"] == before?["why"]?["until"] && after?["keptUntil"] == before?["keptUntil"])
+      #expect(try ServeTests.json(again.client.request("GET", "/api/programs"))["programs"] == programs)
+      // The LEDs show it too.
+      let expected = try #require(asciiFrames(try BinaryRunner.run(["--output", "ascii", "--width", "32", "--frames", "1", text]).stdout).first)
+      #expect(asciiFrames(again.frame(changingFrom: "")).first == expected)
+      _ = again.stop()
+    }
+  }
+
   @Test func aBrokenStateFileIsKeptAsideAndTheSignStartsFromItsConfig() throws {
     let folder = try Folder()
     let state = folder.path + "/sign.state"
