@@ -336,4 +336,22 @@ import Testing
       #expect(restarted.lights.off == session.lights.off && restarted.lights.level == session.lights.level, "seed \(seed): \(steps)")
     }
   }
+
+  /// A reload (SIGHUP) runs what a restart would: a person's change and a feed's content go
+  /// before the new schedule plays, so the LEDs, the state and the file agree on the config's
+  /// program.
+  @Test func aReloadLeavesNoLayerOverTheConfig() throws {
+    let folder = try Folder()
+    let options = try SignSessionTests.options(state: folder.path + "/sign.state")
+    let clock = ManualSignClock(wall: SignSessionTests.at(10))
+    let session = try SignSession(options, stop: StopFlag(), clock: clock.clock, reports: .inMemory(), reload: { options })
+    _ = session.perform(.content(try JSONParser.parse(#"{"messages": ["Person"]}"#), replacing: false))
+    _ = session.perform(.content(try JSONParser.parse(#"{"speed": 44}"#), replacing: false), from: CommandSource(keeps: false))
+    #expect(OneTruthTests.truth(session).leds == ["Person"])
+    #expect(session.perform(.reload) == .success(.reloaded))
+    let after = OneTruthTests.truth(session)
+    #expect(after.leds == ["Day"] && after.state == ["Day"] && after.until == nil, "\(after)")
+    #expect(OneTruthTests.layer(session) == "program" && session.kept == SignState())
+    #expect(SignSessionTests.zone(session)?["speed"] != .number(44))
+  }
 }

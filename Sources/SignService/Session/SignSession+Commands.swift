@@ -249,12 +249,19 @@ extension SignSession {
     guard let reloadOptions else { throw SignRefusal(.unsupported, "this sign has no config file to reload") }
     let options = try reloadOptions()
     try feed.reset(to: try SignPlan.zoneOptions(options))
-    pump.replace(schedule: options.schedule ?? SignSchedule())
     do {
       try save { $0 = SignState() }
     } catch {
       reports.warning("SIGHUP: \(error)")
     }
+    // What a restart would run: no person's change and no feed's content over the config,
+    // gone before the new schedule plays (the pump plays the layers above the program).
+    record.withLock { record in
+      record.saved = SignState()
+      record.live = [:]
+      record.liveOnTop = []
+    }
+    pump.replace(schedule: options.schedule ?? SignSchedule())
     feed.commit(zones.compactMap { try? pauseUpdate($0.name, false) })
     lights.level = startLevel
     lights.forgetPower()
