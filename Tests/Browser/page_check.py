@@ -212,6 +212,15 @@ def programs_check():
     """The program list: both programs named, the one playing marked."""
     url, playing, other = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4]
     driver = browser()
+    # Every fetch the page issues, counted as it is issued (a script put in before the page's
+    # own), for the check of one fetch per thing below.
+    counter = driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        window.fetchedPaths = [];
+        const pageFetch = window.fetch;
+        window.fetch = function (input, init) {
+          window.fetchedPaths.push(new URL(typeof input === 'string' ? input : input.url, location.href).pathname);
+          return pageFetch.apply(this, arguments);
+        };"""})
     try:
         driver.get(url + "/")
         # Read in one go: the list is drawn again when the state changes.
@@ -225,16 +234,18 @@ def programs_check():
         assert marked == [playing], "marked as playing: %r" % marked
         assert "playing" in items[0][2] and "playing" not in items[1][2], "texts %r" % [i[2] for i in items]
         # One fetch per thing on load: the schedule and the programs once each, however many
-        # parts of the page read them, and none again for the event stream's first state.
+        # parts of the page read them, and none again for the event stream's first state
+        # (which comes before its first frame: once the preview is drawn, it was handled).
         wait(lambda: field_loaded(driver), "the night form filled from the schedule")
-        time.sleep(1)
-        counts = driver.execute_script("""const names = performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname);
+        wait(lambda: canvas_frame(driver), "the event stream's first frame drawn")
+        counts = driver.execute_script("""const names = window.fetchedPaths;
             return {schedule: names.filter((n) => n === '/api/schedule').length, programs: names.filter((n) => n === '/api/programs').length};""")
         assert counts == {"schedule": 1, "programs": 1}, "fetches on load: %r" % counts
         edit_programs(driver, url, other)
         print("page ok: the programs are listed, %s is marked as playing, and the editor adds, changes, "
               "refuses and deletes programs" % playing)
     finally:
+        driver.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", {"identifier": counter["identifier"]})
         driver.quit()
 
 
