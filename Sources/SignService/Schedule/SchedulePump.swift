@@ -44,9 +44,10 @@ public final class SchedulePump: Sendable {
   let reports: SignReports
   let state = Mutex(State())
   /// The layers above the program, by zone, at a wall time: what plays over the program's
-  /// content, in order (the session's: MQTT's content, then a person's change that still
-  /// holds). Each is a zone's document and whether it replaces the zone's options (a
-  /// person's change is kept whole) or is merged over what is below.
+  /// content, in order (the session's: a feed's content and a person's change that still
+  /// holds, the newer on top). Each is a zone's document, whether it replaces the zone's
+  /// options (a person's change is kept whole) or is merged over what is below, and until
+  /// when it holds.
   package typealias Overlay = @Sendable (_ zone: String, _ wall: Double) -> [(document: [(key: String, value: JSONValue)], replacing: Bool, until: Double?)]
   let overlay = Mutex<Overlay?>(nil)
   /// A jump of the wall clock against the monotonic one larger than this is a clock set.

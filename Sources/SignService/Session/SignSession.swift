@@ -106,13 +106,14 @@ public final class SignSession: Sendable {
     pump = SchedulePump(
       schedule: SignSession.schedule(built.options, saved: saved, zones: zones.map(\.name), reports: reports, path: statePath),
       feed: feed, lights: lights, stop: stop, clock: clock, reports: reports)
-    if let chosen = saved?.chosen, now < chosen.until {
-      try? pump.choose(program: chosen.name, until: chosen.until)
-    }
-    pump.apply(at: now)
-    if let saved { restore(saved, at: now) }
-    // From now on a program played keeps the layers above it on top.
+    // What the state file kept is the person's layer from the first look on: a program the
+    // schedule plays at once plays beneath it, as it does later.
+    let restored = saved.map { kept($0, at: now) }
+    if let restored { record.withLock { $0.saved = restored } }
     pump.overlay.withLock { $0 = { [weak self] zone, wall in self?.layers(above: zone, at: wall) ?? [] } }
+    if let chosen = restored?.chosen { try? pump.choose(program: chosen.name, until: chosen.until) }
+    pump.apply(at: now)
+    if let restored { restoreSettings(restored) }
   }
 
   /// The layers above the program in `zone` at wall time `wall`, in order: the live
@@ -273,52 +274,37 @@ public final class SignSession: Sendable {
   /// What the state file holds now.
   public var kept: SignState { record.withLock { $0.saved } }
 
-  /// Takes up what the state file kept, before the first frame: the zones' content that
-  /// still holds (again over a program the first look of the schedule played), pauses, the
-  /// brightness and the power. A zone the sign no longer has is dropped.
-  func restore(_ saved: SignState, at now: Double) {
+  /// What the state file kept that still holds at `now`, for the zones the sign has (a zone
+  /// it no longer has is dropped, with a warning): a zone's content and until when, pauses,
+  /// the brightness, the power, the programs, the schedule and a chosen program.
+  func kept(_ saved: SignState, at now: Double) -> SignState {
     var kept = SignState()
-    var updates: [Feed.Update] = []
     let holding = saved.zones(holdingAt: now)
     for (zone, document) in saved.zones {
       guard zones.contains(where: { $0.name == zone }) else {
         reports.warning("\(statePath ?? "state"): no zone named '\(zone)' now; its saved content is dropped")
         continue
       }
-      guard holding.contains(where: { $0.name == zone }), case .object(let members) = document else { continue }
+      guard holding.contains(where: { $0.name == zone }), case .object = document else { continue }
       kept.set(zone: zone, document, until: saved.zonesUntil[zone])
-      // The sign was built with it; a program the schedule's first look played took it away.
-      guard pump.current?.program != nil else { continue }
-      do {
-        let fields = try JSONFields(.object([("zone", .string(zone)), ("immediately", .bool(true))] + members), path: "zones.\(zone)")
-        updates.append(try feed.prepare(fields, replacing: true, keeping: true))
-      } catch {
-        reports.warning("the saved state of zone '\(zone)': \(error); it starts from the config")
-      }
     }
-    for (zone, pausing) in saved.paused where zones.contains(where: { $0.name == zone }) {
-      if let update = try? pauseUpdate(zone, pausing) {
-        updates.append(update)
-        kept.paused[zone] = pausing
-      }
-    }
-    feed.commit(updates)
-    if let level = saved.brightness {
-      lights.level = level
-      kept.brightness = level
-    }
-    if saved.poweredOff {
-      lights.setPower(on: false)
-      kept.poweredOff = true
-    }
+    for (zone, pausing) in saved.paused where zones.contains(where: { $0.name == zone }) { kept.paused[zone] = pausing }
+    kept.brightness = saved.brightness
+    kept.poweredOff = saved.poweredOff
     // Programs and the schedule were taken up when the pump was made; the next save keeps them.
     kept.programs = saved.programs
     kept.schedule = saved.schedule
     if let chosen = saved.chosen, now < chosen.until { kept.chosen = chosen }
-    record.withLock { record in
-      record.saved = kept
-      for (zone, pausing) in kept.paused { record.paused[zone] = pausing }
-    }
+    return kept
+  }
+
+  /// Takes up the pauses, the brightness and the power the state file kept, before the
+  /// first frame (its content plays as the person's layer: ``layers(above:at:)``).
+  func restoreSettings(_ kept: SignState) {
+    feed.commit(kept.paused.compactMap { zone, pausing in try? pauseUpdate(zone, pausing) })
+    if let level = kept.brightness { lights.level = level }
+    if kept.poweredOff { lights.setPower(on: false) }
+    record.withLock { record in for (zone, pausing) in kept.paused { record.paused[zone] = pausing } }
   }
 
   /// The update that pauses or resumes `zone`.
