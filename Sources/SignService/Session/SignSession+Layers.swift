@@ -53,13 +53,11 @@ extension SignSession {
     if let live = feed.lifetime(of: zone) {
       return Why(layer: .live, until: live.stale ? nil : wall + max(0, live.updated + live.seconds - clock.monotonic()))
     }
-    let (person, until, mqtt, liveOnTop) = record.withLock { record in
-      (record.saved.zones.contains { $0.name == zone }, record.saved.zonesUntil[zone], record.live[zone] != nil, record.liveOnTop.contains(zone))
-    }
     let program = pump.current?.program
-    if mqtt && liveOnTop { return Why(layer: .feed, program: program) }
-    if person && wall < (until ?? .infinity) { return Why(layer: .person, program: program, until: until) }
-    if mqtt { return Why(layer: .feed, program: program) }
+    // The top of the layers the pump plays over the program (one order, decided there).
+    if let top = layers(above: zone, at: wall).last {
+      return top.replacing ? Why(layer: .person, program: program, until: top.until) : Why(layer: .feed, program: program)
+    }
     guard let program else { return Why(layer: .config) }
     return Why(layer: .program, program: program, until: pump.stretchEnd(at: wall))
   }
