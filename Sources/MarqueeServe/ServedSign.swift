@@ -87,6 +87,8 @@ public final class ServedSign: Sendable {
   /// flag must be set for it to).
   public func finish() {
     systemd?.stopping()
+    // Whatever waits for the sign's next change (the systemd link) looks at the stop now.
+    session.changes.signal()
     bridge?.stop()
     server.join()
   }

@@ -46,6 +46,7 @@ final class SystemdLink: Sendable {
     let step = min(1.0, (watchdog ?? 2) / 2)
     var next = SystemClock.monotonicSeconds()
     var seen = session.changes.count
+    var told = seen
     let waiter = ChangeSignal.Waiter()
     while !stop.isSet {
       let now = SystemClock.monotonicSeconds()
@@ -55,14 +56,19 @@ final class SystemdLink: Sendable {
           notifier.send("WATCHDOG=1")
         }
       }
-      let line = status()
-      if line != said {
-        said = line
-        notifier.send("STATUS=" + line)
+      // The status is made again only after a change (what it says moves with the session's
+      // changes and MQTT's connection, which signal them).
+      if seen != told {
+        told = seen
+        let line = status()
+        if line != said {
+          said = line
+          notifier.send("STATUS=" + line)
+        }
       }
-      // Woken by a change (the status follows it at once), else at the next ping; a stop
-      // is seen within a tenth of a second.
-      seen = session.changes.wait(after: seen, timeout: min(0.1, max(0, next - SystemClock.monotonicSeconds())), as: waiter)
+      // Woken by a change (the status follows it at once), else at the next ping; the way
+      // out signals a change too, so a stop is seen at once.
+      seen = session.changes.wait(after: seen, timeout: max(0, next - SystemClock.monotonicSeconds()), as: waiter)
     }
     stopping()
   }

@@ -39,12 +39,9 @@ extension SignSession {
   /// `{"reason": "off hours", "until": {"at": …, "local": "2026-12-03 07:00"}}`, or
   /// `{"reason": "turned off", "until": null}` (until a person turns it on).
   func dark(at now: Double) -> JSONValue {
-    switch lights.darkness {
-    case nil: return .null
-    case .turnedOff?: return .object([("reason", .string("turned off")), ("until", .null)])
-    case .offPeriod?:
-      return .object([("reason", .string("off hours")), ("until", pump.offEnd(at: now).map(SignSession.moment) ?? .null)])
-    }
+    guard let reason = darkReason else { return .null }
+    let until = lights.darkness == .offPeriod ? pump.offEnd(at: now).map(SignSession.moment) ?? .null : .null
+    return .object([("reason", .string(reason)), ("until", until)])
   }
 
   /// A moment as the API shows it: Unix time and local time.
