@@ -9,6 +9,15 @@ import Synchronization
 /// program) checked whole against the option model, the fonts, the topics and the zone's
 /// size, and built into an update, nothing applied until it is committed.
 extension Feed {
+  /// A content document's zone documents: each of `{"zones": [document, …]}`, or the
+  /// document itself (one zone's).
+  static func zoneDocuments(_ document: JSONValue) throws(JSONFieldError) -> [JSONFields] {
+    let fields = try JSONFields(document)
+    guard fields.value["zones"] != nil else { return [fields] }
+    try fields.rejectUnknownKeys(["zones"])
+    return try fields.objects("zones") ?? []
+  }
+
   /// An update checked and built, waiting to be committed.
   package struct Update {
     package var zone: String

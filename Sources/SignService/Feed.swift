@@ -162,12 +162,7 @@ public final class Feed: Sendable {
       for command in try SignCommand.commands(feedLine: line) {
         switch command {
         case .content(let document, _):
-          var documents = [try JSONFields(document)]
-          if document["zones"] != nil {
-            try documents[0].rejectUnknownKeys(["zones"])
-            documents = try documents[0].objects("zones") ?? []
-          }
-          commit(try documents.map { try prepare($0) })
+          commit(try Feed.zoneDocuments(document).map { try prepare($0) })
         case .notify(let document):
           let made = try notification(try JSONFields(document, path: "notify"))
           state.withLock { $0.notices.append(Notice(notification: made.notification, wakes: made.wakes)) }

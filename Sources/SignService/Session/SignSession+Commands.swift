@@ -68,8 +68,8 @@ extension SignSession {
   /// and options (not a pause, not "immediately"), for the zones whose update has no
   /// lifetime (content that goes stale is the lifetime watcher's).
   static func liveLayers(_ document: JSONValue, updates: [Feed.Update]) -> [(zone: String, members: [(key: String, value: JSONValue)])] {
-    var documents: [JSONValue] = [document]
-    if case .array(let zones)? = document["zones"] { documents = zones }
+    // The same zone documents the updates were made from, in their order.
+    let documents = (try? Feed.zoneDocuments(document).map(\.value)) ?? []
     var layers: [(zone: String, members: [(key: String, value: JSONValue)])] = []
     for (document, update) in zip(documents, updates) where update.lifetime == nil && update.content != nil {
       guard case .object(let members) = document else { continue }
@@ -82,15 +82,7 @@ extension SignSession {
   /// updates, nothing applied: what ``setContent(_:replacing:from:)`` commits and a
   /// preview draws.
   func contentUpdates(_ document: JSONValue, replacing: Bool, from source: CommandSource, fonts: FontCache? = nil) throws -> [Feed.Update] {
-    let fields = try JSONFields(document)
-    let documents: [JSONFields]
-    if fields.value["zones"] != nil {
-      try fields.rejectUnknownKeys(["zones"])
-      documents = try fields.objects("zones") ?? []
-    } else {
-      documents = [fields]
-    }
-    return try documents.map { try feed.prepare($0, replacing: replacing, keeping: source.keeps, fonts: fonts) }
+    try Feed.zoneDocuments(document).map { try feed.prepare($0, replacing: replacing, keeping: source.keeps, fonts: fonts) }
   }
 
   /// Pauses or resumes one zone, or every zone.
