@@ -101,8 +101,6 @@ public final class MQTTBridge: Sendable {
           if retry > 0 { $0.connected = false }
         }
         reports.notice("MQTT: \(reason)" + (retry > 0 ? "; trying again in \(retry) s" : ""))
-        // The state (and systemd's status) say whether MQTT is connected.
-        session.changes.signal()
       case .skipped(let topic, let bytes):
         let say = stats.counts.withLock { counts in
           counts.oversized += 1

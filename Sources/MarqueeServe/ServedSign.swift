@@ -87,9 +87,10 @@ public final class ServedSign: Sendable {
   /// flag must be set for it to).
   public func finish() {
     systemd?.stopping()
-    // Whatever waits for the sign's next change (the systemd link) looks at the stop now.
-    session.changes.signal()
+    // The bridge first (it marks itself stopped, then wakes), so that the wake below makes
+    // no state to publish on the way out; the systemd link looks at the stop now.
     bridge?.stop()
+    session.changes.signal()
     server.join()
   }
 

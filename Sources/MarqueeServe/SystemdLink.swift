@@ -50,15 +50,17 @@ final class SystemdLink: Sendable {
     let waiter = ChangeSignal.Waiter()
     while !stop.isSet {
       let now = SystemClock.monotonicSeconds()
+      var stepped = false
       if now >= next {
         next = now + step
+        stepped = true
         if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(saturating: watchdog * 5e8)) {
           notifier.send("WATCHDOG=1")
         }
       }
-      // The status is made again only after a change (what it says moves with the session's
-      // changes and MQTT's connection, which signal them).
-      if seen != told {
+      // The status is made again after a change to the sign, and once a step (at most a
+      // second) for MQTT's connection, which changes without one.
+      if seen != told || stepped {
         told = seen
         let line = status()
         if line != said {
