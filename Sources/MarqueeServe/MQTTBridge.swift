@@ -138,8 +138,9 @@ public final class MQTTBridge: Sendable {
         seen = session.changes.wait(after: seen, timeout: 1, as: waiter)
         if stopped.load(ordering: .acquiring) { return }
         // Topics new messages name: subscribed to at once (or at the next connect).
-        if subscribed != seen {
-          subscribed = seen
+        let sign = session.marks
+        if subscribed != sign.updates {
+          subscribed = sign.updates
           client.setSubscriptions(session.placeholderTopics())
           showsTime = session.showsTime
         }
@@ -150,7 +151,7 @@ public final class MQTTBridge: Sendable {
         }
         // After each change at once: nothing is made (nor allocated) until one of the
         // marks moves.
-        let marks = StateMarks(changes: seen, refused: stats.counts.withLock { $0.refused }, minute: showsTime ? Int(session.clock.wall() / 60) : 0)
+        let marks = StateMarks(sign: sign, refused: stats.counts.withLock { $0.refused }, minute: showsTime ? Int(session.clock.wall() / 60) : 0)
         guard marks != looked else { continue }
         looked = marks
         let text = publishedState().text
@@ -173,11 +174,11 @@ public final class MQTTBridge: Sendable {
     ]))])
   }
 
-  /// What the state's changes move, read without making anything: the sign's changes
-  /// (commands, the feed's updates, the schedule's moves), the minute when messages show
-  /// the time, and the payloads refused (the state carries the last).
+  /// What the state's changes move, read without making anything: the sign's marks, the
+  /// minute when messages show the time, and the payloads refused (the state carries the
+  /// last). A wake that moved none of them makes nothing.
   struct StateMarks: Equatable {
-    var changes: Int, refused: Int, minute: Int
+    var sign: SignSession.Marks, refused: Int, minute: Int
   }
 
   /// Disconnects (the status is set to `offline` first: a clean disconnect has no will).

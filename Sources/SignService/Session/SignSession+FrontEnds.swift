@@ -46,3 +46,17 @@ extension SignSession {
   /// Whether any zone's messages show the time (what it says moves every minute).
   public var showsTime: Bool { feed.currentOptions.values.contains { $0.messages.contains { TextTemplate($0).isDynamic } } }
 }
+
+extension SignSession {
+  /// What the state a front end publishes moves with, read without making anything: the
+  /// session's changes, the feed's updates, the brightness, the power and the program.
+  /// A publisher woken by the change signal compares these before it makes the state.
+  public struct Marks: Sendable, Equatable {
+    public var version: Int, updates: Int, level: Int, off: Bool, program: String?
+  }
+
+  /// The marks now.
+  public var marks: Marks {
+    Marks(version: version, updates: feed.updateCount, level: lights.level, off: lights.off, program: pump.current?.program)
+  }
+}
