@@ -91,6 +91,7 @@ public final class MQTTBridge: Sendable {
         stats.counts.withLock {
           $0.connected = true
           $0.connectedSince = now
+          $0.connections += 1
         }
         reports.notice("MQTT: connected to \(address.host):\(address.port), topics under \(prefix)/")
         // The state goes out at once.
@@ -151,8 +152,12 @@ public final class MQTTBridge: Sendable {
         }
         // After each change at once: nothing is made (nor allocated) until one of the
         // marks moves.
-        let marks = StateMarks(sign: sign, refused: stats.counts.withLock { $0.refused }, minute: showsTime ? Int(session.clock.wall() / 60) : 0)
+        let (refused, connections) = stats.counts.withLock { ($0.refused, $0.connections) }
+        let marks = StateMarks(sign: sign, refused: refused, connections: connections, minute: showsTime ? Int(session.clock.wall() / 60) : 0)
         guard marks != looked else { continue }
+        // A new connection (even one made and lost between two wakes) may meet a broker
+        // that lost its retained state: the state goes out again whatever it was.
+        if marks.connections != looked?.connections { published = "" }
         looked = marks
         let text = publishedState().text
         if text != published, client.publish(.init(topic: prefix + "/state", payload: Array(text.utf8), qos: 0, retain: true)) {
@@ -175,10 +180,11 @@ public final class MQTTBridge: Sendable {
   }
 
   /// What the state's changes move, read without making anything: the sign's marks, the
-  /// minute when messages show the time, and the payloads refused (the state carries the
-  /// last). A wake that moved none of them makes nothing.
+  /// minute when messages show the time, the payloads refused (the state carries the last)
+  /// and the connections made (the state carries when the current one began). A wake that
+  /// moved none of them makes nothing.
   struct StateMarks: Equatable {
-    var sign: SignSession.Marks, refused: Int, minute: Int
+    var sign: SignSession.Marks, refused: Int, connections: Int, minute: Int
   }
 
   /// Disconnects (the status is set to `offline` first: a clean disconnect has no will).

@@ -346,6 +346,8 @@ public final class ServeStats: Sendable {
     public var connected = false
     /// When the current connection to the broker began (wall-clock seconds).
     public var connectedSince: Double?
+    /// The connections made so far: each one needs the state published again.
+    public var connections = 0
   }
 
   public let counts = Mutex(Counts())

@@ -124,6 +124,23 @@ struct MQTTServeTests {
     _ = sign.stop()
   }
 
+  /// A broker that restarts without persistence has lost the retained state: the sign
+  /// publishes it again at each connect, even when nothing it shows has changed and the
+  /// connection came back before the bridge looked (the fleet test's failure on CI). Three
+  /// quick restarts, so a bridge that sees the gap only by luck fails at least one.
+  @Test func theStateIsPublishedAgainAfterEachReconnect() throws {
+    let broker = try MosquittoBroker()
+    let sign = try serve(broker, ["Steady"])
+    #expect(eventually { broker.receive("signs/shop/state", timeout: 1).count == 1 })
+    for round in 1...3 {
+      broker.stop()
+      try broker.start()
+      let lines = broker.receive("signs/shop/state", timeout: 10)
+      #expect(lines.count == 1 && lines[0].contains("Steady"), "restart \(round): \(lines) \(sign.child.errorSoFar)")
+    }
+    _ = sign.stop()
+  }
+
   @Test func aRefusedPasswordIsSaidAndTheSignRunsOn() throws {
     let broker = try MosquittoBroker(users: ["sign": "secret"])
     let sign = try serve(broker, ["Start"], url: "mqtt://sign:wrong@127.0.0.1:\(broker.port)")
