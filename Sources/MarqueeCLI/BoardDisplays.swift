@@ -16,7 +16,7 @@ enum BoardDisplays {
     do {
       try board.family.drive(settings, &player)
     } catch let error as BoardDriveError {
-      throw RuntimeError(error.description)
+      throw SignFailure(error.description)
     }
   }
 

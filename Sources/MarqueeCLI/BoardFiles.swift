@@ -77,7 +77,7 @@ enum BoardFiles {
     do {
       return try SignBoard.read(json: text, path: path)
     } catch {
-      throw RuntimeError(error.description)
+      throw SignFailure(error.description)
     }
   }
 

@@ -1,6 +1,7 @@
 import MQTT
 import Marquee
 import Platform
+import SignService
 import Synchronization
 
 /// A short-lived MQTT connection for the commands that talk to a broker and end (`marquee
@@ -10,7 +11,7 @@ import Synchronization
 enum BrokerConnection {
   /// Connects (10 s at most) and returns the client, started; nil when `stop` is set first.
   ///
-  /// - Throws: ``RuntimeError`` with the broker's refusal or the connection's failure.
+  /// - Throws: ``SignFailure`` with the broker's refusal or the connection's failure.
   static func open(
     _ address: MQTTAddress, tool: String, subscriptions: [String] = [], stop: StopFlag? = nil,
     onMessage: @escaping @Sendable (MQTTPacket.Message) -> Void = { _ in }
@@ -30,7 +31,7 @@ enum BrokerConnection {
       if stop?.isSet == true || SystemClock.monotonicSeconds() > deadline || failure.withLock({ $0 }) != nil {
         client.stop()
         if stop?.isSet == true { return nil }
-        throw RuntimeError(failure.withLock { $0 } ?? "the broker at \(HostPort(host: address.host, port: address.port)) did not answer within 10 s")
+        throw SignFailure(failure.withLock { $0 } ?? "the broker at \(HostPort(host: address.host, port: address.port)) did not answer within 10 s")
       }
       usleep(20_000)
     }

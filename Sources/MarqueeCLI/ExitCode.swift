@@ -1,13 +1,5 @@
 import SignService
 
-/// A mistake in the command line, or in a file or value it names: the usage line and exit
-/// code 64. The service layer's ``InputError`` is one.
-public typealias UsageError = InputError
-
-/// A failure while running: `Error: …` and exit code 1. The service layer's
-/// ``SignFailure`` is one.
-public typealias RuntimeError = SignFailure
-
 /// The exit codes of `marquee`, as the sysexits convention and swift-argument-parser use them.
 public enum ExitCode {
   /// Success.

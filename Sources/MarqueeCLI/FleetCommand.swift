@@ -162,7 +162,7 @@ public struct FleetCommand: Sendable, Equatable {
   }
 
   /// Connects, gathers the retained topics, and prints (again on each change with
-  /// `--watch`, until `stop`). Throws ``RuntimeError`` when the broker cannot be reached.
+  /// `--watch`, until `stop`). Throws ``SignFailure`` when the broker cannot be reached.
   func run(stop: StopFlag, output: (String) throws -> Void) throws {
     let heard = Heard()
     let name = prefix

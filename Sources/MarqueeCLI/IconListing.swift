@@ -8,13 +8,13 @@ enum IconListing {
   /// `#` and `.` rows, as `--output ascii` draws the sign.
   ///
   /// - Throws: ``UsageError`` for a name no icon has (with the nearest names),
-  ///   ``RuntimeError`` for a folder or picture that cannot be read.
+  ///   ``SignFailure`` for a folder or picture that cannot be read.
   static func text(folder: String?, name: String?) throws -> String {
     let own = try folder.map { path in
       do {
         return try IconSet(folder: path)
       } catch {
-        throw RuntimeError("\(error)")
+        throw SignFailure("\(error)")
       }
     } ?? IconSet()
     let icons = IconSet.builtIn.adding(own)

@@ -19,14 +19,14 @@ enum LineFeed {
         case .tooLong:
           session.reports.warning("stdin:\(number): line longer than \(Feed.maximumLineLength >> 20) MiB, skipped")
         case .text(let text):
-          do throws(JSONFieldError) {
+          do throws(SignRefusal) {
             for command in try SignCommand.commands(feedLine: text) {
               if case .failure(let refusal) = session.perform(command, from: .feed) {
                 session.reports.warning("stdin:\(number): \(LineFeed.said(refusal)), line skipped")
               }
             }
           } catch {
-            session.reports.warning("stdin:\(number): \(LineFeed.said(SignRefusal(from: error))), line skipped")
+            session.reports.warning("stdin:\(number): \(LineFeed.said(error)), line skipped")
           }
         }
       }
@@ -36,7 +36,7 @@ enum LineFeed {
 
   /// A refusal as the feed's warnings say it: `field 'speed': …`.
   static func said(_ refusal: SignRefusal) -> String {
-    guard let field = refusal.field, field != "(line)" else { return refusal.reason }
+    guard let field = refusal.field else { return refusal.reason }
     return "field '\(field)': \(refusal.reason)"
   }
 }

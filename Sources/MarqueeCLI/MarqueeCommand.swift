@@ -65,6 +65,10 @@ public enum MarqueeCommand {
     } catch let error as UsageError {
       printError(TerminalMessages.usageError(error.message))
       return ExitCode.usage
+    } catch let refusal as SignRefusal where refusal.kind != .failed {
+      // What the person gave was refused: a mistake in the command line's input.
+      printError(TerminalMessages.usageError(refusal.description))
+      return ExitCode.usage
     } catch where StopSignal.pending != 0 {
       // A stop signal interrupted a blocking call (opening a FIFO, writing to a stalled
       // pipe): that is the stop asked for, not an error to report.
@@ -114,7 +118,7 @@ public enum MarqueeCommand {
     var options = options
     let board = try resolveBoard(&options)
     if options.stdin && StandardDescriptors.closed.contains(0) {
-      throw RuntimeError("standard input is closed, and '--stdin' reads from it")
+      throw SignFailure("standard input is closed, and '--stdin' reads from it")
     }
     var tap: SignLights?
     let timeline: any Timeline =
@@ -161,7 +165,7 @@ public enum MarqueeCommand {
       return
     }
     if StandardDescriptors.closed.contains(1) {
-      throw RuntimeError("standard output is closed, so the frames have nowhere to go (use --board, --gif or --pbm, or give marquee an output)")
+      throw SignFailure("standard output is closed, so the frames have nowhere to go (use --board, --gif or --pbm, or give marquee an output)")
     }
     var output = options.output ?? (Terminal.isTerminal(1) ? .leds : .ascii)
     // A dumb terminal or a non-UTF-8 locale gets plain '#'/'.' frames, no escape sequences.
@@ -178,7 +182,7 @@ public enum MarqueeCommand {
           width: options.width, height: options.height, color: color,
           litPalette: (LEDColor(options.zone.ledColor) ?? .red).terminal)
       } catch {
-        throw RuntimeError("\(error)")
+        throw SignFailure("\(error)")
       }
       try play(timeline, on: screen, board: board, options: options, stop: stop, tap: tap)
     }

@@ -105,7 +105,7 @@ public struct NotifyCommand: Sendable, Equatable {
     return command
   }
 
-  /// Sends it; prints what the sign answered. Throws ``RuntimeError`` (exit 1) when the sign
+  /// Sends it; prints what the sign answered. Throws ``SignFailure`` (exit 1) when the sign
   /// cannot be reached or refuses.
   func run() throws -> String {
     if let broker, let topic { return try publish(on: broker, under: topic) }
@@ -115,7 +115,7 @@ public struct NotifyCommand: Sendable, Equatable {
         let bytes = try FileBytes.read(tokenFile, limit: 4096)
         bearer = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).first.map(String.init)
       } catch {
-        throw RuntimeError("\(tokenFile): cannot read the token: \(error.reason)")
+        throw SignFailure("\(tokenFile): cannot read the token: \(error.reason)")
       }
     }
     let (method, path) = document != nil ? ("POST", "/api/notify") : ("DELETE", dismiss.map { "/api/notify/\($0)" } ?? "/api/notify")
@@ -127,13 +127,13 @@ public struct NotifyCommand: Sendable, Equatable {
       answer = try sign.send(method, path, headers: headers, body: Array((document?.text ?? "").utf8))
     } catch {
       let advice = error.description.hasPrefix("cannot reach") ? " (is marquee serve running there?)" : ""
-      throw RuntimeError("\(error)\(advice)")
+      throw SignFailure("\(error)\(advice)")
     }
     let reply = (try? JSONParser.parse(String(decoding: answer.body, as: UTF8.self))) ?? .null
     guard answer.status == 200 else {
       var reason = "status \(answer.status)"
       if case .string(let text)? = reply["error"] { reason = text }
-      throw RuntimeError("the sign refused: \(reason)")
+      throw SignFailure("the sign refused: \(reason)")
     }
     if case .number(let id)? = reply["id"] { return "Notification \(Int(id)) is on the sign's queue\n" }
     return dismiss.map { "Notification \($0) dismissed\n" } ?? "Every notification dismissed\n"
@@ -144,7 +144,7 @@ extension NotifyCommand {
   /// Publishes the notification (QoS 1, not retained: a notice is news once) or the
   /// dismissal, and waits for the broker's acknowledgement, 10 s at most.
   func publish(on broker: MQTTAddress, under prefix: String) throws -> String {
-    guard let client = try BrokerConnection.open(broker, tool: "notify") else { throw RuntimeError("stopped before the broker answered") }
+    guard let client = try BrokerConnection.open(broker, tool: "notify") else { throw SignFailure("stopped before the broker answered") }
     defer { client.stop() }
     let (topic, payload) = document.map { (prefix + "/notify", $0.text) } ?? (prefix + "/dismiss", dismiss.map(String.init) ?? "")
     let deadline = SystemClock.monotonicSeconds() + 10
@@ -156,7 +156,7 @@ extension NotifyCommand {
       }
       usleep(20_000)
     }
-    throw RuntimeError("the broker at \(HostPort(host: broker.host, port: broker.port)) did not acknowledge within 10 s")
+    throw SignFailure("the broker at \(HostPort(host: broker.host, port: broker.port)) did not acknowledge within 10 s")
   }
 }
 

@@ -34,12 +34,12 @@ enum Recording {
 
   static func writeFile(_ bytes: [UInt8], to path: String) throws {
     let descriptor = StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw RuntimeError("\(path): \(String(cString: strerror(errno)))") }
+    guard descriptor >= 0 else { throw SignFailure("\(path): \(String(cString: strerror(errno)))") }
     defer { close(descriptor) }
     do {
       try writeAll(bytes, to: descriptor, what: path)
     } catch {
-      throw RuntimeError("\(error)")
+      throw SignFailure("\(error)")
     }
   }
 

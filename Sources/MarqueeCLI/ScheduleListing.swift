@@ -5,8 +5,8 @@ import SignService
 /// off periods, the nights the clocks change.
 enum ScheduleListing {
   ///
-  /// - Throws: ``RuntimeError`` for a schedule that changes too often to list in `days`.
-  static func text(_ schedule: SignSchedule, from date: LocalDate, days: Int) throws(RuntimeError) -> String {
+  /// - Throws: ``SignFailure`` for a schedule that changes too often to list in `days`.
+  static func text(_ schedule: SignSchedule, from date: LocalDate, days: Int) throws(SignFailure) -> String {
     var lines = ["Schedule from \(date) for \(days) day\(days == 1 ? "" : "s"), in local time:"]
     if let held = schedule.holdUntilClockSet {
       lines.append("Until the clock is set after a start: program \(held), lit (untilClockSet)")
@@ -15,7 +15,7 @@ enum ScheduleListing {
     do {
       entries = try Timetable.entries(schedule, from: date, days: days)
     } catch {
-      throw RuntimeError("\(error) ('--days')")
+      throw SignFailure("\(error) ('--days')")
     }
     for entry in entries {
       let weekday = entry.day.weekday.rawValue.prefix(1).uppercased() + entry.day.weekday.rawValue.dropFirst()

@@ -16,8 +16,9 @@ final class SystemdLink: Sendable {
   let session: SignSession
   let stats: ServeStats
   let stop: StopFlag
-  /// Whether `STOPPING=1` went (it is said once, by whoever comes first).
-  let stoppingSaid = Atomic<Bool>(false)
+  /// Whether `STOPPING=1` went: it is said once, by whoever comes first, and is the last
+  /// word (sends hold this lock, so no status or ping follows it).
+  let stoppingSaid = Mutex<Bool>(false)
 
   init(notifier: SystemdNotifier, watchdog: Double?, session: SignSession, stats: ServeStats, stop: StopFlag) {
     self.notifier = notifier
@@ -40,9 +41,9 @@ final class SystemdLink: Sendable {
       return
     }
     // READY=1 in a datagram of its own: nothing a person named can keep systemd from it.
-    notifier.send("READY=1")
+    send("READY=1")
     var said = status()
-    notifier.send("STATUS=" + said)
+    send("STATUS=" + said)
     let step = min(1.0, (watchdog ?? 2) / 2)
     var next = SystemClock.monotonicSeconds()
     var seen = session.changes.count
@@ -55,7 +56,7 @@ final class SystemdLink: Sendable {
         next = now + step
         stepped = true
         if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(saturating: watchdog * 5e8)) {
-          notifier.send("WATCHDOG=1")
+          send("WATCHDOG=1")
         }
       }
       // The status is made again after a change to the sign, and once a step (at most a
@@ -65,7 +66,7 @@ final class SystemdLink: Sendable {
         let line = status()
         if line != said {
           said = line
-          notifier.send("STATUS=" + line)
+          send("STATUS=" + line)
         }
       }
       // Woken by a change (the status follows it at once), else at the next ping; the way
@@ -78,19 +79,29 @@ final class SystemdLink: Sendable {
   /// The sign is on its way out (said once; the shutdown path says it before the sign goes
   /// dark, whatever this thread is doing).
   func stopping() {
-    guard stoppingSaid.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-    notifier.send("STOPPING=1")
+    stoppingSaid.withLock { said in
+      guard !said else { return }
+      said = true
+      notifier.send("STOPPING=1")
+    }
+  }
+
+  /// Sends `message` unless `STOPPING=1` went already.
+  func send(_ message: String) {
+    stoppingSaid.withLock { said in
+      if !said { notifier.send(message) }
+    }
   }
 
   /// A SIGHUP reload begins (`MONOTONIC_USEC`: when, as `Type=notify-reload` asks).
   func reloading() {
-    notifier.send("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)")
+    send("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)")
   }
 
   /// The reload ended (done, or refused with the old config still running).
   func reloaded() {
-    notifier.send("READY=1")
-    notifier.send("STATUS=" + status())
+    send("READY=1")
+    send("STATUS=" + status())
   }
 
   /// One line a person reads in `systemctl status`: the program, lit or dark, what each

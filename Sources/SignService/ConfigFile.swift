@@ -69,19 +69,19 @@ package enum ConfigFile {
 package enum OptionFile {
   /// Parses `text` and reads it with `body`.
   ///
-  /// - Throws: ``InputError``: a bad value in a file named on the command line is the same
+  /// - Throws: ``UsageError``: a bad value in a file named on the command line is the same
   ///   kind of error as the same value typed there.
-  static func read<Result>(_ text: String, path: String, _ body: (JSONFields) throws(JSONFieldError) -> Result) throws(InputError) -> Result {
+  static func read<Result>(_ text: String, path: String, _ body: (JSONFields) throws(JSONFieldError) -> Result) throws(UsageError) -> Result {
     let located: (value: JSONValue, locations: JSONLocations)
     do {
       located = try JSONParser.parseLocated(text)
     } catch {
-      throw InputError("\(path): \(error)")
+      throw UsageError("\(path): \(error)")
     }
     do {
       return try body(try JSONFields(located.value))
     } catch {
-      throw InputError("\(located.locations.place(of: error.field, in: path)): \(error)")
+      throw UsageError("\(located.locations.place(of: error.field, in: path)): \(error)")
     }
   }
 }

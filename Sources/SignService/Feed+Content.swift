@@ -56,12 +56,12 @@ extension Feed {
     _ fields: JSONFields, replacing: Bool = false, keeping: Bool = false, over start: ZoneOptions? = nil, fonts cache: FontCache? = nil
   ) throws -> Update {
     for key in LayoutFile.placementKeys where fields.value[key] != nil {
-      throw ContentError.placementInUpdate(field: fields.name(key), key: key)
+      throw SignRefusal.placementInUpdate(field: fields.name(key), key: key)
     }
     try fields.rejectUnknownKeys(LayoutFile.contentKeys + ["zone", "message", "immediately", "pause", "lifetime", "fallback"])
     let zone = try fields.string("zone") ?? firstZone
     guard zoneNames.contains(zone) else {
-      throw ContentError.noSuchZone(field: fields.name("zone"), name: zone, zones: zoneNames)
+      throw SignRefusal.noSuchZone(field: fields.name("zone"), name: zone, zones: zoneNames)
     }
     var messages = try fields.strings("messages")
     if let single = try fields.string("message") { messages = [single] }
@@ -143,7 +143,7 @@ extension Feed {
     if let fields {
       // The colours of an RGB board's zones are set up with the display, before any line.
       if fields.optional("color") != nil {
-        throw ContentError.colorInUpdate(field: fields.name("color"))
+        throw SignRefusal.colorInUpdate(field: fields.name("color"))
       }
       try LayoutFile.apply(fields, to: &options)
       try LayoutFile.checkCycleOnly(fields, options)
@@ -195,7 +195,7 @@ extension Feed {
       case .textTallerThanSign: key = "font"
       default: key = "messages"
       }
-      throw ContentError.doesNotFit(field: fields?.name(key) ?? key, zone: zone, width: size.width, height: size.height, reason: "\(error)")
+      throw SignRefusal.doesNotFit(field: fields?.name(key) ?? key, zone: zone, width: size.width, height: size.height, reason: "\(error)")
     }
   }
 

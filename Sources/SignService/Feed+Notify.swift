@@ -16,7 +16,7 @@ extension Feed {
     guard case .object(let members) = fields.value else { throw JSONFieldError(field: fields.path.isEmpty ? "(top level)" : fields.path, reason: "expected a notification") }
     let zone = try fields.string("zone")
     if let zone, !zoneNames.contains(zone) {
-      throw ContentError.noSuchZone(field: fields.name("zone"), name: zone, zones: zoneNames)
+      throw SignRefusal.noSuchZone(field: fields.name("zone"), name: zone, zones: zoneNames)
     }
     if fields.value["messages"] == nil && fields.value["message"] == nil { throw fields.missing("messages") }
     let length: Notification.Length

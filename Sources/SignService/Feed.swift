@@ -155,8 +155,8 @@ public final class Feed: Sendable {
   /// at the next frame: the line read as ``SignCommand/commands(feedLine:)`` reads it for a
   /// session, applied to this feed alone (a sign built by ``SignPlan`` without a session).
   ///
-  /// - Throws: ``SignFailure`` saying why the line changes nothing (a bad field names its
-  ///   path: `field 'speed': …`).
+  /// - Throws: ``SignRefusal`` saying why the line changes nothing (a bad field names its
+  ///   path: `speed: …`).
   public func handle(_ line: String) throws {
     do {
       for command in try SignCommand.commands(feedLine: line) {
@@ -172,10 +172,8 @@ public final class Feed: Sendable {
           break
         }
       }
-    } catch let error as JSONFieldError {
-      throw SignFailure(error.field == "(line)" ? error.reason : "\(error)")
-    } catch let error as ContentError {
-      throw SignFailure("\(error)")
+    } catch {
+      throw SignRefusal(from: error)
     }
     stop.wake()
   }
@@ -228,7 +226,7 @@ public final class Feed: Sendable {
   /// name the same zones; nothing changes if any zone fails.
   package func reset(to zones: [ZoneSpec]) throws {
     guard zones.map(\.name).sorted() == zoneNames.sorted() else {
-      throw ContentError.zonesChanged(from: zoneNames, to: zones.map(\.name))
+      throw SignRefusal.zonesChanged(from: zoneNames, to: zones.map(\.name))
     }
     let previous = state.withLock { ($0.initial, $0.initialFonts) }
     var updates: [Update] = []

@@ -101,7 +101,7 @@ public final class FontCache: Sendable {
 
   /// The chain of `names`, loading each font not loaded yet, and the fonts' identities.
   ///
-  /// - Throws: ``InputError`` for an unknown name, ``NotOffered`` for a font `access` does
+  /// - Throws: ``UsageError`` for an unknown name, ``NotOffered`` for a font `access` does
   ///   not allow, ``SignFailure`` for a file that cannot be read.
   func chain(_ names: [String], access: Access = .any) throws -> (chain: FontChain, identities: [Identity]) {
     var chain: [any Font] = []
@@ -151,7 +151,7 @@ public final class FontCache: Sendable {
     case .any:
       path = FontLocator.file(named: name)
       if path == nil {
-        throw InputError(FontLocator.UnknownFont(name: name, suggestion: closestName(to: name, among: FontLocator.names)).description)
+        throw UsageError(FontLocator.UnknownFont(name: name, suggestion: closestName(to: name, among: FontLocator.names)).description)
       }
     case .offered(let folders, let started):
       if started.contains(name) {

@@ -28,7 +28,7 @@ package enum LayoutFile {
 
   /// Parses a layout; every zone starts from `base` (the command line's options).
   ///
-  /// - Throws: ``InputError`` naming the file, the line and column and the field.
+  /// - Throws: ``UsageError`` naming the file, the line and column and the field.
   static func parse(_ text: String, path: String, base: RunOptions) throws -> [ZoneSpec] {
     try OptionFile.read(text, path: path) { fields throws(JSONFieldError) in
       try fields.rejectUnknownKeys(["zones"])

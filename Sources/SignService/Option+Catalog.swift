@@ -48,10 +48,10 @@ extension Option {
   static let flip = Option(
     name: "flip", key: "flip", placeholder: "<h|v|hv>", help: "Mirror left-right (h), upside down (v), or both (hv).",
     defaultText: nil, places: [.commandLine, .zone], needs: nil,
-    applyText: { text, options throws(InputError) in
+    applyText: { text, options throws(UsageError) in
       let text = text ?? ""
       guard Option.setFlips(text, in: &options) else {
-        throw InputError("Invalid value for '--flip <h|v|hv>': \(Option.flipRule)")
+        throw UsageError("Invalid value for '--flip <h|v|hv>': \(Option.flipRule)")
       }
     },
     applyJSON: { fields, key, options throws(JSONFieldError) in
@@ -124,9 +124,9 @@ extension Option {
     name: "mqtt-group", key: "mqttGroups", placeholder: "<prefix>",
     help: "With --mqtt: also take content, messages, notifications and control on this group's topics (repeatable; the sign's own topics win, Docs/fleet.md).",
     defaultText: nil, places: [.commandLine], needs: .serve,
-    applyText: { text, options throws(InputError) in
+    applyText: { text, options throws(UsageError) in
       let prefix = text ?? ""
-      if let problem = MQTTTopic.prefixProblem(prefix) { throw InputError("'--mqtt-group \(prefix)': \(problem)") }
+      if let problem = MQTTTopic.prefixProblem(prefix) { throw UsageError("'--mqtt-group \(prefix)': \(problem)") }
       if !options.mqttGroups.contains(prefix) { options.mqttGroups.append(prefix) }
     },
     applyJSON: { fields, key, options throws(JSONFieldError) in
@@ -196,7 +196,7 @@ extension Option {
   func marking(_ path: WritableKeyPath<RunOptions, Bool> & Sendable) -> Option {
     var option = self
     let apply = applyText
-    option.applyText = { text, options throws(InputError) in
+    option.applyText = { text, options throws(UsageError) in
       try apply(text, &options)
       options[keyPath: path] = true
     }

@@ -45,7 +45,7 @@ package struct Option: Sendable {
   package let places: Places
   package let needs: Need?
   /// Applies a command-line value (`nil` for a flag).
-  package var applyText: @Sendable (String?, inout RunOptions) throws(InputError) -> Void
+  package var applyText: @Sendable (String?, inout RunOptions) throws(UsageError) -> Void
   /// Applies the JSON field `key` when present.
   var applyJSON: @Sendable (JSONFields, String, inout RunOptions) throws(JSONFieldError) -> Void
   /// The option's value in `options` as JSON, as `applyJSON` reads it back (`GET
@@ -72,8 +72,8 @@ package struct OptionLabel: Sendable {
 
   /// The error for a value the option cannot take: the option as the place, then the
   /// reason, worded as a config file's or the API's field says it.
-  func invalid(_ reason: String) -> InputError {
-    InputError("Invalid value for '--\(name) \(placeholder)': \(reason)")
+  func invalid(_ reason: String) -> UsageError {
+    UsageError("Invalid value for '--\(name) \(placeholder)': \(reason)")
   }
 }
 
@@ -86,7 +86,7 @@ package struct OptionLabel: Sendable {
 package struct OptionKind<Value>: Sendable {
   let placeholder: String
   /// Reads the text of a value of the option `label` names.
-  let text: @Sendable (String, OptionLabel) throws(InputError) -> Value
+  let text: @Sendable (String, OptionLabel) throws(UsageError) -> Value
   /// Reads field `key`, or `nil` when absent.
   let json: @Sendable (JSONFields, String) throws(JSONFieldError) -> Value?
   /// The value as help shows a default.
@@ -119,7 +119,7 @@ extension OptionKind {
   ) {
     self.init(
       placeholder: placeholder,
-      text: { text, option throws(InputError) in
+      text: { text, option throws(UsageError) in
         do throws(JSONFieldError) {
           let fields = try JSONFields(.object([("value", argument.value(text))]))
           guard let value = try json(fields, "value") else { throw fields.missing("value") }
@@ -141,7 +141,7 @@ extension Option {
     Option(
       name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
       defaultText: shown ?? kind.show(RunOptions()[keyPath: path]), places: places, needs: needs,
-      applyText: { text, options throws(InputError) in
+      applyText: { text, options throws(UsageError) in
         options[keyPath: path] = try kind.text(text ?? "", OptionLabel(name: name, placeholder: kind.placeholder))
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in
@@ -158,7 +158,7 @@ extension Option {
     Option(
       name: name, key: key ?? camelCase(name), placeholder: kind.placeholder, help: help,
       defaultText: shown, places: places, needs: needs,
-      applyText: { text, options throws(InputError) in
+      applyText: { text, options throws(UsageError) in
         options[keyPath: path] = try kind.text(text ?? "", OptionLabel(name: name, placeholder: kind.placeholder))
       },
       applyJSON: { fields, key, options throws(JSONFieldError) in

@@ -152,12 +152,12 @@ public struct RunOptions: Sendable, Equatable {
 extension RunOptions {
 
   /// Refuses more messages, or longer ones, than the documented limits.
-  package static func checkMessages(_ messages: [String]) throws(InputError) {
+  package static func checkMessages(_ messages: [String]) throws(UsageError) {
     guard messages.count <= RunOptions.maximumMessageCount else {
-      throw InputError("\(messages.count) messages is more than the limit of \(RunOptions.maximumMessageCount).")
+      throw UsageError("\(messages.count) messages is more than the limit of \(RunOptions.maximumMessageCount).")
     }
     for (index, message) in messages.enumerated() where message.unicodeScalars.count > RunOptions.maximumMessageLength {
-      throw InputError(
+      throw UsageError(
         "message \(index + 1) is \(message.unicodeScalars.count) characters long; the limit is \(RunOptions.maximumMessageLength).")
     }
   }

@@ -27,7 +27,7 @@ public enum SignPlan {
   /// Builds the sign `options` describe: its zones, their content and the feed that
   /// updates them; the sign's clock starts at `now` (Unix time) unless the options fix it.
   ///
-  /// - Throws: ``InputError`` for a bad value (naming the option, file or field),
+  /// - Throws: ``UsageError`` for a bad value (naming the option, file or field),
   ///   ``SignFailure`` for a file or font that cannot be read.
   ///
   /// `saved` holds zones' content documents to start with instead of the options' (what a
@@ -53,7 +53,7 @@ public enum SignPlan {
       let frames = (Double(loops) * loop * options.fps - 1e-9).rounded(.up)
       // As many frames as --frames takes at most: a speed near 0 makes a loop last for ever.
       guard frames <= Double(Int32.max) else {
-        throw InputError("\(loops == 1 ? "'--once'" : "'--loops \(loops)'") at this speed lasts \(secondsText(Double(loops) * loop)): more than \(Int32.max) frames; raise '--speed'.")
+        throw UsageError("\(loops == 1 ? "'--once'" : "'--loops \(loops)'") at this speed lasts \(secondsText(Double(loops) * loop)): more than \(Int32.max) frames; raise '--speed'.")
       }
       options.frames = max(1, Int(saturating: frames))
     }
@@ -109,14 +109,14 @@ public enum SignPlan {
       return (SignController(sign: sign, wake: stop), specs)
     } catch let error as SignFailure {
       throw error
-    } catch let error as InputError {
+    } catch let error as UsageError {
       throw error
     } catch let error as Sign.LayoutError {
       // A zone that does not fit is a bad value in the file named on the command line.
-      throw InputError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
+      throw UsageError("\(options.layoutPath ?? options.configPath ?? "layout"): \(error)")
     } catch MarqueeError.unknownIcon(let unknown) {
       // A message's icon name is a bad value where the message was written.
-      throw InputError(unknown.description)
+      throw UsageError(unknown.description)
     } catch {
       throw SignFailure("\(error)")
     }
@@ -161,7 +161,7 @@ public enum SignPlan {
     do {
       return try LayoutFile.zones(options.configZones, base: options)
     } catch {
-      throw InputError("\(options.configPath ?? "config"): \(error)")
+      throw UsageError("\(options.configPath ?? "config"): \(error)")
     }
   }
 

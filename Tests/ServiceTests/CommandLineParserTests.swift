@@ -176,7 +176,7 @@ import Testing
   @Test(arguments: ["name", "x", "y", "width", "height"])
   func layoutOnlyKeysAreRefusedWithTheirReason(key: String) throws {
     let reason = try feedLine(#"{"message": "hi", "\#(key)": 3}"#)
-    #expect(reason == "field '\(key)': an update cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
+    #expect(reason == "\(key): an update cannot rename, move or resize a zone; '\(key)' belongs in the layout file")
   }
 
   @Test func contentKeysAreStillTaken() throws {

@@ -39,10 +39,10 @@ enum Serve {
         session: session, listen: address, hosts: HostNames(extra: options.allowHosts), token: token, mqtt: mqtt,
         version: HelpText.version, stop: stop)
     } catch {
-      throw RuntimeError("\(error)")
+      throw SignFailure("\(error)")
     }
     if options.stdin && StandardDescriptors.closed.contains(0) {
-      throw RuntimeError("standard input is closed, and '--stdin' reads from it")
+      throw SignFailure("standard input is closed, and '--stdin' reads from it")
     }
     served.start()
     // Lines on standard input are commands to the same session as the API's and MQTT's.
@@ -60,7 +60,7 @@ enum Serve {
   static func reloadedOptions(path: String, arguments: [String]) throws -> RunOptions {
     let base = try ConfigFile.load(path)
     guard case .run(let options) = try CommandLineParser.parse(arguments, base: base.options, baseGiven: base.given) else {
-      throw RuntimeError("the command line no longer runs the sign")
+      throw SignFailure("the command line no longer runs the sign")
     }
     return options
   }

@@ -7,9 +7,9 @@ extension SignCommand {
   /// `{"dismiss": ID}` / `{"dismiss": true}` (both may stand in one line: the notice first).
   /// A carriage return before the line's end is not part of it.
   ///
-  /// - Throws: ``JSONFieldError`` for a line that is not JSON where it starts as JSON, or
-  ///   a notice line with other keys or a bad number (the field named).
-  public static func commands(feedLine line: String) throws(JSONFieldError) -> [SignCommand] {
+  /// - Throws: ``SignRefusal`` for a line that is not JSON where it starts as JSON, or a
+  ///   notice line with other keys or a bad number (the field named).
+  public static func commands(feedLine line: String) throws(SignRefusal) -> [SignCommand] {
     let trimmed = line.hasSuffix("\r") ? String(line.dropLast()) : line
     guard trimmed.first == "{" else {
       return [.content(.object([("messages", .array([.string(trimmed)]))]), replacing: false)]
@@ -18,10 +18,18 @@ extension SignCommand {
     do {
       value = try JSONParser.parse(trimmed)
     } catch {
-      throw JSONFieldError(field: "(line)", reason: "\(error)")
+      throw SignRefusal("\(error)")
     }
     guard value["notify"] != nil || value["dismiss"] != nil else { return [.content(value, replacing: false)] }
-    let fields = try JSONFields(value)
+    do throws(JSONFieldError) {
+      return try notices(JSONFields(value))
+    } catch {
+      throw SignRefusal(.invalid, field: error.field, error.reason)
+    }
+  }
+
+  /// A line's notice and dismissal, the notice first.
+  private static func notices(_ fields: JSONFields) throws(JSONFieldError) -> [SignCommand] {
     try fields.rejectUnknownKeys(["notify", "dismiss"])
     var commands: [SignCommand] = []
     if let document = try fields.object("notify") { commands.append(.notify(document.value)) }

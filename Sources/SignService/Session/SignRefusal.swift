@@ -51,10 +51,9 @@ public struct SignRefusal: Error, Sendable, Equatable, CustomStringConvertible {
     switch error {
     case let refusal as SignRefusal: self = refusal
     case let error as JSONFieldError: self.init(.invalid, field: error.field, error.reason)
-    case let error as ContentError: self.init(.invalid, field: error.field, error.reason)
     case let error as StateFile.TooLarge: self.init(.tooLarge, field: nil, "the change was not made: \(error)")
     case let error as SignFailure: self.init(.failed, field: nil, error.message)
-    case let error as InputError: self.init(.invalid, field: nil, error.message)
+    case let error as UsageError: self.init(.invalid, field: nil, error.message)
     default: self.init(.invalid, field: nil, "\(error)")
     }
   }

@@ -89,7 +89,7 @@ extension SignSession {
   func pause(zone: String?, _ pausing: Bool) throws -> SignAnswer {
     let names = zone.map { [$0] } ?? zones.map(\.name)
     for name in names where !zones.contains(where: { $0.name == name }) {
-      throw ContentError.noSuchZone(field: "zone", name: name, zones: zones.map(\.name))
+      throw SignRefusal.noSuchZone(field: "zone", name: name, zones: zones.map(\.name))
     }
     let updates = try names.map { try pauseUpdate($0, pausing) }
     try save { saved in for name in names { saved.paused[name] = pausing } }

@@ -77,7 +77,7 @@ public final class SignSession: Sendable {
   /// looks at its schedule once, all before the first frame. Nothing runs on a thread of
   /// its own until ``start()``.
   ///
-  /// - Throws: ``InputError`` or ``SignFailure`` as ``SignPlan/build(_:stop:now:fontAccess:saved:clock:reports:)``
+  /// - Throws: ``UsageError`` or ``SignFailure`` as ``SignPlan/build(_:stop:now:fontAccess:saved:clock:reports:)``
   ///   does, and ``SignFailure`` for a state file that exists but cannot be read.
   public init(
     _ options: RunOptions, stop: StopFlag, clock: SignClock = .system, reports: SignReports = .inMemory(),
