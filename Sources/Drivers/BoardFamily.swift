@@ -29,9 +29,9 @@ public protocol BoardFamily: Sendable, Equatable {
   /// The bus the board's bytes go over, which says which dump option writes them.
   var dataBus: BoardBus { get }
   /// The steps of full brightness the chips have.
-  var brightnessSteps: ClosedRange<Int> { get }
+  var intensitySteps: ClosedRange<Int> { get }
   /// This board at another full brightness.
-  func with(brightness: Int) throws(InvalidBoardValue) -> Self
+  func with(intensity: Int) throws(InvalidBoardValue) -> Self
   /// Why the family cannot do what `settings` ask (HUB12 panels hold no frame for `--keep`),
   /// or `nil`.
   func refusal(_ settings: BoardSettings) -> String?
@@ -126,7 +126,7 @@ extension BoardFamily {
     try visitor.visit(&display)
   }
 
-  public var brightnessSteps: ClosedRange<Int> { 0...15 }
+  public var intensitySteps: ClosedRange<Int> { 0...15 }
   public func refusal(_ settings: BoardSettings) -> String? { nil }
 }
 

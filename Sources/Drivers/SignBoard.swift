@@ -43,6 +43,9 @@ public struct SignBoard: Sendable, Equatable {
       guard let driver = try fields.choice("driver", SignBoard.drivers) else { throw fields.missing("driver") }
       let family = families.first { $0.drivers.contains(driver) }!
       let board = SignBoard(try family.decode(fields, driver: driver, notices: &notices))
+      if fields.value["brightness"] != nil {
+        notices.append("'brightness' is the old name of the chip's step at full brightness: write \"intensity\"")
+      }
       return (board, notices.map { "\(path): \($0)" })
     } catch {
       throw BoardFileError(path: path, reason: "\(error)")
@@ -71,8 +74,8 @@ public struct SignBoard: Sendable, Equatable {
   /// This board at another full brightness.
   ///
   /// - Throws: ``InvalidBoardValue`` for a step the chip does not have.
-  public func with(brightness: Int) throws(InvalidBoardValue) -> SignBoard {
-    SignBoard(try family.with(brightness: brightness))
+  public func with(intensity: Int) throws(InvalidBoardValue) -> SignBoard {
+    SignBoard(try family.with(intensity: intensity))
   }
 
   /// One part of the sign that data reaches as a whole: a module, a backpack, a panel.

@@ -77,7 +77,8 @@ enum BoardFiles {
     do {
       return try SignBoard.read(json: text, path: path)
     } catch {
-      throw SignFailure(error.description)
+      // A bad value in a file named on the command line, as a config file's is.
+      throw UsageError(error.description)
     }
   }
 

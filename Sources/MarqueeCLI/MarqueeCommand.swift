@@ -150,8 +150,8 @@ public enum MarqueeCommand {
     }
     options.width = loaded.width
     options.height = loaded.height
-    return try options.brightness.map { brightness in
-      do { return try loaded.with(brightness: brightness) } catch { throw UsageError("'--brightness': \(error)") }
+    return try options.intensity.map { intensity in
+      do { return try loaded.with(intensity: intensity) } catch { throw UsageError("'--intensity': \(error)") }
     } ?? loaded
   }
 

@@ -147,9 +147,12 @@ extension Option {
   static let retry = flag(
     "retry", \.retry, needs: .board,
     help: "With --board: when the SPI or I2C device fails, reopen it (1 s, 2 s, … 30 s apart) instead of stopping.")
+  static let intensity = optional(
+    "intensity", \.intensity, .integer("<0-15>", in: 0...15), needs: .board, default: "the board's",
+    help: "With --board: the chip's step at full brightness (the sign's brightness level 15), of 16 on every board; levels and fades dim below it.")
   static let brightness = optional(
-    "brightness", \.brightness, .integer("<0-15>", in: 0...15), needs: .board, default: "the board's",
-    help: "With --board: the brightness step at full brightness, of 16 on every board (fades dim below it).")
+    "brightness", \.intensity, .integer("<0-15>", in: 0...15), needs: .board, default: "the board's",
+    help: "The old name of --intensity.")
   static let keep = flag("keep", \.keepLastFrame, needs: .board,
                          help: "With --board: leave the last frame lit on exit instead of blanking the sign.")
   package static let frames = optional("frames", \.frames, .integer("<count>", in: 1...Int(Int32.max)),
@@ -176,7 +179,7 @@ extension Option {
   package static let all: [Option] = [
     width, height, speed, fps, gap, direction, textDirection, align, valign, mode, dwell, entry, exit, duration, ease, sprite, seed,
     invert, flip, font, fit, letterSpacing, lineSpacing, icons, gif, pbm, seconds, gifScale, color, stdin, onEndOfInput, clockStart, config, layout,
-    board, simulate, spiDump, i2cDump, hub75Dump, retry, listen, tokenFile, state, allowHost, mqtt, mqttPasswordFile, mqttTopic, mqttValues, mqttGroup, haDiscovery, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
+    board, simulate, spiDump, i2cDump, hub75Dump, retry, listen, tokenFile, state, allowHost, mqtt, mqttPasswordFile, mqttTopic, mqttValues, mqttGroup, haDiscovery, intensity, brightness, keep, frames, loops, once, noWait, output, noColor, version, help,
   ]
 
   /// The options a layout zone and a feed line take.

@@ -78,8 +78,9 @@ public struct RunOptions: Sendable, Equatable {
   public var retry = false
   /// With a board: leave the last frame lit on exit instead of blanking.
   public var keepLastFrame = false
-  /// With a board: the brightness step at full brightness, 0-15, instead of the board file's.
-  public var brightness: Int?
+  /// With a board: the chip's step at full brightness (the brightness level 15), 0-15,
+  /// instead of the board file's `intensity`.
+  public var intensity: Int?
   /// Light each module of the board in chain order instead of showing messages.
   public var identify = false
   /// `marquee serve`: run the sign with an HTTP server beside it.

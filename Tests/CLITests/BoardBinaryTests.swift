@@ -130,8 +130,8 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     (#"{"module": "fc16", "grid": {"columns": 4}}"#, "field 'driver': missing (it is required)"),
     (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": "four"}}"#,
      "field 'grid.columns': expected a whole number from 1 to 256, got the string \"four\""),
-    (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "brightness": 16}"#,
-     "field 'brightness': 16 is out of range (0 to 15)"),
+    (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "intensity": 16}"#,
+     "field 'intensity': 16 is out of range (0 to 15)"),
     (#"{"driver": "max7219", "module": "fc17", "grid": {"columns": 4}}"#,
      "field 'module': 'fc17' is not a module variant"),
     (#"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "rotaton": 90}"#,
@@ -145,7 +145,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
     let dump = temporaryPath("never-\(UUID().uuidString).bin")
     defer { try? FileManager.default.removeItem(atPath: path) }
     let result = try BinaryRunner.run(["--board", path, "--spi-dump", dump, "--frames", "1", "X"])
-    #expect(result.status == 1)
+    #expect(result.status == 64)
     #expect(result.stderr.hasPrefix("Error: \(path): \(message)"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: dump))
   }
@@ -291,7 +291,7 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
   }
 }
 
-/// `--brightness` sets the board's full intensity, the ceiling of every fade.
+/// `--intensity` sets the board's step at full brightness, the ceiling of every fade and level.
 @Suite(.offThePool) struct BrightnessBinaryTests {
   /// The intensity register values written, in order, from a dump of 4-chip transactions.
   func intensities(_ arguments: [String]) throws -> [UInt8] {
@@ -308,10 +308,31 @@ func decodeFC16Dump(_ bytes: [UInt8], modules: Int) -> [[String]] {
                 "--no-wait", "ONE", "TWO"]
     let board = try intensities(fade)
     #expect(board.first == 7, "the board file's brightness")
-    let dimmed = try intensities(["--brightness", "3"] + fade)
+    let dimmed = try intensities(["--intensity", "3"] + fade)
     #expect(dimmed.first == 3)
     #expect(dimmed.allSatisfy { $0 <= 3 } && Set(dimmed).count > 1, "a fade under the ceiling: \(Set(dimmed).sorted())")
-    #expect(try BinaryRunner.run(["--brightness", "3", "X"]).status == 64)
-    #expect(try BinaryRunner.run(["--board", "max7219-fc16-32x8", "--simulate", "--brightness", "16", "X"]).status == 64)
+    #expect(try BinaryRunner.run(["--intensity", "3", "X"]).status == 64)
+    #expect(try BinaryRunner.run(["--board", "max7219-fc16-32x8", "--simulate", "--intensity", "16", "X"]).status == 64)
+  }
+
+  /// The old name of the board's step (`--brightness`, a board file's `brightness`) still
+  /// works as `intensity` does, so a sign set up before the rename starts the same.
+  @Test func theOldNameOfTheIntensityStillWorks() throws {
+    let still = ["--frames", "2", "--no-wait", "X"]
+    #expect(try intensities(["--brightness", "3"] + still).first == 3)
+    let folder = NSTemporaryDirectory() + "marquee-old-brightness-\(getpid())"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let old = folder + "/old.json", both = folder + "/both.json"
+    try #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "brightness": 2}"#.write(toFile: old, atomically: true, encoding: .utf8)
+    try #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "brightness": 2, "intensity": 4}"#
+      .write(toFile: both, atomically: true, encoding: .utf8)
+    let dump = folder + "/spi.bin"
+    let result = try BinaryRunner.run(["--board", old, "--spi-dump", dump] + still)
+    #expect(result.status == 0 && result.stderr.contains("Notice: \(old): 'brightness' is the old name"), "\(result.stderr)")
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: dump)))
+    #expect(stride(from: 0, to: bytes.count - 1, by: 2).first { bytes[$0] == 0x0A }.map { bytes[$0 + 1] } == 2)
+    let refused = try BinaryRunner.run(["--board", both, "--simulate"] + still)
+    #expect(refused.status == 64 && refused.stderr.contains("field 'brightness': the old name of 'intensity'; give one of them"), "\(refused.stderr)")
   }
 }

@@ -146,7 +146,7 @@ import Testing
   /// Brightness is OE's share of each slot: step 7 of 15 lights half of it.
   @Test func brightnessIsOEOnTime() throws {
     let board = try HUB12KernelTests.board("hub12-p10-32x16")
-    let run = try scan(["--board", "hub12-p10-32x16", "--brightness", "7", "--fps", "10", "HALF"], slots: 120)
+    let run = try scan(["--board", "hub12-p10-32x16", "--intensity", "7", "--fps", "10", "HALF"], slots: 120)
     #expect(run.status == 128 + SIGTERM, "\(run.stderr)")
     let emulator = HUB12KernelTests.replay(run.log, on: board)
     let slot = Double(board.slotNanoseconds)

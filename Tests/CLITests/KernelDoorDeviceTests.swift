@@ -29,7 +29,7 @@ import Testing
 
   @Test func fourBackpacksShowTheSignAndAreLeftInStandby() throws {
     let arguments = ["--board", "ht16k33-adafruit-32x8", "--frames", "12", "--no-wait", "--speed", "400", "HELLO I2C"]
-    let run = try door.run(arguments + ["--brightness", "9"], KernelDoorDeviceTests.bus)
+    let run = try door.run(arguments + ["--intensity", "9"], KernelDoorDeviceTests.bus)
     #expect(run.result.status == 0, "\(run.result.stderr)")
     #expect(run.log.first == "open /dev/i2c-1" && run.log.last == "close /dev/i2c-1")
     // Addressing only when the address changes, before that device's writes.

@@ -28,7 +28,7 @@ import Testing
       for unit in board.units {
         #expect(unit.x >= 0 && unit.y >= 0 && unit.x + unit.width <= board.width && unit.y + unit.height <= board.height, "\(file)")
       }
-      #expect(try board.with(brightness: 2) != board.with(brightness: 9), "\(file): the brightness is part of the board")
+      #expect(try board.with(intensity: 2) != board.with(intensity: 9), "\(file): the brightness is part of the board")
     }
   }
 

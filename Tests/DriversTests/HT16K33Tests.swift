@@ -83,7 +83,7 @@ import Testing
   @Test func startUpAndShutdownFollowTheDatasheet() throws {
     let board = try HT16K33Board(
       name: "t", backpacks: [.init(address: 0x70, module: .matrix8x8, x: 0, y: 0), .init(address: 0x74, module: .matrix8x8, x: 8, y: 0)],
-      brightness: 9)
+      intensity: 9)
     var display = try HT16K33Display(board: board, transport: I2CRecordingTransport())
     let zeros = [UInt8](repeating: 0, count: 17)
     let startUp: [(UInt8, [UInt8])] = [
@@ -144,7 +144,7 @@ import Testing
   }
 
   @Test func brightnessIsTheDimmingCommandAndZeroIsDark() throws {
-    let board = try HT16K33Tests.board(.matrix8x8).with(brightness: 15)
+    let board = try HT16K33Tests.board(.matrix8x8).with(intensity: 15)
     var emulation = HT16K33Emulation(board: board)
     var frame = Frame(width: 8, height: 8)
     frame.pixels[2, 2] = true
@@ -211,8 +211,8 @@ import Testing
       == "b.json: field 'backpacks[1]': overlaps backpacks[0]")
     #expect(error(#"{"driver": "ht16k33", "backpacks": [{"address": "0x70"}]}"#)
       == "b.json: field 'backpacks[0].module': missing (and no 'module' for every backpack)")
-    #expect(error(#"{"driver": "ht16k33", "module": "8x8", "backpacks": [{"address": "0x70"}], "brightness": 16}"#)
-      == "b.json: field 'brightness': 16 is out of range (0 to 15)")
+    #expect(error(#"{"driver": "ht16k33", "module": "8x8", "backpacks": [{"address": "0x70"}], "intensity": 16}"#)
+      == "b.json: field 'intensity': 16 is out of range (0 to 15)")
   }
 
   @Test func everyHT16K33BoardFileLoads() throws {

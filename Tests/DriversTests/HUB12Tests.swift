@@ -79,7 +79,7 @@ import Testing
   }
 
   @Test func fadesAndBrightnessAreTheOnShare() throws {
-    let board = try HUB12Tests.board("hub12-p10-32x16").with(brightness: 7)
+    let board = try HUB12Tests.board("hub12-p10-32x16").with(intensity: 7)
     var encoder = HUB12Encoder(board: board)
     var cycle = HUB12Cycle()
     var frame = Frame(width: 32, height: 16)

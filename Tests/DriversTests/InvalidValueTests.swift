@@ -8,9 +8,9 @@ import Marquee
 /// that names the parameter, instead of writing a wrong value or trapping.
 @Suite struct InvalidValueTests {
   @Test(arguments: [-1, 16, 255])
-  func aBoardRefusesABrightnessTheChipCannotTake(brightness: Int) {
-    #expect(throws: MAX7219Board.InvalidValue(field: "brightness", reason: "\(brightness) is outside 0...15")) {
-      try MAX7219Board(name: "b", wiring: .fc16, columns: 4, brightness: brightness)
+  func aBoardRefusesAnIntensityTheChipCannotTake(intensity: Int) {
+    #expect(throws: MAX7219Board.InvalidValue(field: "intensity", reason: "\(intensity) is outside 0...15")) {
+      try MAX7219Board(name: "b", wiring: .fc16, columns: 4, intensity: intensity)
     }
   }
 
@@ -23,13 +23,13 @@ import Marquee
     #expect(throws: MAX7219Board.InvalidValue.self) { try MAX7219Board(name: "b", wiring: .fc16, columns: 4, speedHz: 20_000_000) }
     #expect(throws: MAX7219Board.InvalidValue.self) { try MAX7219Board(name: "b", wiring: .fc16, columns: 4, device: "") }
     // Every limit taken exactly still makes a board.
-    let board = try MAX7219Board(name: "b", wiring: .fc16, columns: 256, rows: 4, speedHz: 10_000_000, brightness: 15)
-    #expect(board.chipCount == 1024 && board.brightness == 15)
+    let board = try MAX7219Board(name: "b", wiring: .fc16, columns: 256, rows: 4, speedHz: 10_000_000, intensity: 15)
+    #expect(board.chipCount == 1024 && board.intensity == 15)
   }
 
   @Test func theBoardFileAndTheInitialiserShareTheirLimits() {
     #expect(throws: BoardFileError.self) {
-      try MAX7219Board(json: #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "brightness": 16}"#, path: "b.json")
+      try MAX7219Board(json: #"{"driver": "max7219", "module": "fc16", "grid": {"columns": 4}, "intensity": 16}"#, path: "b.json")
     }
   }
 

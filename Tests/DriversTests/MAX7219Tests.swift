@@ -49,7 +49,7 @@ func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Fra
   }
 
   @Test func startUpSequenceIsTheDatasheetsAndShutdownBlanksThenSleeps() throws {
-    var encoder = MAX7219Encoder(board: try MAX7219Board(name: "two", wiring: .fc16, columns: 2, brightness: 5))
+    var encoder = MAX7219Encoder(board: try MAX7219Board(name: "two", wiring: .fc16, columns: 2, intensity: 5))
     var output = SPITransactions()
     encoder.startUp(into: &output)
     let expected: [[UInt8]] =

@@ -21,7 +21,7 @@ import Testing
   static func unlimited(_ board: PixelBoard) throws -> PixelBoard {
     try PixelBoard(
       name: board.name, chip: board.chip, channelOrder: board.channelOrder, panels: board.panels, device: board.device,
-      speedHz: board.speedHz, brightness: board.brightness, maxMilliamps: PixelBoard.currentRange.upperBound)
+      speedHz: board.speedHz, intensity: board.intensity, maxMilliamps: PixelBoard.currentRange.upperBound)
   }
 
   @Test func theSPIClockGivesPulsesInsideTheWS2812BWindows() throws {
@@ -120,7 +120,7 @@ import Testing
   /// A full-white 8x32 panel would draw 15.6 A; the limit dims it to the board's 500 mA,
   /// counted from what the emulated LEDs show.
   @Test func theCurrentLimitDimsAFrameThatWouldDrawTooMuch() throws {
-    let board = try PixelTests.board("ws2812-8x32").with(brightness: 15)
+    let board = try PixelTests.board("ws2812-8x32").with(intensity: 15)
     var encoder = PixelEncoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
     var emulator = WS2812Emulator(ledCount: board.ledCount)
     var output = SPITransactions()
@@ -143,7 +143,7 @@ import Testing
 
   /// The APA102's global brightness counts in the current too.
   @Test func theCurrentLimitHoldsForAPA102s() throws {
-    let board = try PixelTests.board("apa102-16x16").with(brightness: 15)
+    let board = try PixelTests.board("apa102-16x16").with(intensity: 15)
     var encoder = PixelEncoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
     var emulator = APA102Emulator(ledCount: board.ledCount)
     var output = SPITransactions()

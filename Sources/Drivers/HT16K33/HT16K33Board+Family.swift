@@ -14,7 +14,7 @@ extension HT16K33Board: BoardFamily {
   public var unitName: String { "backpack" }
   public var units: [SignBoard.Unit] { backpacks.map { SignBoard.Unit(x: $0.x, y: $0.y, width: $0.size.width, height: $0.size.height) } }
   public var dataBus: BoardBus { .i2c }
-  public var brightnessSteps: ClosedRange<Int> { HT16K33Board.brightnessRange }
+  public var intensitySteps: ClosedRange<Int> { HT16K33Board.intensityRange }
 
   public func drive(_ settings: BoardSettings, _ visitor: inout some DisplayVisitor) throws {
     let encoder = HT16K33Encoder(board: self)

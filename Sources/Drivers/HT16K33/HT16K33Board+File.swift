@@ -3,7 +3,7 @@ import SimpleJSON
 extension HT16K33Board {
   /// The fields an HT16K33 board file may have.
   static let knownFields = [
-    "schema", "name", "description", "driver", "i2c", "bus", "module", "rotation", "color", "brightness", "backpacks", "grid",
+    "schema", "name", "description", "driver", "i2c", "bus", "module", "rotation", "color", "intensity", "brightness", "backpacks", "grid",
     "chain",
   ]
 
@@ -64,10 +64,10 @@ extension HT16K33Board {
       bus = old
       notices.append("'bus' is the old name of the I2C device: write \"i2c\": {\"device\": \"\(old)\"}")
     }
-    let brightness = try fields.integer("brightness", in: brightnessRange) ?? 15
+    let intensity = try fields.intensity(in: intensityRange) ?? 15
     let name = try fields.string("name") ?? "ht16k33"
     do throws(InvalidBoardValue) {
-      return try HT16K33Board(name: name, bus: bus, backpacks: backpacks, color: color, brightness: brightness)
+      return try HT16K33Board(name: name, bus: bus, backpacks: backpacks, color: color, intensity: intensity)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)
     }

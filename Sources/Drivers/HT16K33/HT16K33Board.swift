@@ -41,27 +41,27 @@ public struct HT16K33Board: Sendable, Equatable {
   /// What a bicolor backpack lights.
   public let color: HT16K33Module.Color
   /// The dimming step at full brightness, 0...15 (duty (n+1)/16).
-  public let brightness: Int
+  public let intensity: Int
   /// The sign's size in pixels: the smallest rectangle holding every backpack.
   public let width: Int, height: Int
 
   /// The addresses a backpack may have.
   public static let addressRange = 0x70...0x77
   /// The chip's dimming steps.
-  public static let brightnessRange = 0...15
+  public static let intensityRange = 0...15
 
   /// Creates a board.
   ///
   /// - Throws: ``InvalidBoardValue`` for no backpacks, an address outside ``addressRange``
   ///   or used twice, backpacks that overlap or lie at negative positions, a brightness
-  ///   outside ``brightnessRange``, an empty bus path.
+  ///   outside ``intensityRange``, an empty bus path.
   public init(
     name: String, bus: String = "/dev/i2c-1", backpacks: [Backpack], color: HT16K33Module.Color = .green,
-    brightness: Int = 15
+    intensity: Int = 15
   ) throws(InvalidBoardValue) {
     guard !backpacks.isEmpty else { throw InvalidBoardValue(field: "backpacks", reason: "none given") }
     guard !bus.isEmpty else { throw InvalidBoardValue(field: "bus", reason: "empty path") }
-    try InvalidBoardValue.check(brightness, HT16K33Board.brightnessRange, "brightness")
+    try InvalidBoardValue.check(intensity, HT16K33Board.intensityRange, "intensity")
     var used = Set<UInt8>()
     var right = 0, bottom = 0
     for (index, backpack) in backpacks.enumerated() {
@@ -85,15 +85,15 @@ public struct HT16K33Board: Sendable, Equatable {
     self.bus = bus
     self.backpacks = backpacks
     self.color = color
-    self.brightness = brightness
+    self.intensity = intensity
     (width, height) = (right, bottom)
   }
 
   /// This board at another full brightness (fades dim below it).
   ///
-  /// - Throws: ``InvalidBoardValue`` for a brightness outside ``brightnessRange``.
-  public func with(brightness: Int) throws(InvalidBoardValue) -> HT16K33Board {
-    try HT16K33Board(name: name, bus: bus, backpacks: backpacks, color: color, brightness: brightness)
+  /// - Throws: ``InvalidBoardValue`` for a brightness outside ``intensityRange``.
+  public func with(intensity: Int) throws(InvalidBoardValue) -> HT16K33Board {
+    try HT16K33Board(name: name, bus: bus, backpacks: backpacks, color: color, intensity: intensity)
   }
 }
 

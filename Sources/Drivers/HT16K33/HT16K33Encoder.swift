@@ -63,7 +63,7 @@ public struct HT16K33Encoder: FrameEncoder, Sendable {
   /// The start-up sequence of every backpack: oscillator on, dimming, RAM cleared, display
   /// on with blink off.
   public mutating func startUp(into output: inout I2CWrites) {
-    sentLevel = board.brightness
+    sentLevel = board.intensity
     for address in addresses {
       output.append(address: address, CollectionOfOne(HT16K33Command.oscillatorOn))
       output.append(address: address, CollectionOfOne(HT16K33Command.dimming | UInt8(sentLevel)))
@@ -94,7 +94,7 @@ public struct HT16K33Encoder: FrameEncoder, Sendable {
 
   /// The dimming step for a frame brightness, or `nil` for dark.
   public func dimming(for brightness: Double) -> Int? {
-    dimmingStep(for: brightness, fullStep: board.brightness)
+    dimmingStep(for: brightness, fullStep: board.intensity)
   }
 
   /// Appends the writes that make the backpacks show `frame` (nothing if they already do).

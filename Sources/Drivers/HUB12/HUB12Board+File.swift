@@ -3,7 +3,7 @@ import SimpleJSON
 extension HUB12Board {
   /// The fields a HUB12 board file may have.
   static let knownFields = [
-    "schema", "name", "description", "driver", "panel", "grid", "chain", "spi", "gpio", "refreshHz", "brightness",
+    "schema", "name", "description", "driver", "panel", "grid", "chain", "spi", "gpio", "refreshHz", "intensity", "brightness",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `hub12`.
@@ -46,12 +46,12 @@ extension HUB12Board {
     }
     let name = try fields.string("name") ?? "hub12"
     let refresh = try fields.integer("refreshHz", in: refreshRange) ?? 200
-    let brightness = try fields.integer("brightness", in: 0...15) ?? 15
+    let intensity = try fields.intensity(in: 0...15) ?? 15
     do throws(InvalidBoardValue) {
       return try HUB12Board(
         name: name, panelWidth: width, panelHeight: height, scan: scan, order: order, dataActiveLow: dataActiveLow,
         oeActiveHigh: oeActiveHigh, columns: columns, rows: rows, chainOrder: chain, device: device, speedHz: speed,
-        lines: lines, refreshHz: refresh, brightness: brightness)
+        lines: lines, refreshHz: refresh, intensity: intensity)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)
     }

@@ -57,7 +57,7 @@ public struct HUB12Board: Sendable, Equatable {
   /// Full refreshes a second the scanning loop aims for.
   public let refreshHz: Int
   /// The step of full brightness, 0...15: OE is on for (n + 1)/16 of each row's slot.
-  public let brightness: Int
+  public let intensity: Int
 
   /// The scans supported.
   public static let scans = [4, 8, 16]
@@ -77,7 +77,7 @@ public struct HUB12Board: Sendable, Equatable {
     dataActiveLow: Bool = true, oeActiveHigh: Bool = true, columns: Int = 1, rows: Int = 1,
     chainOrder: ChainOrder = ChainOrder(start: .topRight, direction: .rows, serpentine: false),
     device: String = "/dev/spidev0.0", speedHz: Int = 4_000_000, lines: [Signal: Line], refreshHz: Int = 200,
-    brightness: Int = 15
+    intensity: Int = 15
   ) throws(InvalidBoardValue) {
     let check = InvalidBoardValue.check
     try check(panelWidth, 8...256, "panel.width")
@@ -96,7 +96,7 @@ public struct HUB12Board: Sendable, Equatable {
     try check(rows, 1...16, "grid.rows")
     try check(speedHz, HUB12Board.speedRange, "spi.speedHz")
     try check(refreshHz, HUB12Board.refreshRange, "refreshHz")
-    try check(brightness, 0...15, "brightness")
+    try check(intensity, 0...15, "intensity")
     guard !device.isEmpty else { throw InvalidBoardValue(field: "spi.device", reason: "empty path") }
     let needed: [Signal] = [.oe, .a, .b, .lat] + (scan >= 8 ? [.c] : []) + (scan >= 16 ? [.d] : [])
     for signal in needed where lines[signal] == nil {
@@ -116,15 +116,15 @@ public struct HUB12Board: Sendable, Equatable {
     (self.dataActiveLow, self.oeActiveHigh) = (dataActiveLow, oeActiveHigh)
     (self.columns, self.rows, self.chainOrder) = (columns, rows, chainOrder)
     (self.device, self.speedHz, self.lines) = (device, speedHz, lines.filter { needed.contains($0.key) })
-    (self.refreshHz, self.brightness) = (refreshHz, brightness)
+    (self.refreshHz, self.intensity) = (refreshHz, intensity)
   }
 
   /// This board at another full brightness.
-  public func with(brightness: Int) throws(InvalidBoardValue) -> HUB12Board {
+  public func with(intensity: Int) throws(InvalidBoardValue) -> HUB12Board {
     try HUB12Board(
       name: name, panelWidth: panelWidth, panelHeight: panelHeight, scan: scan, order: order, dataActiveLow: dataActiveLow,
       oeActiveHigh: oeActiveHigh, columns: columns, rows: rows, chainOrder: chainOrder, device: device, speedHz: speedHz,
-      lines: lines, refreshHz: refreshHz, brightness: brightness)
+      lines: lines, refreshHz: refreshHz, intensity: intensity)
   }
 
   /// The sign's size in pixels.

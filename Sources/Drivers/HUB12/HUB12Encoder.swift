@@ -38,7 +38,7 @@ public struct HUB12Encoder: FrameEncoder, Sendable {
     panelsFarthestFirst = board.chain.reversed()
     stride = (board.width + 63) >> 6
     bytesPerGroup = board.bytesPerGroup
-    fullOn = Double(board.brightness + 1) / 16
+    fullOn = Double(board.intensity + 1) / 16
   }
 
   /// The rows are dark until the first frame: all bits off, OE never on.

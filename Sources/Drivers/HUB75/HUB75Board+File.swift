@@ -4,7 +4,7 @@ extension HUB75Board {
   /// The fields a HUB75 board file may have.
   static let knownFields = [
     "schema", "name", "description", "driver", "panel", "grid", "mapping", "rowAddress", "multiplexing", "colorDepth",
-    "lsbNanoseconds", "slowdown", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType",
+    "lsbNanoseconds", "slowdown", "intensity", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `hub75`.
@@ -36,7 +36,7 @@ extension HUB75Board {
     let colorDepth = try fields.integer("colorDepth", in: 1...11) ?? 8
     let lsbNanoseconds = try fields.integer("lsbNanoseconds", in: 50...3000) ?? 130
     let slowdown = try fields.integer("slowdown", in: 0...10) ?? 1
-    let brightness = try fields.integer("brightness", in: 0...15) ?? 15
+    let intensity = try fields.intensity(in: 0...15) ?? 15
     let refreshHz = try fields.integer("refreshHz", in: refreshRange)
     let lightnessCorrection = try fields.bool("lightnessCorrection") ?? true
     let device = try fields.string("device")
@@ -45,7 +45,7 @@ extension HUB75Board {
       return try HUB75Board(
         name: name, panelColumns: columns, panelRows: rows, chainLength: chainLength, parallel: parallel, pins: pins,
         rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
-        slowdown: slowdown, brightness: brightness, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
+        slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
         panelInit: panelInit)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)

@@ -28,7 +28,7 @@ public struct HUB75Board: Sendable, Equatable {
   /// `--led-slowdown-gpio`).
   public let slowdown: Int
   /// The step of full brightness, 0...15: each pulse is lit for (n + 1)/16 of its time.
-  public let brightness: Int
+  public let intensity: Int
   /// The refresh rate the scan holds (resting between refreshes when it could go faster),
   /// or `nil` to run as fast as it can; either way it says when it falls below this (or
   /// below ``flickerFloorHz``).
@@ -57,7 +57,7 @@ public struct HUB75Board: Sendable, Equatable {
   public init(
     name: String, panelColumns: Int = 64, panelRows: Int = 32, chainLength: Int = 1, parallel: Int = 1,
     pins: HUB75PinMap = .regular, rowAddress: HUB75RowAddress = .direct, multiplexing: HUB75Multiplexing = .direct,
-    colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, brightness: Int = 15, refreshHz: Int? = nil,
+    colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, intensity: Int = 15, refreshHz: Int? = nil,
     lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil
   ) throws(InvalidBoardValue) {
     let check = InvalidBoardValue.check
@@ -74,7 +74,7 @@ public struct HUB75Board: Sendable, Equatable {
     try check(colorDepth, 1...11, "colorDepth")
     try check(lsbNanoseconds, 50...3000, "lsbNanoseconds")
     try check(slowdown, 0...10, "slowdown")
-    try check(brightness, 0...15, "brightness")
+    try check(intensity, 0...15, "intensity")
     if let refreshHz { try check(refreshHz, HUB75Board.refreshRange, "refreshHz") }
     if let device, device.isEmpty { throw InvalidBoardValue(field: "device", reason: "empty path") }
     if let misfit = multiplexing.misfit(columns: panelColumns, rows: panelRows) {
@@ -103,16 +103,16 @@ public struct HUB75Board: Sendable, Equatable {
     self.name = name
     (self.panelColumns, self.panelRows, self.chainLength, self.parallel) = (panelColumns, panelRows, chainLength, parallel)
     (self.pins, self.rowAddress, self.multiplexing) = (pins, rowAddress, multiplexing)
-    (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.brightness) = (colorDepth, lsbNanoseconds, slowdown, brightness)
+    (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.intensity) = (colorDepth, lsbNanoseconds, slowdown, intensity)
     (self.refreshHz, self.lightnessCorrection, self.device, self.panelInit) = (refreshHz, lightnessCorrection, device, panelInit)
   }
 
   /// This board at another full brightness.
-  public func with(brightness: Int) throws(InvalidBoardValue) -> HUB75Board {
+  public func with(intensity: Int) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
       name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
       rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
-      slowdown: slowdown, brightness: brightness, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
+      slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
       panelInit: panelInit)
   }
 

@@ -71,7 +71,7 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
     colourMask = masks.reduce(0, |)
     (clock, latch) = (1 << UInt32(pins.clk), 1 << UInt32(pins.lat))
     addressLines = pins.addressMasks
-    fullOn = Double(board.brightness + 1) / 16
+    fullOn = Double(board.intensity + 1) / 16
 
     // Where each pixel of the sign is shifted: its panel (chain, place in the chain), the
     // matrix position within the panel, the row pair and half.

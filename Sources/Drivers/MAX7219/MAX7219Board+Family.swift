@@ -14,7 +14,7 @@ extension MAX7219Board: BoardFamily {
   public var unitName: String { "module" }
   public var units: [SignBoard.Unit] { chain.map { SignBoard.Unit(x: $0.column * 8, y: $0.row * 8, width: 8, height: 8) } }
   public var dataBus: BoardBus { .spi }
-  public var brightnessSteps: ClosedRange<Int> { MAX7219Board.brightnessRange }
+  public var intensitySteps: ClosedRange<Int> { MAX7219Board.intensityRange }
 
   public func drive(_ settings: BoardSettings, _ visitor: inout some DisplayVisitor) throws {
     let encoder = MAX7219Encoder(board: self)

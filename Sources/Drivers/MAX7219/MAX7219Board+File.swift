@@ -13,7 +13,7 @@ public struct BoardFileError: Error, Sendable, Equatable, CustomStringConvertibl
 extension MAX7219Board {
   /// The fields a board file may have.
   static let knownFields = [
-    "schema", "name", "description", "driver", "module", "grid", "rotation", "chain", "spi", "brightness",
+    "schema", "name", "description", "driver", "module", "grid", "rotation", "chain", "spi", "intensity", "brightness",
   ]
 
   /// Reads a board from JSON text; `path` names the file in errors.
@@ -71,13 +71,13 @@ extension MAX7219Board {
       guard !device.isEmpty else { throw JSONFieldError(field: "spi.device", reason: "empty path") }
       speed = try spi.integer("speedHz", in: speedRange) ?? speed
     }
-    let brightness = try fields.integer("brightness", in: brightnessRange) ?? 7
+    let intensity = try fields.intensity(in: intensityRange) ?? 7
     let name = try fields.string("name") ?? moduleName
     do throws(InvalidValue) {
       return try MAX7219Board(
         name: name, wiring: wiring, columns: columns, rows: rows,
         rotation: rotation, chainStart: start, chainDirection: direction, serpentine: serpentine,
-        device: device, speedHz: speed, brightness: brightness)
+        device: device, speedHz: speed, intensity: intensity)
     } catch {
       // Every field was checked above; this keeps the two sets of rules from drifting apart.
       throw JSONFieldError(field: error.field, reason: error.reason)

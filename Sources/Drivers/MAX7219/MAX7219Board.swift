@@ -34,7 +34,7 @@ public struct MAX7219Board: Sendable, Equatable {
   /// The SPI clock, in hertz (the MAX7219 takes up to 10 MHz).
   public let speedHz: Int
   /// The intensity at full brightness, 0...15.
-  public let brightness: Int
+  public let intensity: Int
 
   /// A value a MAX7219 sign cannot take.
   public typealias InvalidValue = InvalidBoardValue
@@ -46,18 +46,18 @@ public struct MAX7219Board: Sendable, Equatable {
   /// The SPI clocks accepted, in hertz (the MAX7219 takes up to 10 MHz).
   public static let speedRange = 10_000...10_000_000
   /// The chip's intensity register: 16 steps of duty cycle.
-  public static let brightnessRange = 0...15
+  public static let intensityRange = 0...15
 
   /// Creates a board.
   ///
   /// - Throws: ``InvalidValue`` for a value the hardware cannot take: a grid outside
   ///   ``columnRange`` and ``rowRange`` or of more than ``maximumChips`` modules, a clock
-  ///   outside ``speedRange``, a brightness outside ``brightnessRange``, an empty device path.
+  ///   outside ``speedRange``, a brightness outside ``intensityRange``, an empty device path.
   public init(
     name: String, wiring: ModuleWiring, columns: Int, rows: Int = 1,
     rotation: ModuleRotation = .none, chainStart: Corner = .topRight,
     chainDirection: ChainDirection = .rows, serpentine: Bool = false,
-    device: String = "/dev/spidev0.0", speedHz: Int = 8_000_000, brightness: Int = 7
+    device: String = "/dev/spidev0.0", speedHz: Int = 8_000_000, intensity: Int = 7
   ) throws(InvalidValue) {
     let check = InvalidBoardValue.check
     try check(columns, MAX7219Board.columnRange, "columns")
@@ -66,7 +66,7 @@ public struct MAX7219Board: Sendable, Equatable {
       throw InvalidValue(field: "grid", reason: "\(columns * rows) modules is more than \(MAX7219Board.maximumChips)")
     }
     try check(speedHz, MAX7219Board.speedRange, "speedHz")
-    try check(brightness, MAX7219Board.brightnessRange, "brightness")
+    try check(intensity, MAX7219Board.intensityRange, "intensity")
     guard !device.isEmpty else { throw InvalidValue(field: "device", reason: "empty path") }
     self.name = name
     self.wiring = wiring
@@ -78,16 +78,16 @@ public struct MAX7219Board: Sendable, Equatable {
     self.serpentine = serpentine
     self.device = device
     self.speedHz = speedHz
-    self.brightness = brightness
+    self.intensity = intensity
   }
 
   /// This board at another full brightness (the intensity fades scale below).
   ///
-  /// - Throws: ``InvalidValue`` for a brightness outside ``brightnessRange``.
-  public func with(brightness: Int) throws(InvalidValue) -> MAX7219Board {
+  /// - Throws: ``InvalidValue`` for a brightness outside ``intensityRange``.
+  public func with(intensity: Int) throws(InvalidValue) -> MAX7219Board {
     try MAX7219Board(
       name: name, wiring: wiring, columns: columns, rows: rows, rotation: rotation, chainStart: chainStart,
-      chainDirection: chainDirection, serpentine: serpentine, device: device, speedHz: speedHz, brightness: brightness)
+      chainDirection: chainDirection, serpentine: serpentine, device: device, speedHz: speedHz, intensity: intensity)
   }
 
   /// The sign's width in pixels.

@@ -144,6 +144,6 @@ public struct MAX7219ChainEmulator: Sendable {
   public func visibleBrightness(on board: MAX7219Board) -> Double {
     guard let chip = chips.first(where: { !$0.isShutDown || $0.displayTest }) else { return 0 }
     if chip.displayTest { return 1 }
-    return min(1, Double(chip.intensity + 1) / Double(board.brightness + 1))
+    return min(1, Double(chip.intensity + 1) / Double(board.intensity + 1))
   }
 }

@@ -82,12 +82,12 @@ public struct MAX7219Encoder: FrameEncoder, Sendable {
     writeAll(.displayTest, 0, into: &output)
     writeAll(.scanLimit, 7, into: &output)
     writeAll(.decodeMode, 0, into: &output)
-    writeAll(.intensity, UInt8(board.brightness), into: &output)
+    writeAll(.intensity, UInt8(board.intensity), into: &output)
     for digit in 0..<8 { writeAll(.digit0, 0, digitOffset: digit, into: &output) }
     writeAll(.shutdown, 1, into: &output)
     markBlank()
     hasSent = true
-    sentIntensity = board.brightness
+    sentIntensity = board.intensity
   }
 
   /// The resting state on exit: all digits dark, then shutdown on every chip.
@@ -125,7 +125,7 @@ public struct MAX7219Encoder: FrameEncoder, Sendable {
 
   /// The intensity register value for a frame brightness, or `nil` for dark.
   public func intensity(for brightness: Double) -> Int? {
-    dimmingStep(for: brightness, fullStep: board.brightness)
+    dimmingStep(for: brightness, fullStep: board.intensity)
   }
 
   /// Appends the transactions that make the chain show `frame` (nothing if it already does).

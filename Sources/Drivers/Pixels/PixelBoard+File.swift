@@ -3,7 +3,7 @@ import SimpleJSON
 extension PixelBoard {
   /// The fields a pixel board file may have.
   static let knownFields = [
-    "schema", "name", "description", "driver", "panel", "panels", "grid", "chain", "colorOrder", "spi", "brightness", "maxMilliamps",
+    "schema", "name", "description", "driver", "panel", "panels", "grid", "chain", "colorOrder", "spi", "intensity", "brightness", "maxMilliamps",
   ]
   /// The fields of a panel (`panel` gives every panel's; each of `panels` may override them).
   static let panelFields = ["width", "height", "x", "y", "start", "direction", "serpentine"]
@@ -58,12 +58,12 @@ extension PixelBoard {
     }
     let name = try fields.string("name") ?? chip.rawValue
     let order = try fields.string("colorOrder")
-    let brightness = try fields.integer("brightness", in: brightnessRange) ?? 3
+    let intensity = try fields.intensity(in: intensityRange) ?? 3
     let current = try fields.integer("maxMilliamps", in: currentRange) ?? defaultMilliamps
     do throws(InvalidBoardValue) {
       return try PixelBoard(
         name: name, chip: chip, channelOrder: order, panels: panels, device: device, speedHz: speed,
-        brightness: brightness, maxMilliamps: current)
+        intensity: intensity, maxMilliamps: current)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)
     }

@@ -69,7 +69,7 @@ public struct PixelBoard: Sendable, Equatable {
   /// The SPI clock, in hertz.
   public let speedHz: Int
   /// The step of full brightness, 0...15: the LEDs' values scale by (n+1)/16.
-  public let brightness: Int
+  public let intensity: Int
   /// The supply current the LEDs may draw, in milliamps: a frame that would draw more is
   /// dimmed to fit.
   public let maxMilliamps: Int
@@ -79,7 +79,7 @@ public struct PixelBoard: Sendable, Equatable {
   public let ledCount: Int
 
   /// The brightness steps.
-  public static let brightnessRange = 0...15
+  public static let intensityRange = 0...15
   /// The current limits accepted, in milliamps.
   public static let currentRange = 100...100_000
   /// The SPI clocks accepted.
@@ -97,11 +97,11 @@ public struct PixelBoard: Sendable, Equatable {
   ///   limit out of range, an empty device path.
   public init(
     name: String, chip: Chip, channelOrder: String? = nil, panels: [Panel], device: String = "/dev/spidev0.0",
-    speedHz: Int? = nil, brightness: Int = 3, maxMilliamps: Int = PixelBoard.defaultMilliamps
+    speedHz: Int? = nil, intensity: Int = 3, maxMilliamps: Int = PixelBoard.defaultMilliamps
   ) throws(InvalidBoardValue) {
     guard !panels.isEmpty else { throw InvalidBoardValue(field: "panels", reason: "none given") }
     guard !device.isEmpty else { throw InvalidBoardValue(field: "spi.device", reason: "empty path") }
-    try InvalidBoardValue.check(brightness, PixelBoard.brightnessRange, "brightness")
+    try InvalidBoardValue.check(intensity, PixelBoard.intensityRange, "intensity")
     try InvalidBoardValue.check(maxMilliamps, PixelBoard.currentRange, "maxMilliamps")
     let speed = speedHz ?? chip.defaultSpeed
     try InvalidBoardValue.check(speed, PixelBoard.speedRange, "spi.speedHz")
@@ -142,18 +142,18 @@ public struct PixelBoard: Sendable, Equatable {
     self.panels = panels
     self.device = device
     self.speedHz = speed
-    self.brightness = brightness
+    self.intensity = intensity
     self.maxMilliamps = maxMilliamps
     (width, height, ledCount) = (right, bottom, count)
   }
 
   /// This board at another full brightness (fades dim below it).
   ///
-  /// - Throws: ``InvalidBoardValue`` for a brightness outside ``brightnessRange``.
-  public func with(brightness: Int) throws(InvalidBoardValue) -> PixelBoard {
+  /// - Throws: ``InvalidBoardValue`` for a brightness outside ``intensityRange``.
+  public func with(intensity: Int) throws(InvalidBoardValue) -> PixelBoard {
     try PixelBoard(
       name: name, chip: chip, channelOrder: channelOrder, panels: panels, device: device, speedHz: speedHz,
-      brightness: brightness, maxMilliamps: maxMilliamps)
+      intensity: intensity, maxMilliamps: maxMilliamps)
   }
 
   /// The sign pixel of every LED, in chain order.

@@ -69,7 +69,7 @@ struct PixelLevels: Sendable {
     let pixels = board.ledPixels
     sources = pixels.map { Int32(($0.y * stride + ($0.x >> 6)) * 64 + (63 - ($0.x & 63))) }
     hasWhite = board.chip == .sk6812RGBW
-    boardScale = (board.brightness + 1) * 4096
+    boardScale = (board.intensity + 1) * 4096
     budget = board.maxMilliamps - PixelLevels.idleMilliamps * board.ledCount
     colors = []
     colors.reserveCapacity(pixels.count * 4)

@@ -1,7 +1,7 @@
 import SimpleJSON
 
 /// The sign's brightness level as people and the schedule set it: 16 levels, 0 (the
-/// dimmest) to 15 (the board's full step, `--brightness` or its board file's). Not the
+/// dimmest) to 15 (the board's step at full brightness, `--intensity` or its board file's `intensity`). Not the
 /// board's own step: a level is turned into one by the board family.
 public enum BrightnessLevel {
   /// The levels, declared once for every reader: the API, MQTT, the state file, the schedule.
