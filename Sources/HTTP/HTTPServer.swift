@@ -51,8 +51,8 @@ public final class HTTPServer: @unchecked Sendable {
   let limits: Limits
   let shouldStop: @Sendable () -> Bool
   let onTick: (@Sendable () -> Void)?
-  /// The monotonic clock, in nanoseconds, that every deadline and timeout reads.
-  let clock: @Sendable () -> Int64
+  /// The clock every deadline and timeout reads (its monotonic side).
+  let clock: SignClock
   let wakeRead: Int32, wakeWrite: Int32
   /// Answers made on other threads, by connection.
   let completions = Mutex<[(UInt64, HTTPResponse)]>([])
@@ -63,10 +63,10 @@ public final class HTTPServer: @unchecked Sendable {
 
   /// Binds and listens on `address`; `shouldStop` is asked every turn of the loop (at
   /// least every 200 ms, at once after ``wake()``) and `onTick` called every turn. `clock`
-  /// (monotonic nanoseconds) times the ``Limits``; a test gives one it advances by hand.
+  /// (its monotonic side) times the ``Limits``; a test gives a ``ManualSignClock``'s.
   public init(
     address: ListenAddress, responder: any HTTPResponder, limits: Limits = Limits(),
-    clock: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNanoseconds() },
+    clock: SignClock = .system,
     shouldStop: @escaping @Sendable () -> Bool, onTick: (@Sendable () -> Void)? = nil
   ) throws(ListenAddress.ListenError) {
     self.clock = clock
@@ -123,7 +123,7 @@ public final class HTTPServer: @unchecked Sendable {
       }
       let streaming = connections.contains { $0.events != nil }
       _ = poll(&descriptors, nfds_t(descriptors.count), streaming ? 20 : 200)
-      let now = clock()
+      let now = clock.monotonicNanoseconds
       if descriptors[1].revents != 0 { drainWakePipe() }
       for (index, connection) in connections.enumerated() {
         let revents = descriptors[index + 2].revents

@@ -30,10 +30,12 @@ public final class MQTTClient: Sendable {
     public var subscriptions: [String] = []
     /// The longest pause between attempts, in seconds.
     public var longestPause = 30.0
-    /// The monotonic clock, in seconds, that times keep-alive, pauses and waits (a test
-    /// gives a clock it advances by hand; the socket's own waits stay bounded, at most
-    /// 0.25 s at a time while connected).
-    public var monotonic: @Sendable () -> Double = { SystemClock.monotonicSeconds() }
+    /// The clock that times keep-alive, pauses and waits (a test gives a
+    /// ``ManualSignClock``'s; a connection's own waits stay bounded, at most 0.25 s at a
+    /// time while connected).
+    public var clock = SignClock.system
+    /// What the client reaches the broker over: TCP, or a test's scripted broker.
+    public var transport: any MQTTTransport = .tcp
 
     public init(host: String, port: UInt16 = 1883, clientID: String) {
       self.host = host
@@ -56,7 +58,7 @@ public final class MQTTClient: Sendable {
   public static let steadyConnection = 10.0
 
   struct State {
-    var descriptor: Int32 = -1
+    var connection: (any MQTTConnection)?
     var connected = false
     var nextID: UInt16 = 1
     /// QoS 1 messages sent and not yet acknowledged, by packet ID, in order.
@@ -107,8 +109,8 @@ public final class MQTTClient: Sendable {
   public func stop(disconnecting: Bool = true) {
     stopped.store(true, ordering: .releasing)
     state.withLock { state in
-      if disconnecting, state.connected, state.descriptor >= 0 { _ = MQTTClient.write(MQTTPacket.disconnect.bytes, to: state.descriptor) }
-      if state.descriptor >= 0 { shutdown(state.descriptor, Int32(SHUT_RDWR)) }
+      if disconnecting, state.connected { _ = state.connection?.send(MQTTPacket.disconnect.bytes) }
+      state.connection?.shutdown()
     }
     for _ in 0..<100 where !finished.load(ordering: .acquiring) { usleep(10_000) }
   }
@@ -127,9 +129,9 @@ public final class MQTTClient: Sendable {
         // Never more than 1,000 kept: the oldest go.
         if state.unacknowledged.count > 1000 { state.unacknowledged.removeFirst() }
       }
-      guard state.connected, state.descriptor >= 0 else { return false }
-      state.lastSent = configuration.monotonic()
-      return MQTTClient.write(MQTTPacket.publish(message, packetID: id).bytes, to: state.descriptor)
+      guard state.connected, let connection = state.connection else { return false }
+      state.lastSent = configuration.clock.monotonic()
+      return connection.send(MQTTPacket.publish(message, packetID: id).bytes)
     }
   }
 
@@ -147,10 +149,10 @@ public final class MQTTClient: Sendable {
       let gone = state.added.filter { !wanted.contains($0) }
       guard !new.isEmpty || !gone.isEmpty else { return }
       state.added = state.added.filter { wanted.contains($0) } + new
-      guard state.connected, state.descriptor >= 0 else { return }
-      state.lastSent = configuration.monotonic()
-      if !gone.isEmpty { _ = MQTTClient.write(MQTTPacket.unsubscribe(packetID: MQTTClient.unsubscribeID, filters: gone).bytes, to: state.descriptor) }
-      if !new.isEmpty { _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.laterSubscribeID, topics: new.map { ($0, 1) }).bytes, to: state.descriptor) }
+      guard state.connected, let connection = state.connection else { return }
+      state.lastSent = configuration.clock.monotonic()
+      if !gone.isEmpty { _ = connection.send(MQTTPacket.unsubscribe(packetID: MQTTClient.unsubscribeID, filters: gone).bytes) }
+      if !new.isEmpty { _ = connection.send(MQTTPacket.subscribe(packetID: MQTTClient.laterSubscribeID, topics: new.map { ($0, 1) }).bytes) }
     }
   }
 
@@ -169,25 +171,31 @@ public final class MQTTClient: Sendable {
       var reason: String
       var connectedAt: Double?
       do {
-        try session { connectedAt = configuration.monotonic() }
+        try session { connectedAt = configuration.clock.monotonic() }
         reason = "the broker closed the connection"
       } catch {
         reason = error.description
       }
       // Only a connection that lasted starts the pauses again from the shortest.
-      if let connectedAt, configuration.monotonic() - connectedAt >= MQTTClient.steadyConnection { pause = 0.5 }
-      let descriptor = state.withLock { state in
+      let clock = configuration.clock
+      if let connectedAt, clock.monotonic() - connectedAt >= MQTTClient.steadyConnection { pause = 0.5 }
+      let connection = state.withLock { state in
         defer {
           state.connected = false
-          state.descriptor = -1
+          state.connection = nil
         }
-        return state.descriptor
+        return state.connection
       }
-      if descriptor >= 0 { close(descriptor) }
+      connection?.close()
       if stopped.load(ordering: .acquiring) { return }
       onEvent(.disconnected(reason: reason, retryIn: pause))
-      let until = configuration.monotonic() + pause
-      while !stopped.load(ordering: .acquiring) && configuration.monotonic() < until { usleep(50_000) }
+      // The pause, in steps of at most 50 ms so that a stop is noticed.
+      let until = clock.monotonic() + pause
+      while !stopped.load(ordering: .acquiring) {
+        let left = until - clock.monotonic()
+        if left <= 0 { break }
+        clock.sleep(min(left, 0.05))
+      }
       pause = min(configuration.longestPause, pause * 2)
     }
   }
@@ -195,68 +203,69 @@ public final class MQTTClient: Sendable {
   /// One connection, from connect to its loss; `connected` is called once the broker
   /// accepted it.
   func session(connected: () -> Void) throws(MQTTConnectionError) {
-    let descriptor = try MQTTClient.open(configuration.host, configuration.port)
-    state.withLock { $0.descriptor = descriptor }
+    let connection = try configuration.transport.open(configuration.host, configuration.port)
+    state.withLock { $0.connection = connection }
+    let clock = configuration.clock
     var connect = MQTTPacket.Connect(
       clientID: configuration.clientID, keepAlive: configuration.keepAlive, username: configuration.username,
       password: configuration.password, will: configuration.will)
     connect.cleanSession = true
-    guard MQTTClient.write(MQTTPacket.connect(connect).bytes, to: descriptor) else { throw MQTTConnectionError("cannot send to the broker") }
+    guard connection.send(MQTTPacket.connect(connect).bytes) else { throw MQTTConnectionError("cannot send to the broker") }
     var decoder = MQTTDecoder()
-    guard case .connectAcknowledgement(_, let code)? = try read(descriptor, &decoder, within: 10) else {
+    guard case .connectAcknowledgement(_, let code)? = try read(connection, &decoder, within: 10) else {
       throw MQTTConnectionError("the broker did not answer the connect within 10 s")
     }
     guard code == 0 else { throw MQTTConnectionError(MQTTPacket.refusal(code)) }
     state.withLock { state in
       state.connected = true
       state.connects += 1
-      state.lastSent = configuration.monotonic()
+      state.lastSent = clock.monotonic()
       let filters = (configuration.subscriptions + state.added).filter { MQTTTopic.problem($0, filter: true) == nil }
       if !filters.isEmpty {
         let topics = filters.map { (filter: $0, qos: UInt8(1)) }
-        _ = MQTTClient.write(MQTTPacket.subscribe(packetID: MQTTClient.firstSubscribeID, topics: topics).bytes, to: descriptor)
+        _ = connection.send(MQTTPacket.subscribe(packetID: MQTTClient.firstSubscribeID, topics: topics).bytes)
       }
       if let greeting = configuration.greeting {
         // Sent again at every connect, so not kept for resending.
         let id: UInt16? = greeting.qos > 0 ? state.nextID : nil
         if greeting.qos > 0 { state.nextID = state.nextID == .max ? 1 : state.nextID + 1 }
-        _ = MQTTClient.write(MQTTPacket.publish(greeting, packetID: id).bytes, to: descriptor)
+        _ = connection.send(MQTTPacket.publish(greeting, packetID: id).bytes)
       }
       // What was not acknowledged goes again, marked as sent before.
       for (id, message) in state.unacknowledged {
         var again = message
         again.duplicate = true
-        _ = MQTTClient.write(MQTTPacket.publish(again, packetID: id).bytes, to: descriptor)
+        _ = connection.send(MQTTPacket.publish(again, packetID: id).bytes)
       }
     }
     // The broker was heard (its CONNACK) before anyone learns the client is connected: a
     // clock that moves once `isConnected` says so cannot make the broker seem heard later.
-    var lastHeard = configuration.monotonic()
+    var lastHeard = clock.monotonic()
     connected()
     onEvent(.connected)
     let keepAlive = Double(configuration.keepAlive)
     while !stopped.load(ordering: .acquiring) {
-      let now = configuration.monotonic()
+      let now = clock.monotonic()
       if keepAlive > 0 && now - lastHeard > keepAlive * 1.5 {
         throw MQTTConnectionError("the broker did not answer for \(Int(saturating: keepAlive * 1.5)) s")
       }
       if keepAlive > 0 && now - state.withLock({ $0.lastSent }) >= keepAlive / 2 {
         state.withLock { state in
           state.lastSent = now
-          _ = MQTTClient.write(MQTTPacket.pingRequest.bytes, to: descriptor)
+          _ = connection.send(MQTTPacket.pingRequest.bytes)
         }
       }
-      guard let packet = try read(descriptor, &decoder, within: 0.25) else { continue }
-      lastHeard = configuration.monotonic()
+      guard let packet = try read(connection, &decoder, within: 0.25) else { continue }
+      lastHeard = clock.monotonic()
       switch packet {
       case .publish(let message, let id):
         if message.qos > 0, let id {
-          state.withLock { _ in _ = MQTTClient.write(MQTTPacket.publishAcknowledgement(packetID: id).bytes, to: descriptor) }
+          state.withLock { _ in _ = connection.send(MQTTPacket.publishAcknowledgement(packetID: id).bytes) }
         }
         onMessage(message)
       case .oversized(let topic, let qos, let id, let length):
         if qos > 0, let id {
-          state.withLock { _ in _ = MQTTClient.write(MQTTPacket.publishAcknowledgement(packetID: id).bytes, to: descriptor) }
+          state.withLock { _ in _ = connection.send(MQTTPacket.publishAcknowledgement(packetID: id).bytes) }
         }
         onEvent(.skipped(topic: topic, bytes: length))
       case .publishAcknowledgement(let id):
@@ -275,40 +284,24 @@ public final class MQTTClient: Sendable {
   }
 
   /// The next packet within `seconds`, or nil; throws when the connection is lost.
-  func read(_ descriptor: Int32, _ decoder: inout MQTTDecoder, within seconds: Double) throws(MQTTConnectionError) -> MQTTPacket? {
-    let deadline = configuration.monotonic() + seconds
+  func read(_ connection: any MQTTConnection, _ decoder: inout MQTTDecoder, within seconds: Double) throws(MQTTConnectionError) -> MQTTPacket? {
+    let deadline = configuration.clock.monotonic() + seconds
     while true {
       do {
         if let packet = try decoder.next() { return packet }
       } catch {
         throw MQTTConnectionError("the broker sent \(error.description)")
       }
-      let left = deadline - configuration.monotonic()
+      let left = deadline - configuration.clock.monotonic()
       if left <= 0 { return nil }
-      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(saturating: max(1, left * 1000))) }
-      if ready == 0 { return nil }
-      var chunk = [UInt8](repeating: 0, count: 16_384)
-      let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }
-      guard count > 0 else { throw MQTTConnectionError(count == 0 ? "the broker closed the connection" : "the connection failed: \(String(cString: strerror(errno)))") }
-      decoder.append(chunk[0..<count])
+      guard let bytes = try connection.receive(within: left) else { return nil }
+      decoder.append(bytes)
     }
   }
-
-  /// A TCP connection to the broker, within 5 s.
-  static func open(_ host: String, _ port: UInt16) throws(MQTTConnectionError) -> Int32 {
-    do {
-      return try TCPConnection.open(host, port, seconds: 5)
-    } catch {
-      throw MQTTConnectionError(error.lookup ? "cannot find the broker \(host): \(error.reason)" : "cannot connect to the broker at \(host):\(port): \(error.reason)")
-    }
-  }
-
-  static func write(_ bytes: [UInt8], to descriptor: Int32) -> Bool { TCPConnection.write(bytes, to: descriptor) }
 }
 
 /// Why a connection to the broker failed or ended.
 public struct MQTTConnectionError: Error, Sendable, CustomStringConvertible {
   public var description: String
-  init(_ description: String) { self.description = description }
+  public init(_ description: String) { self.description = description }
 }

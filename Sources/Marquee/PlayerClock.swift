@@ -16,7 +16,8 @@ extension PlayerClock {
   public func rest(until deadline: Int64, stop: StopFlag) { sleep(until: deadline, stop: stop) }
 }
 
-/// The system's monotonic clock, slept on with absolute deadlines so that time spent
+/// The system's monotonic clock (Platform's `SystemClock`, the kernel's `CLOCK_MONOTONIC`,
+/// as `SignClock.system` reads it), slept on with absolute deadlines so that time spent
 /// rendering never adds up into drift.
 public struct MonotonicClock: PlayerClock {
   /// The longest single sleep, so that a stop request is noticed promptly even while
@@ -46,11 +47,7 @@ public struct MonotonicClock: PlayerClock {
     while !stop.isSet && stop.wakeCount == wakes {
       let current = now()
       if current >= deadline { return }
-      let wake = min(deadline, current + slice)
-      var spec = timespec(
-        tv_sec: .init(wake / 1_000_000_000), tv_nsec: .init(wake % 1_000_000_000))
-      // clock_nanosleep returns the error instead of setting errno; EINTR just loops.
-      _ = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil)
+      SystemClock.sleep(until: min(deadline, current + slice))
     }
   }
 }

@@ -80,7 +80,7 @@ public final class MQTTBridge: Sendable {
     // The groups' topics first, in their order, then the sign's own: at each connect the
     // broker hands the retained messages in that order.
     configuration.subscriptions = (groups + [prefix]).flatMap { group in MQTTBridge.commands.map { group + "/" + $0 } }
-    configuration.monotonic = session.clock.monotonic
+    configuration.clock = session.clock
     let inbox = Inbox()
     let reports = session.reports
     stats.counts.withLock { $0.broker = "mqtt://\(HostPort(host: address.host, port: address.port))" }

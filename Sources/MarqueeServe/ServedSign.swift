@@ -61,7 +61,7 @@ public final class ServedSign: Sendable {
     }
     self.systemd = systemd
     server = try HTTPServer(
-      address: listen, responder: routes.responder(hosts: hosts, token: token), clock: { session.clock.monotonicNanoseconds },
+      address: listen, responder: routes.responder(hosts: hosts, token: token), clock: session.clock,
       shouldStop: { stop.isSet },
       onTick: { ServedSign.reloadOnHangup(session, seen: hangups, systemd: systemd) })
     let listening = "\(server.address)"

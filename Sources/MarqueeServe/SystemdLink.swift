@@ -45,17 +45,18 @@ final class SystemdLink: Sendable {
     var said = status()
     send("STATUS=" + said)
     let step = min(1.0, (watchdog ?? 2) / 2)
-    var next = SystemClock.monotonicSeconds()
+    let clock = session.clock
+    var next = clock.monotonic()
     var seen = session.changes.count
     var told = seen
     let waiter = ChangeSignal.Waiter()
     while !stop.isSet {
-      let now = SystemClock.monotonicSeconds()
+      let now = clock.monotonic()
       var stepped = false
       if now >= next {
         next = now + step
         stepped = true
-        if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(saturating: watchdog * 5e8)) {
+        if let watchdog, heartbeat.isAlive(at: clock.monotonicNanoseconds, limit: Int64(saturating: watchdog * 5e8)) {
           send("WATCHDOG=1")
         }
       }
@@ -71,7 +72,7 @@ final class SystemdLink: Sendable {
       }
       // Woken by a change (the status follows it at once), else at the next ping; the way
       // out signals a change too, so a stop is seen at once.
-      seen = session.changes.wait(after: seen, timeout: max(0, next - SystemClock.monotonicSeconds()), as: waiter)
+      seen = session.changes.wait(after: seen, timeout: max(0, next - clock.monotonic()), as: waiter)
     }
     stopping()
   }
@@ -95,7 +96,7 @@ final class SystemdLink: Sendable {
 
   /// A SIGHUP reload begins (`MONOTONIC_USEC`: when, as `Type=notify-reload` asks).
   func reloading() {
-    send("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)")
+    send("RELOADING=1\nMONOTONIC_USEC=\(session.clock.monotonicNanoseconds / 1000)")
   }
 
   /// The reload ended (done, or refused with the old config still running).

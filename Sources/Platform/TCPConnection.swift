@@ -49,4 +49,14 @@ public enum TCPConnection {
     }
     return true
   }
+
+  /// Ends the connection in both directions: a thread reading it returns.
+  public static func shutDown(_ descriptor: Int32) {
+    _ = shutdown(descriptor, Int32(SHUT_RDWR))
+  }
+
+  /// Closes the descriptor.
+  public static func release(_ descriptor: Int32) {
+    _ = close(descriptor)
+  }
 }

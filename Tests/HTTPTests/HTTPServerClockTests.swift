@@ -7,12 +7,6 @@ import Testing
 /// The server's timeouts on a clock the test moves: an idle connection closed and a
 /// half-sent head answered 408 the moment the clock passes their limits, without sleeping.
 @Suite(.offThePool) struct HTTPServerClockTests {
-  final class HandClock: Sendable {
-    let nanoseconds = Atomic<Int64>(1_000_000_000_000)
-    func advance(seconds: Int64) { nanoseconds.add(seconds * 1_000_000_000, ordering: .relaxed) }
-    var now: Int64 { nanoseconds.load(ordering: .relaxed) }
-  }
-
   /// A client socket connected to `port`.
   static func connect(_ port: UInt16) throws -> Int32 {
     try TCPConnection.open("127.0.0.1", port, seconds: 5)
@@ -34,7 +28,7 @@ import Testing
   }
 
   @Test func idleAndHalfSentConnectionsEndWhenTheClockSaysSo() throws {
-    let clock = HandClock()
+    let clock = ManualSignClock(wall: 0)
     let stop = Atomic<Bool>(false)
     var router = HTTPRouter()
     router.add("GET", "/") { _ in .now(.text("hi")) }
@@ -44,7 +38,7 @@ import Testing
     limits.idleTimeout = 200_000_000
     limits.headDeadline = 200_000_000
     let server = try HTTPServer(
-      address: ListenAddress(host: "127.0.0.1", port: 0, isIPv6: false), responder: router, limits: limits, clock: { clock.now },
+      address: ListenAddress(host: "127.0.0.1", port: 0, isIPv6: false), responder: router, limits: limits, clock: clock.clock,
       shouldStop: { stop.load(ordering: .relaxed) })
     server.start()
     defer {
@@ -58,7 +52,7 @@ import Testing
     #expect(TCPConnection.write(Array("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8), to: halfSent))
     // Both are open while the clock stands still, however long that is in real time.
     #expect(HTTPServerClockTests.untilClosed(idle, within: 0.5) == nil)
-    clock.advance(seconds: 1)
+    clock.advance(by: 1)
     server.wake()
     #expect(HTTPServerClockTests.untilClosed(idle) == [], "the idle connection closed without a word")
     let answer = HTTPServerClockTests.untilClosed(halfSent).map { String(decoding: $0, as: UTF8.self) } ?? "still open"

@@ -4,75 +4,124 @@ import Synchronization
 import Testing
 import TestSupport
 
-/// Keep-alive and reconnect pauses on a clock the test moves: no sleeping for 15 s to see a
-/// ping, no waiting 45 s to see a silent broker dropped.
+/// The client's state machine on a scripted broker and a clock the test moves: keep-alive,
+/// the pauses between attempts, and what is sent again after a reconnect. No socket, and no
+/// waiting for time to pass: the client's waits end when the test moves the clock, and the
+/// test knows the client is waiting (asleep on the clock, or receiving) before it moves it.
 @Suite(.offThePool) struct MQTTKeepAliveTests {
-  final class HandClock: Sendable {
-    let seconds = Mutex(1000.0)
-    func advance(by step: Double) { seconds.withLock { $0 += step } }
-    var now: Double { seconds.withLock { $0 } }
+  static let connectAccepted: [UInt8] = [0x20, 2, 0, 0]
+
+  final class Events: Sendable {
+    let list = Mutex<[MQTTClient.Event]>([])
+    func add(_ event: MQTTClient.Event) { list.withLock { $0.append(event) } }
+    /// The pauses announced so far, in order.
+    var pauses: [Double] { list.withLock { $0.compactMap { if case .disconnected(_, let retry) = $0 { retry } else { nil } } } }
+    var reasons: [String] { list.withLock { $0.compactMap { if case .disconnected(let reason, _) = $0 { reason } else { nil } } } }
   }
 
-  /// Waits (at most `seconds`, polling every 10 ms) until `condition` holds.
-  static func wait(_ seconds: Double = 10, until condition: () -> Bool) -> Bool {
-    let end = SystemClock.monotonicSeconds() + seconds
-    while SystemClock.monotonicSeconds() < end {
-      if condition() { return true }
-      usleep(10_000)
-    }
-    return condition()
+  func client(_ broker: ScriptedBroker, _ clock: ManualSignClock, _ events: Events, keepAlive: UInt16) -> MQTTClient {
+    var configuration = MQTTClient.Configuration(host: "broker", clientID: "state-machine")
+    configuration.keepAlive = keepAlive
+    configuration.clock = clock.clock
+    configuration.transport = broker
+    return MQTTClient(configuration, onMessage: { _ in }, onEvent: { events.add($0) })
   }
 
-  /// The bytes that arrive on `descriptor` within `seconds`, up to `count` of them.
-  static func read(_ descriptor: Int32, count: Int, within seconds: Double = 10) -> [UInt8] {
-    var bytes: [UInt8] = []
-    let end = SystemClock.monotonicSeconds() + seconds
-    var chunk = [UInt8](repeating: 0, count: 256)
-    while bytes.count < count, SystemClock.monotonicSeconds() < end {
-      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      guard poll(&poller, 1, 100) > 0 else { continue }
-      let got = recv(descriptor, &chunk, min(chunk.count, count - bytes.count), 0)
-      guard got > 0 else { break }
-      bytes += chunk[0..<got]
-    }
-    return bytes
+  /// Accepts the client's `connects`th connection once its CONNECT came, and waits until
+  /// the client is connected and receiving.
+  func accept(_ broker: ScriptedBroker, _ client: MQTTClient, connects: Int) throws {
+    #expect(eventually { broker.links == connects && broker.link?.sent.first?.first == 0x10 }, "a CONNECT comes first")
+    try #require(broker.link).deliver(MQTTKeepAliveTests.connectAccepted)
+    #expect(eventually { client.connects == connects && broker.link?.receiving == true })
   }
 
   @Test func pingsAtHalfTheKeepAliveAndDropsASilentBroker() throws {
-    let (listener, port) = try #require(LoopbackListener.open())
-    defer { close(listener) }
-    let clock = HandClock()
-    let events = Mutex<[MQTTClient.Event]>([])
-    var configuration = MQTTClient.Configuration(host: "127.0.0.1", port: port, clientID: "keepalive")
-    configuration.keepAlive = 30
-    configuration.monotonic = { clock.now }
-    let client = MQTTClient(configuration, onMessage: { _ in }, onEvent: { event in events.withLock { $0.append(event) } })
+    let clock = ManualSignClock(wall: 0)
+    let broker = ScriptedBroker(clock: clock)
+    let events = Events()
+    let client = client(broker, clock, events, keepAlive: 30)
     client.start()
-    defer { client.stop() }
-
-    var poller = pollfd(fd: listener, events: Int16(POLLIN), revents: 0)
-    #expect(poll(&poller, 1, 10_000) == 1)
-    let broker = accept(listener, nil, nil)
-    try #require(broker >= 0)
-    defer { close(broker) }
-    let head = MQTTKeepAliveTests.read(broker, count: 2)
-    #expect(head.first == 0x10, "a CONNECT comes first")
-    _ = MQTTKeepAliveTests.read(broker, count: Int(head.last ?? 0), within: 2)
-    #expect(TCPConnection.write([0x20, 2, 0, 0], to: broker))
-    #expect(MQTTKeepAliveTests.wait { client.isConnected })
-
-    clock.advance(by: 15)
-    #expect(MQTTKeepAliveTests.read(broker, count: 2) == [0xC0, 0x00], "a PINGREQ at half the keep-alive")
-    // The broker never answers: 1.5 times the keep-alive after it was last heard, the client lets go.
+    defer {
+      clock.runFree()
+      client.stop()
+    }
+    try accept(broker, client, connects: 1)
+    let link = try #require(broker.link)
+    let sentBefore = link.sent.count
+    clock.advance(by: 14.9)
+    #expect(eventually { link.receiving && clock.monotonic >= 1014.9 })
+    #expect(link.sent.count == sentBefore, "no ping before half the keep-alive")
+    clock.advance(by: 0.1)
+    #expect(eventually { link.sent.last == [0xC0, 0x00] }, "a PINGREQ at half the keep-alive")
+    // The broker never answers: 1.5 times the keep-alive after it was last heard, the client
+    // lets go, and waits its first pause on the clock before it tries again.
     clock.advance(by: 31)
-    #expect(MQTTKeepAliveTests.wait {
-      events.withLock { $0.contains { if case .disconnected(let reason, _) = $0 { reason.contains("did not answer for 45 s") } else { false } } }
-    })
-    // It tries again only after its pause, on the same clock.
-    let connectsBefore = client.connects
-    #expect(poll(&poller, 1, 300) == 0, "no reconnect before the pause has passed on the clock")
-    clock.advance(by: 1)
-    #expect(poll(&poller, 1, 10_000) == 1, "a reconnect once the pause has passed")
-    #expect(client.connects == connectsBefore)
+    #expect(eventually { events.reasons.contains { $0.contains("did not answer for 45 s") } }, "\(events.reasons)")
+    #expect(eventually { clock.sleepers == 1 })
+    #expect(broker.opens == 1, "no new connection while the pause lasts")
+    clock.advance(by: 0.5)
+    #expect(eventually { broker.opens == 2 })
+  }
+
+  @Test func pausesDoubleToTheLongestAndStartAgainOnlyAfterASteadyConnection() throws {
+    let clock = ManualSignClock(wall: 0)
+    let broker = ScriptedBroker(clock: clock)
+    broker.refuse(true)
+    let events = Events()
+    let client = client(broker, clock, events, keepAlive: 0)
+    client.start()
+    defer {
+      clock.runFree()
+      client.stop()
+    }
+    // Refused eight times: 0.5 s doubling, held at 30 s; each attempt only once its pause
+    // passed. The ninth is taken.
+    for attempt in 1...8 {
+      #expect(eventually { events.pauses.count == attempt && clock.sleepers == 1 })
+      #expect(broker.opens == attempt)
+      if attempt == 8 { broker.refuse(false) }
+      clock.advance(by: events.pauses.last ?? 0)
+    }
+    #expect(events.pauses == [0.5, 1, 2, 4, 8, 16, 30, 30])
+    // A connection that lasts less than 10 s does not start the pauses again...
+    try accept(broker, client, connects: 1)
+    clock.advance(by: 9)
+    try #require(broker.link).drop()
+    #expect(eventually { events.pauses.count == 9 && clock.sleepers == 1 }, "\(events.pauses)")
+    #expect(events.pauses.last == 30)
+    clock.advance(by: 30)
+    // ...one that lasts 10 s does.
+    try accept(broker, client, connects: 2)
+    clock.advance(by: 10)
+    try #require(broker.link).drop()
+    #expect(eventually { events.pauses.count == 10 }, "\(events.pauses)")
+    #expect(events.pauses.last == 0.5)
+  }
+
+  @Test func whatWasNotAcknowledgedGoesAgainMarkedAsSentBefore() throws {
+    let clock = ManualSignClock(wall: 0)
+    let broker = ScriptedBroker(clock: clock)
+    let events = Events()
+    let client = client(broker, clock, events, keepAlive: 0)
+    client.start()
+    defer {
+      clock.runFree()
+      client.stop()
+    }
+    try accept(broker, client, connects: 1)
+    #expect(client.publish(.init(topic: "sign/state", payload: Array("on".utf8), qos: 1, retain: true)))
+    let first = try #require(broker.link)
+    #expect(first.sent.last?.first == 0x33, "a retained QoS 1 PUBLISH")
+    first.drop()
+    #expect(eventually { clock.sleepers == 1 })
+    #expect(client.unacknowledgedCount == 1)
+    clock.advance(by: 0.5)
+    try accept(broker, client, connects: 2)
+    let again = try #require(broker.link)
+    #expect(again !== first)
+    #expect(again.sent.contains { $0.first == 0x3B }, "sent again with DUP set: \(again.sent.map { $0.first ?? 0 })")
+    // The broker's PUBACK (packet 1) ends the keeping.
+    again.deliver([0x40, 2, 0, 1])
+    #expect(eventually { client.unacknowledgedCount == 0 })
   }
 }

@@ -1,3 +1,4 @@
+import Platform
 import BitmapFonts
 import Foundation
 import HTTP

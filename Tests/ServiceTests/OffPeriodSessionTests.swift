@@ -1,3 +1,4 @@
+import Platform
 import Drivers
 import Marquee
 import MatrixCore

@@ -1,3 +1,4 @@
+import Platform
 import HTTP
 import Marquee
 import SimpleJSON
