@@ -3,7 +3,7 @@
 
 extension WebPage {
   /// The version of the style and script, in their URLs (`/page.js?v=…`).
-  static let version = "5c24b554753b"
+  static let version = "524f04d20d62"
 
   /// The page at `/`.
   static let html = #"""
@@ -13,17 +13,36 @@ extension WebPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>marquee</title>
-<link rel="stylesheet" href="/page.css?v=5c24b554753b">
+<link rel="stylesheet" href="/page.css?v=524f04d20d62">
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <meta name="theme-color" content="#000000">
 </head>
 <body>
-<main>
-  <header class="top"><h1>marquee</h1><select id="lang" aria-label="Language / 语言"><option value="en">English</option><option value="zh">简体中文</option></select></header>
-  <canvas id="sign" width="64" height="8" aria-label="the sign" data-t-aria="sign"></canvas>
+<div id="scroll">
+<header class="top"><h1>marquee</h1><select id="lang" aria-label="Language / 语言"><option value="en">English</option><option value="zh">简体中文</option></select></header>
+<section id="card" aria-label="What the sign shows" data-t-aria="card">
+  <p id="lost" role="alert" hidden></p>
+  <canvas id="sign" width="64" height="8" role="img" aria-label="the sign"></canvas>
   <div id="zone-chips" hidden></div>
-  <p id="lit" role="status"><span id="lit-text"></span> <button id="wake" class="quiet" type="button" hidden data-t="turn-on">Turn on</button> <button id="power-off" class="quiet" type="button" hidden data-t="turn-off">Turn off</button></p>
+  <p id="sentence" role="status" aria-live="polite"></p>
+  <div class="controls">
+    <button id="power" type="button" role="switch" aria-checked="true"><span id="power-word" data-t="power">Power</span></button>
+    <label class="level"><span data-t="brightness">Brightness</span> <input id="brightness" name="brightness" type="range" min="0" max="15"> <output id="brightness-value" for="brightness"></output></label>
+  </div>
+  <p id="card-status" role="status"></p>
+  <button id="token" class="quiet" type="button" hidden data-t="token">Enter the token</button>
+</section>
+<main>
+  <section id="now" data-section="now">
+    <h2 data-t="next-title">What changes next</h2>
+    <ul id="upcoming"></ul>
+    <div class="row">
+      <button id="pause" class="quiet" type="button" data-t="pause">Pause</button>
+      <button id="resume" class="quiet" type="button" data-t="resume">Resume</button>
+    </div>
+  </section>
+  <section id="compose" data-section="content">
   <form id="content">
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
     <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages" dir="auto"></textarea></label>
@@ -43,19 +62,14 @@ extension WebPage {
       </select></label>
     </div>
     <div class="row">
-      <label><span data-t="brightness">Brightness</span> <input id="brightness" name="brightness" type="range" min="0" max="15"></label>
-    </div>
-    <div class="row">
       <button id="send" type="submit" data-t="show">Show</button>
       <button id="preview" class="quiet" type="button" data-t="preview">Preview</button>
-      <button id="pause" class="quiet" type="button" data-t="pause">Pause</button>
-      <button id="resume" class="quiet" type="button" data-t="resume">Resume</button>
     </div>
     <figure id="draft-box" hidden><img id="draft" alt="" src="data:,"><figcaption data-t="draft-note">Draft: not on the sign until you press Show</figcaption></figure>
     <div id="status" role="status"></div>
-    <button id="token" class="quiet" type="button" hidden data-t="token">Enter the token</button>
   </form>
-  <section id="notifications">
+  </section>
+  <section id="notifications" data-section="notify">
     <h2 data-t="notify-title">Notify</h2>
     <form id="notify">
       <label><span data-t="notification">Notification (interrupts, then the sign goes on)</span> <input id="notify-text" maxlength="500" dir="auto"></label>
@@ -78,7 +92,7 @@ extension WebPage {
       <div id="notify-status" role="status"></div>
     </form>
   </section>
-  <section id="programs">
+  <section id="programs" data-section="programs">
     <h2 data-t="programs">Programs</h2>
     <ul id="program-list"></ul>
     <div class="row"><button id="new-program" class="quiet" type="button" data-t="new-program">New program</button></div>
@@ -105,7 +119,7 @@ extension WebPage {
       <div id="editor-status" role="status"></div>
     </form>
   </section>
-  <section id="night">
+  <section id="night" data-section="schedule">
     <h2 data-t="night-title">Night and off hours</h2>
     <form id="night-form">
       <fieldset id="brightness-rules"><legend data-t="brightness-rules">Brightness through the day</legend></fieldset>
@@ -120,17 +134,21 @@ extension WebPage {
       <div id="night-status" role="status"></div>
     </form>
   </section>
-  <section id="week" hidden>
+  <section id="week" data-section="programs" hidden>
     <h2 data-t="week-title">The week ahead</h2>
     <table id="week-table"></table>
   </section>
-  <section id="about">
+  <section id="about" data-section="settings">
     <h2 data-t="status-title">Status</h2>
     <dl id="status-list"></dl>
     <ul id="report-list"></ul>
   </section>
 </main>
-<script src="/page.js?v=5c24b554753b"></script>
+</div>
+<nav id="tabs" aria-label="Sections" data-t-aria="sections">
+  <a href="#now" data-tab="now" data-t="tab-now">Now</a><a href="#content" data-tab="content" data-t="tab-content">Content</a><a href="#programs" data-tab="programs" data-t="tab-programs">Programs</a><a href="#schedule" data-tab="schedule" data-t="tab-schedule">Hours</a><a href="#notify" data-tab="notify" data-t="tab-notify">Notify</a><a href="#settings" data-tab="settings" data-t="tab-settings">Settings</a>
+</nav>
+<script src="/page.js?v=524f04d20d62"></script>
 </body>
 </html>
 
@@ -138,61 +156,102 @@ extension WebPage {
 
   /// Its style, at `/page.css`.
   static let css = #"""
-:root { color-scheme: dark; font-family: system-ui, sans-serif; }
+/* Phone first: one column from 320 px up, every control at least 44x44 px, the sections as
+   tabs (a bar at the bottom on a phone, at the top on a desktop), the status card on top. */
+:root { color-scheme: dark; font-family: system-ui, sans-serif; --line: #8a8a8a; --accent: #e0443a; }
+*, *::before, *::after { box-sizing: border-box; }
 [hidden] { display: none !important; }
-body { margin: 0; background: #111; color: #ddd; }
-main { max-width: 48rem; margin: 0 auto; padding: 1rem; }
-h1 { font-size: 1.1rem; font-weight: 600; margin: 0; }
-header.top { display: flex; justify-content: space-between; align-items: center; margin: 0 0 .75rem; }
-#lang { padding: .2rem; }
-#sign { width: 100%; image-rendering: pixelated; background: #000; border-radius: .4rem; display: block; }
-form { display: grid; gap: .6rem; margin-top: 1rem; }
-label { display: grid; gap: .25rem; font-size: .9rem; }
-textarea, select, input { font: inherit; background: #222; color: #eee; border: 1px solid #444; border-radius: .3rem; padding: .4rem; }
-textarea { min-height: 4.5rem; }
-.row { display: flex; gap: .6rem; flex-wrap: wrap; }
-.row > * { flex: 1 1 8rem; }
-button { font: inherit; padding: .55rem .9rem; border: 0; border-radius: .3rem; background: #c33; color: #fff; }
-button.quiet { background: #333; }
-#status { min-height: 1.2rem; font-size: .9rem; color: #f99; }
-h2 { font-size: 1rem; font-weight: 600; margin: 1.2rem 0 .4rem; }
-#program-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .35rem; }
-#program-list li { background: #1b1b1b; border-radius: .3rem; padding: .45rem .6rem; font-size: .9rem; }
-#program-list li.playing { outline: 2px solid #c33; }
-#notify-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .3rem; font-size: .9rem; }
-#notify-status { min-height: 1.2rem; font-size: .9rem; color: #f99; }
-#program-list .when { color: #999; }
-#program-list li button { float: right; padding: .15rem .6rem; font-size: .85rem; }
+/* An app's frame: the page scrolls in #scroll, above the tab bar, which never covers it. */
+html { -webkit-text-size-adjust: 100%; height: 100%; overflow: hidden; }
+body { margin: 0; background: #111; color: #ddd; overflow-wrap: anywhere; height: 100%; overflow: hidden; display: flex; flex-direction: column; }
+#scroll { flex: 1 1 auto; min-height: 0; overflow-y: auto; overflow-x: hidden; padding-bottom: 1rem; }
+header.top, #card, main { max-width: 48rem; margin: 0 auto; padding: 0 .75rem; }
+h1 { font-size: 1.1rem; font-weight: 600; margin: 0; overflow-wrap: normal; }
+#lang { width: auto; }
+header.top { display: flex; justify-content: space-between; align-items: center; padding-top: .5rem; gap: .5rem; }
+h2 { font-size: 1.05rem; font-weight: 600; margin: 1rem 0 .5rem; }
+
+/* The controls: 44 px at least, input borders 3:1 against the page. */
+button, select, input, textarea, summary, #tabs a { font: inherit; min-height: 44px; }
+button { min-width: 44px; padding: .55rem .9rem; border: 0; border-radius: .4rem; background: var(--accent); color: #fff; }
+button.quiet { background: #333; border: 1px solid var(--line); }
+textarea, select, input { background: #1e1e1e; color: #eee; border: 1px solid var(--line); border-radius: .4rem; padding: .45rem; width: 100%; max-width: 100%; }
+input[type="checkbox"] { width: 1.5rem; height: 1.5rem; min-height: 0; margin: 0; accent-color: var(--accent); }
+input[type="range"] { padding: 0; border: 0; background: none; }
+textarea { min-height: 5.5rem; }
+summary { display: flex; align-items: center; cursor: pointer; }
+label { display: grid; gap: .25rem; font-size: .95rem; min-width: 0; }
+label.check { display: flex; align-items: center; min-height: 44px; }
+label.check > span { display: flex; align-items: center; gap: .5rem; }
+form { display: grid; gap: .7rem; margin-top: .5rem; }
+.row { display: flex; gap: .6rem; flex-wrap: wrap; align-items: flex-end; }
+.row > * { flex: 1 1 9rem; min-width: 0; }
+[aria-invalid="true"] { outline: 2px solid #ff6b6b; outline-offset: 1px; }
+
+/* The status card. */
+#card { position: relative; }
+#sign { width: 100%; image-rendering: pixelated; background: #000; border-radius: .4rem; display: block; margin-top: .5rem; cursor: pointer; }
+#card.lost #sign { filter: grayscale(1); opacity: .35; }
+#lost { margin: .5rem 0 0; padding: .6rem .75rem; border-radius: .4rem; background: #5a1d1d; color: #fff; font-weight: 600; }
+#sentence { margin: .6rem 0; font-size: 1.05rem; line-height: 1.45; min-height: 1.5rem; }
+.controls { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
+/* The switch: a track (::before) and its knob (::after), right and red when on. */
+#power { position: relative; display: inline-flex; align-items: center; min-height: 52px; padding: .5rem 1rem .5rem 3.8rem; font-size: 1.05rem; background: #333; border: 1px solid var(--line); }
+#power::before { content: ""; position: absolute; left: .6rem; top: 50%; margin-top: -.75rem; width: 2.6rem; height: 1.5rem; border-radius: .75rem; background: #555; }
+#power::after { content: ""; position: absolute; left: .75rem; top: 50%; margin-top: -.6rem; width: 1.2rem; height: 1.2rem; border-radius: 50%; background: #ccc; transition: left .15s; }
+#power[aria-checked="true"]::before { background: var(--accent); }
+#power[aria-checked="true"]::after { left: 1.85rem; background: #fff; }
+label.level { display: flex; align-items: center; gap: .5rem; flex: 1 1 12rem; }
+label.level input { flex: 1; min-width: 6rem; }
+#brightness-value { min-width: 2ch; font-size: 1.2rem; font-weight: 600; font-variant-numeric: tabular-nums; text-align: right; }
+#token { margin-top: .5rem; }
+#card-status { margin: .3rem 0 0; min-height: 0; color: #ff9d9d; }
+#card-status:empty { display: none; }
+#zone-chips { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; }
+#zone-chips .chip[aria-pressed="true"] { border-color: #4af; color: #9cf; }
+
+/* The tabs: a bar at the bottom of a phone's screen, at the top on a wide one. */
+#tabs { flex: none; order: 2; display: grid; grid-template-columns: repeat(6, minmax(0, 1fr)); background: #1a1a1a; border-top: 1px solid #333; padding-bottom: env(safe-area-inset-bottom); }
+#tabs a { display: flex; align-items: center; justify-content: center; min-height: 52px; padding: 0 .15rem; color: #bbb; text-decoration: none; font-size: .9rem; text-align: center; overflow-wrap: normal; }
+#tabs a[aria-current="page"] { color: #fff; box-shadow: inset 0 3px 0 var(--accent); font-weight: 600; }
+@media (max-width: 360px) { #tabs a { font-size: .78rem; } }
+@media (min-width: 900px) {
+  #scroll { order: 1; }
+  #tabs { order: 0; width: 100%; max-width: 48rem; margin: .75rem auto; border: 1px solid #333; border-radius: .4rem; }
+}
+main > section[data-section]:not(.current) { display: none; }
+
+/* The sections. */
+#upcoming { list-style: none; padding: 0; margin: 0; display: grid; gap: .3rem; }
+#upcoming li { padding: .5rem .6rem; background: #1b1b1b; border-radius: .3rem; }
+#status, #notify-status, #editor-status, #night-status, #icon-status { min-height: 1.2rem; font-size: .95rem; color: #ff9d9d; }
+#night-status { color: inherit; }
+#program-list, #notify-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .4rem; }
+#program-list li, #notify-list li { background: #1b1b1b; border-radius: .3rem; padding: .5rem .6rem; display: flex; flex-wrap: wrap; align-items: center; gap: .4rem .6rem; }
+#program-list li.playing { outline: 2px solid var(--accent); }
+#program-list .when { color: #aaa; }
+#program-list li button { order: 9; margin-left: auto; }
 #program-editor { border: 1px solid #333; border-radius: .4rem; padding: .7rem; }
-#program-editor fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .5rem; }
-#program-editor fieldset label { display: flex; align-items: center; gap: .2rem; }
-#editor-status { min-height: 1.2rem; font-size: .9rem; color: #f99; }
+#program-editor fieldset { border: 0; padding: 0; margin: 0; display: flex; flex-wrap: wrap; gap: .4rem; }
+#program-days label { display: flex; align-items: center; gap: .35rem; min-height: 44px; min-width: 44px; padding: 0 .6rem; border: 1px solid var(--line); border-radius: 1.4rem; }
 #draft-box { margin: .5rem 0; }
 #draft { width: 100%; image-rendering: pixelated; border: 1px dashed #666; border-radius: .3rem; }
 #draft-box figcaption { font-size: .9rem; color: #bbb; }
-#status-list { display: grid; grid-template-columns: max-content 1fr; gap: .2rem .8rem; margin: 0; }
+#status-list { display: grid; grid-template-columns: max-content 1fr; gap: .3rem .8rem; margin: 0; }
 #status-list dt { color: #bbb; }
-#status-list dd { margin: 0; overflow-wrap: anywhere; }
+#status-list dd { margin: 0; }
 #report-list { padding-left: 1.2rem; font-size: .9rem; }
-#report-list .warning { color: #f99; }
+#report-list .warning { color: #ff9d9d; }
 #week-table { border-collapse: collapse; width: 100%; font-size: .95rem; }
-#week-table td { padding: .2rem .5rem .2rem 0; border-bottom: 1px solid #333; vertical-align: top; }
-#week-table td:nth-child(2) { font-variant-numeric: tabular-nums; white-space: nowrap; }
+#week-table td { padding: .35rem .5rem .35rem 0; border-bottom: 1px solid #333; vertical-align: top; }
+#week-table td:nth-child(1), #week-table td:nth-child(2) { white-space: nowrap; font-variant-numeric: tabular-nums; }
 #icon-grid { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; max-height: 14rem; overflow-y: auto; }
 #icon-grid .icon { display: flex; flex-direction: column; align-items: center; gap: .2rem; min-width: 3.2rem; min-height: 3.2rem; padding: .3rem; }
-#icon-grid .icon span { font-size: .7rem; }
+#icon-grid .icon span { font-size: .75rem; }
 #icon-grid canvas { image-rendering: pixelated; }
-#night-form fieldset { border: 1px solid #333; border-radius: .4rem; padding: .5rem; margin: .5rem 0; }
-#night-form .rule { align-items: flex-end; border-bottom: 1px solid #222; padding-bottom: .4rem; }
-#night-form input { min-height: 2.4rem; }
-#night-form [aria-invalid="true"] { outline: 2px solid #f66; }
-#night-status { min-height: 1.2rem; font-size: .9rem; }
-#zone-chips { display: flex; flex-wrap: wrap; gap: .4rem; margin: .4rem 0; }
-#zone-chips .chip { min-height: 2.4rem; }
-#zone-chips .chip[aria-pressed="true"] { border-color: #4af; color: #9cf; }
-#sign { cursor: pointer; }
+#night-form fieldset { border: 1px solid #333; border-radius: .4rem; padding: .5rem; margin: .5rem 0; min-width: 0; }
+#night-form .rule { border-bottom: 1px solid #222; padding-bottom: .4rem; }
 #icon-add { align-items: flex-end; }
-#icon-status { min-height: 1.2rem; font-size: .9rem; }
 
 """#
 
@@ -218,7 +277,7 @@ const WORDS = {
     dates: "Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)", turn: "Turn",
     default: "Plays when no other is due (default)", save: "Save program", delete: "Delete", cancel: "Cancel",
     "token-prompt": "This sign needs its token:", "token-refused": "The sign did not accept the token.",
-    "token-needed": "This sign needs its token.", "connection-lost": "Connection lost: {0} (trying again)",
+    "token-needed": "This sign needs its token.", "connection-ended": "the connection ended",
     showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
     "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
     kept: "Kept as they are: {0}",
@@ -237,6 +296,13 @@ const WORDS = {
     "state-ok": "kept in {0}", "state-bad": "problem: {0}", mqtt: "MQTT", "mqtt-none": "not used", "mqtt-up": "connected to {0}",
     "mqtt-down": "not connected to {0}: {1}", "no-board": "terminal or simulator",
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
+    dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", card: "What the sign shows", sections: "Sections", "tab-now": "Now", "tab-content": "Content", "tab-programs": "Programs",
+    "tab-schedule": "Hours", "tab-notify": "Notify", "tab-settings": "Settings", power: "Power", "power-on": "Power is on", "power-off": "Power is off",
+    "next-title": "What changes next", "upcoming-none": "Nothing changes in the next 7 days.",
+    "playing-quoted": "Playing “{0}”", "showing-quoted": "Showing “{0}”", "next-program": "{0} “{1}” starts", "next-turns": "{0} {1} take turns",
+    "next-dark": "{0} dark", "next-on": "{0} lights up", "next-level": "{0} brightness {1}", "until-time": "until {0}",
+    lost: "Lost the sign ({0}): trying again. What shows may be old.", "sign-shows": "The sign shows: {0}", "sign-dark": "The sign is dark",
+    "day-today": "", "day-tomorrow": "tomorrow",
   },
   zh: {
     "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启", "turn-off": "关闭", "playing-program": "正在播放：{0}", "notification-showing": "通知：{0}", "why-person": "您发布的内容保持到 {0}", "why-person-open": "您发布的内容一直保持", "why-feed": "数据源推送的内容", "stale-zones": "数据未更新：{0}",
@@ -250,7 +316,7 @@ const WORDS = {
     dates: "日期，例如 2026-12-24/2026-12-26（留空则每周）", turn: "每次播放", default: "没有其他节目时播放（默认节目）",
     save: "保存节目", delete: "删除", cancel: "取消", "token-prompt": "此显示屏需要访问令牌：",
     "token-refused": "显示屏不接受此令牌。", "token-needed": "此显示屏需要访问令牌。",
-    "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
+    "connection-ended": "连接已断开", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
     "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
     kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
     icons: "图标", "icon-insert": "插入 {0}", "icon-file": "图片（PNG、GIF、PBM、XBM）", "icon-name": "名称",
@@ -267,6 +333,13 @@ const WORDS = {
     "clock-set": "已同步", "clock-unset": "尚未同步（无网络时间）", "state-file": "保存的更改", "state-none": "不保存（未加 --state）",
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
     "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
+    dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", card: "显示屏现在的样子", sections: "栏目", "tab-now": "现在", "tab-content": "内容", "tab-programs": "节目",
+    "tab-schedule": "定时", "tab-notify": "通知", "tab-settings": "设置", power: "电源", "power-on": "电源已开", "power-off": "电源已关",
+    "next-title": "接下来的变化", "upcoming-none": "未来 7 天没有变化。",
+    "playing-quoted": "正在播放「{0}」", "showing-quoted": "正在显示「{0}」", "next-program": "{0} 换成「{1}」", "next-turns": "{0} {1} 轮流播放",
+    "next-dark": "{0} 熄灭", "next-on": "{0} 点亮", "next-level": "{0} 亮度调到 {1}", "until-time": "保持到 {0}",
+    lost: "与显示屏的连接中断（{0}），正在重连。画面可能不是最新的。", "sign-shows": "显示屏正在显示：{0}", "sign-dark": "显示屏已熄灭",
+    "day-today": "", "day-tomorrow": "明天",
   },
 };
 // The effects' summaries in Chinese (their names stay as the sign knows them).
@@ -377,7 +450,7 @@ function askToken() {
   token = given.trim();
   localStorage.setItem("marquee-token", token);
   $("token").hidden = true;
-  showStatus("");
+  showCardStatus("");
   if (tokenArrived) { tokenArrived(); tokenArrived = null; }
   return true;
 }
@@ -393,17 +466,19 @@ function waitForToken() {
 
 // One fetch per thing: what the page reads (the schedule, the programs) is asked once for
 // each state of the sign, however many parts of the page want it.
-let stateSerial = 0;
+let stateSerial = 0, fetchedSerial = 0;
 const fetched = new Map();
 function once(path) {
-  const key = stateSerial + " " + path;
-  if (!fetched.has(key)) {
+  if (fetchedSerial !== stateSerial) {
     fetched.clear();
-    const pending = api(path);
-    pending.catch(() => fetched.delete(key));
-    fetched.set(key, pending);
+    fetchedSerial = stateSerial;
   }
-  return fetched.get(key);
+  if (!fetched.has(path)) {
+    const pending = api(path);
+    pending.catch(() => fetched.delete(path));
+    fetched.set(path, pending);
+  }
+  return fetched.get(path);
 }
 
 async function api(path, method, body) {
@@ -426,6 +501,8 @@ async function api(path, method, body) {
 }
 
 function showStatus(text) { $("status").textContent = text; }
+// What is said for the whole page, in the status card: a refused token, a sign that failed to load.
+function showCardStatus(text) { $("card-status").textContent = text; }
 
 function draw() {
   if (!frame) return;
@@ -497,37 +574,84 @@ $("sign").addEventListener("click", (event) => {
   if (hit) selectZone(hit.name);
 });
 
-// What the LEDs show: dark when the sign is off, with why and until when, and a way to light it.
+// The status card at the top of every section: the preview (greyed with a banner while the
+// page has lost the sign), the power switch, the brightness with its number, and one
+// sentence in plain words: what plays, why, until when, and what changes next.
 // The notification showing now, if one is (GET /api/notify).
 let notificationShowing = null;
-// One line under the preview: why the LEDs are dark and until when, or what plays (a
-// notification, the program) and which zones went stale; and the power button for the one
-// case or the other.
-function showLit() {
-  const dark = state && state.dark;
+// The next changes of the week ahead (GET /api/timetable), soonest first.
+let upcoming = [];
+function showCard() {
+  if (!state) return;
+  const dark = state.dark;
+  const parts = [];
   if (dark) {
-    $("lit-text").textContent = dark.reason === "turned off" ? t("dark-off")
-      : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open");
-  } else if (state) {
-    const parts = [];
+    parts.push(dark.reason === "turned off" ? t("dark-off") : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open"));
+  } else {
     if (notificationShowing) parts.push(t("notification-showing", notificationShowing.messages.join(" / ")));
-    if (state.program) parts.push(t("playing-program", state.program));
+    const first = state.zones[0] || {};
+    if (state.program) parts.push(t("playing-quoted", state.program));
+    else if (first.showing) parts.push(t("showing-quoted", first.showing.join(" / ")));
     // Why the first zone shows what it shows, when it is not the program's (GET /api/state's why).
-    const why = state.zones[0] && state.zones[0].why;
+    const why = first.why;
     if (why && why.layer === "person") parts.push(why.until ? t("why-person", why.until.local.slice(-5)) : t("why-person-open"));
     if (why && why.layer === "feed") parts.push(t("why-feed"));
     const stale = state.zones.filter((z) => z.stale).map((z) => z.name);
     if (stale.length) parts.push(t("stale-zones", stale.join(", ")));
-    $("lit-text").textContent = parts.join(" · ");
   }
-  $("wake").hidden = !dark;
-  $("power-off").hidden = !state || !!dark;
+  // What changes next: the first two changes the week ahead holds.
+  // (The lighting that ends an off period is said once, by its "until".)
+  const next = upcoming.filter((entry) => !(dark && dark.until && entry.on === true && entry.at === dark.until.at && entry.program === undefined));
+  for (const entry of next.slice(0, 2)) parts.push(changeWords(entry));
+  $("sentence").textContent = parts.join(" · ");
+  const on = state.on !== false && !(dark && dark.reason === "turned off");
+  $("power").setAttribute("aria-checked", String(on));
+  $("power-word").textContent = t(on ? "power-on" : "power-off");
+  if (document.activeElement !== $("brightness")) $("brightness").value = state.brightness;
+  $("brightness-value").textContent = $("brightness").value;
+  // The preview's text alternative: what the LEDs show, in words.
+  const shown = state.zones.map((z) => (z.showing || z.messages || []).join(" / ")).filter((w) => w).join(" | ");
+  $("sign").setAttribute("aria-label", dark ? t("sign-dark") : t("sign-shows", shown));
 }
+
+// One change of the timetable in words: "18:00 换成「evening」", "22:00 熄灭".
+function changeWords(entry) {
+  const today = new Date(), day = new Date(entry.at * 1000);
+  const tomorrow = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
+  const when = (day.toDateString() === today.toDateString() ? "" : day.toDateString() === tomorrow.toDateString() ? t("day-tomorrow") + " " : t(entry.weekday) + " ") + entry.time;
+  if (entry.on === false) return t("next-dark", when);
+  if (entry.program) return t("next-program", when, entry.program);
+  if (entry.takeTurns) return t("next-turns", when, entry.takeTurns.join("、"));
+  if (entry.on === true) return t("next-on", when);
+  if (entry.brightness !== undefined) return t("next-level", when, entry.brightness);
+  return when;
+}
+
+// The page lost the sign (or found it again): the banner, and the preview greyed.
+function showLost(reason) {
+  $("lost").hidden = reason === null;
+  $("lost").textContent = reason === null ? "" : t("lost", reason);
+  $("card").classList.toggle("lost", reason !== null);
+}
+
+// The sections as an app's tabs, each with an address a bookmark keeps (#now, #content, …).
+const SECTIONS = ["now", "content", "programs", "schedule", "notify", "settings"];
+function showSection() {
+  const wanted = location.hash.slice(1);
+  const chosen = SECTIONS.includes(wanted) ? wanted : "now";
+  for (const section of document.querySelectorAll("[data-section]")) section.classList.toggle("current", section.dataset.section === chosen);
+  for (const tab of document.querySelectorAll("#tabs a")) {
+    if (tab.dataset.tab === chosen) tab.setAttribute("aria-current", "page"); else tab.removeAttribute("aria-current");
+  }
+  document.body.dataset.section = chosen;
+}
+window.addEventListener("hashchange", showSection);
+
 // Whether the content form holds a draft a person typed (until Show, or another zone).
 let contentDraft = false;
 function fillForm() {
   if (!state) return;
-  showLit();
+  showCard();
   showZoneChips();
   // The outlines follow the zone being edited, even when the frame does not change.
   draw();
@@ -545,7 +669,6 @@ function fillForm() {
     if (z.textDirection) $("reads").value = z.textDirection;
     if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
   }
-  $("brightness").value = state.brightness;
   const where = $("notify-zone"), place = where.value;
   where.innerHTML = "";
   where.add(new Option(t("whole-sign"), ""));
@@ -558,14 +681,26 @@ async function loadNotifications() {
   let list;
   try { list = (await api("/api/notify")).notifications; } catch (error) { return; }
   notificationShowing = list.find((n) => n.showing) || null;
-  showLit();
+  showCard();
   const items = $("notify-list");
   items.innerHTML = "";
   for (const n of list) {
     const item = document.createElement("li");
     item.dataset.id = n.id;
-    item.textContent = n.messages.join(" / ") + " · " + (n.zone || t("whole-sign")) + " · "
+    const words = document.createElement("span");
+    words.textContent = n.messages.join(" / ") + " · " + (n.zone || t("whole-sign")) + " · "
       + (n.passes ? t("passes-n", n.passes) : t("seconds-n", n.duration)) + " — " + t(n.showing ? "showing" : "waiting");
+    // Each notification with its own dismiss.
+    const dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "quiet dismiss";
+    dismiss.textContent = t("dismiss");
+    dismiss.setAttribute("aria-label", t("dismiss-one", n.messages.join(" / ")));
+    dismiss.addEventListener("click", async () => {
+      try { await api("/api/notify/" + n.id, "DELETE"); } catch (error) { $("notify-status").textContent = error.message; }
+      loadNotifications();
+    });
+    item.append(words, dismiss);
     items.append(item);
   }
 }
@@ -597,7 +732,7 @@ async function listen() {
     try {
       const response = await fetch("/api/events", { headers: headers() });
       if (response.status === 401) {
-        showStatus(refused().message);
+        showCardStatus(refused().message);
         await waitForToken();
         continue;
       }
@@ -616,18 +751,21 @@ async function listen() {
             if (line.startsWith("event: ")) type = line.slice(7);
             else if (line.startsWith("data: ")) data += line.slice(6);
           }
-          if (type === "frame") { frame = JSON.parse(data); draw(); }
+          if (type === "frame") { frame = JSON.parse(data); draw(); showLost(null); }
           else if (type === "state") {
+            showLost(null);
             // The first state of a stream is the one the page just loaded: nothing to fetch again.
             const same = state && JSON.stringify(state) === JSON.stringify(JSON.parse(data));
             state = JSON.parse(data);
             fillForm();
-            if (!same) { stateSerial++; loadPrograms(); loadNotifications(); }
+            if (!same) { stateSerial++; loadPrograms(); loadNotifications(); loadWeek(); }
           }
         }
       }
+      // The stream ended: the sign went away (or restarted).
+      showLost(t("connection-ended"));
     } catch (error) {
-      showStatus(t("connection-lost", error.message));
+      showLost(error.message);
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -673,21 +811,20 @@ $("preview").addEventListener("click", async () => {
     showStatus("");
   } catch (error) { showStatus(error.message); }
 });
+$("brightness").addEventListener("input", () => { $("brightness-value").textContent = $("brightness").value; });
 $("brightness").addEventListener("change", async () => {
-  try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); }
-  catch (error) { showStatus(error.message); }
+  try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); showCard(); }
+  catch (error) { showCardStatus(error.message); }
 });
-$("power-off").addEventListener("click", async () => {
-  try { state = await api("/api/power", "POST", { on: false }); showLit(); } catch (error) { showStatus(error.message); }
-});
-$("wake").addEventListener("click", async () => {
-  try { state = await api("/api/power", "POST", { on: true }); showLit(); } catch (error) { showStatus(error.message); }
+$("power").addEventListener("click", async () => {
+  const on = $("power").getAttribute("aria-checked") !== "true";
+  try { state = await api("/api/power", "POST", { on: on }); showCard(); showCardStatus(""); } catch (error) { showCardStatus(error.message); }
 });
 $("pause").addEventListener("click", async () => {
-  try { state = await api("/api/pause", "POST", {}); } catch (error) { showStatus(error.message); }
+  try { state = await api("/api/pause", "POST", {}); } catch (error) { showCardStatus(error.message); }
 });
 $("resume").addEventListener("click", async () => {
-  try { state = await api("/api/resume", "POST", {}); } catch (error) { showStatus(error.message); }
+  try { state = await api("/api/resume", "POST", {}); } catch (error) { showCardStatus(error.message); }
 });
 window.addEventListener("resize", draw);
 
@@ -849,6 +986,7 @@ $("night-form").addEventListener("submit", async (event) => {
     await api("/api/schedule", "PUT", nightDocument());
     nightTouched = false;
     $("night-status").textContent = t("night-saved");
+    fetched.clear();
     loadWeek();
   } catch (error) {
     // The sign names the field: mark that input and say what is wrong beside it.
@@ -862,9 +1000,24 @@ $("night-form").addEventListener("submit", async (event) => {
 // The week ahead as the sign computes it (GET /api/timetable): one row per change.
 async function loadWeek() {
   let table;
-  try { table = await api("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; return; }
+  try { table = await once("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; upcoming = []; $("upcoming").innerHTML = ""; return; }
   const body = $("week-table").tBodies[0] || $("week-table").createTBody();
   body.innerHTML = "";
+  const now = Date.now() / 1000;
+  upcoming = table.entries.filter((entry) => entry.at > now);
+  const next = $("upcoming");
+  next.innerHTML = "";
+  for (const entry of upcoming.slice(0, 5)) {
+    const item = document.createElement("li");
+    item.textContent = changeWords(entry);
+    next.append(item);
+  }
+  if (!upcoming.length) {
+    const item = document.createElement("li");
+    item.textContent = t("upcoming-none");
+    next.append(item);
+  }
+  showCard();
   for (const entry of table.entries) {
     const parts = [];
     if (entry.clocks) parts.push(t(entry.clocks.forward ? "week-forward" : "week-back", entry.clocks.from, entry.clocks.to));
@@ -939,6 +1092,7 @@ async function loadPrograms() {
     edit.type = "button";
     edit.className = "quiet edit";
     edit.textContent = t("edit");
+    edit.setAttribute("aria-label", t("edit-named", p.name));
     edit.addEventListener("click", () => openEditor(p.name));
     item.append(edit, document.createTextNode(p.name + " "));
     const detail = document.createElement("span");
@@ -1012,7 +1166,10 @@ async function savePrograms(list) {
     await api("/api/programs", "PUT", { programs: list });
     $("program-editor").hidden = true;
     editing = null;
+    // What was saved shows at once: the list and the week ahead read again.
+    fetched.clear();
     await loadPrograms();
+    loadWeek();
   } catch (error) { $("editor-status").textContent = error.message; }
 }
 
@@ -1044,11 +1201,12 @@ async function load() {
     loadWeek();
     loadIcons();
     loadNight();
-  } catch (error) { showStatus(error.message); }
+  } catch (error) { showCardStatus(error.message); }
 }
 
 $("token").addEventListener("click", () => { if (askToken()) load(); });
 applyLanguage();
+showSection();
 load().then(listen);
 // A program that changes by the clock alone comes as a new state on the event stream.
 setInterval(loadStatus, 30000);

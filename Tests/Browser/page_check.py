@@ -13,7 +13,8 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --night URL
        page_check.py --zones URL
        page_check.py --draft URL SIGN-PID
-       page_check.py --screenshots URL FOLDER   (Docs/serve-page-phone.png and -desktop.png)
+       page_check.py --screenshots URL FOLDER   (Docs/serve-page-phone*.png and -desktop.png)
+       page_check.py --phone URL SENTENCE-ZH SENTENCE-EN
        page_check.py --serve   (one check a line, below)
 
 With --serve it reads checks from standard input, one a line as a JSON array of the
@@ -159,13 +160,20 @@ def started_browser(language=None):
     return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
 
 
-def opened(url, language=None, width=None):
-    """A browser on the sign's page (at `width` pixels), and a finder of its elements by id."""
+def opened(url, language=None, width=None, section="now"):
+    """A browser on the sign's page (at `width` pixels) at a section's address, as a bookmark
+    opens it, and a finder of its elements by id."""
     driver = browser(language)
     if width:
         driver.set_window_size(width, 900)
-    driver.get(url + "/")
+    driver.get(url + "/#" + section)
     return driver, lambda name: driver.find_element(By.ID, name)
+
+
+def go(driver, section):
+    """Taps the section's tab, as a person does."""
+    driver.find_element(By.CSS_SELECTOR, '#tabs a[data-tab="%s"]' % section).click()
+    wait(lambda: driver.execute_script("return document.body.dataset.section") == section, "the %s section" % section)
 
 
 def prompt(driver):
@@ -193,7 +201,7 @@ def token_check():
                 alert.dismiss()
             time.sleep(0.05)
         assert prompts == 0, "the page asked %d more times after a wrong token" % prompts
-        status = driver.find_element(By.ID, "status").text
+        status = driver.find_element(By.ID, "card-status").text
         assert "did not accept" in status, "status: %r" % status
         button = driver.find_element(By.ID, "token")
         assert button.is_displayed(), "no button to enter the token again"
@@ -222,7 +230,7 @@ def programs_check():
           return pageFetch.apply(this, arguments);
         };"""})
     try:
-        driver.get(url + "/")
+        driver.get(url + "/#programs")
         # Read in one go: the list is drawn again when the state changes.
         read = """return [...document.querySelectorAll('#program-list li')].map((li) =>
             [li.dataset.name, li.getAttribute('aria-current') === 'true', li.textContent]);"""
@@ -324,7 +332,7 @@ def edit_programs(driver, url, other):
 def notify_check():
     """The notify form: a notification sent, listed as showing, then dismissed."""
     url = sys.argv[2].rstrip("/")
-    driver, field = opened(url)
+    driver, field = opened(url, section="notify")
     try:
         wait(lambda: field("notify-zone").get_attribute("innerHTML").count("<option") >= 2, "the zones in the notify form")
         field("notify-text").send_keys("Doorbell")
@@ -335,8 +343,11 @@ def notify_check():
         assert listed[0]["messages"] == ["Doorbell"] and listed[0]["zone"] is None, "sent %r" % listed
         assert listed[0]["duration"] == 30 and listed[0]["in"] is None, "sent %r" % listed
         wait(lambda: "Doorbell" in field("notify-list").text and "showing" in field("notify-list").text, "the notification listed")
-        wait(lambda: "Notification: Doorbell" in field("lit-text").text, "the line under the preview to name the notification")
-        field("notify-dismiss").click()
+        wait(lambda: "Notification: Doorbell" in field("sentence").text, "the status card to name the notification")
+        # Its own dismiss, named for it.
+        own = driver.find_element(By.CSS_SELECTOR, "#notify-list button.dismiss")
+        assert own.get_attribute("aria-label") == "Dismiss Doorbell", own.get_attribute("aria-label")
+        own.click()
         wait(lambda: json.loads(api(url, "/api/notify"))["notifications"] == [], "the first dismissal")
         # Passes, effects in and out, and waking: what the form sends is what the sign queues.
         wait(lambda: len(Select(field("notify-in")).options) > 5, "the effects in the notify form")
@@ -382,12 +393,17 @@ def language_check():
     try:
         driver.get(url + "/")
         wait(lambda: driver.execute_script("return document.documentElement.lang") == "zh-CN", "the page in Chinese")
-        assert text(driver, "send") == "显示" and text(driver, "pause") == "暂停", "buttons: %r" % text(driver, "send")
-        assert "区域" in driver.find_element(By.CSS_SELECTOR, "label").text
+        assert text(driver, "pause") == "暂停", "buttons: %r" % text(driver, "pause")
+        tabs = [tab.text for tab in driver.find_elements(By.CSS_SELECTOR, "#tabs a")]
+        assert tabs == ["现在", "内容", "节目", "定时", "通知", "设置"], "tabs %r" % tabs
+        go(driver, "content")
+        assert text(driver, "send") == "显示", "buttons: %r" % text(driver, "send")
+        assert "区域" in driver.find_element(By.CSS_SELECTOR, "#compose label").text
         effects = lambda: driver.execute_script("return [...document.getElementById('effect').options].map((o) => [o.value, o.text]);")
         wait(lambda: any("新文字向上推出旧文字" in text for _, text in effects()), "the effects' summaries in Chinese")
         # Effect names stay the sign's identifiers.
         assert "scroll-up" in [value for value, _ in effects()]
+        go(driver, "programs")
         driver.find_element(By.ID, "new-program").click()
         wait(lambda: "周一" in text(driver, "program-days"), "the days in Chinese")
         assert "时段" in driver.find_element(By.ID, "program-editor").text
@@ -401,14 +417,17 @@ def language_check():
         driver.find_element(By.ID, "program-cancel").click()
         # A notification sent: listed in Chinese, its words as typed.
         api(url, "/api/notify", body={"messages": ["Order 42 / 42号"], "duration": 30})
+        go(driver, "notify")
         wait(lambda: "正在显示" in text(driver, "notify-list") and "Order 42 / 42号" in text(driver, "notify-list"), "the list in Chinese")
         driver.find_element(By.ID, "notify-send").click()
         wait(lambda: text(driver, "notify-status") == "请先输入通知内容。", "the page's refusal in Chinese")
         # The control panel's parts in Chinese too: the power button, a draft's preview, the
         # night hours (a refusal at its field, its reason in Chinese), the week, the status.
-        assert text(driver, "power-off") == "关闭" and text(driver, "preview") == "预览", "panel %r" % text(driver, "power-off")
-        assert "夜间亮度与休息时段" in driver.find_element(By.ID, "night").text
+        assert text(driver, "power-word") == "电源已开", "panel %r" % text(driver, "power-word")
+        go(driver, "settings")
         assert "状态" in driver.find_element(By.ID, "about").text and "版本" in text(driver, "status-list")
+        go(driver, "schedule")
+        assert "夜间亮度与休息时段" in driver.find_element(By.ID, "night").text
         driver.find_element(By.ID, "add-brightness").click()
         at = driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].at"]')
         at.clear()
@@ -416,12 +435,16 @@ def language_check():
         driver.find_element(By.ID, "night-save").click()
         said = wait(lambda: text(driver, "night-status"), "the night refusal")
         assert said == 'brightness[0].at：sunset 需要显示屏的位置（纬度和经度）', "refusal %r" % said
+        go(driver, "content")
+        assert text(driver, "preview") == "预览"
         driver.find_element(By.ID, "preview").click()
         wait(lambda: driver.find_element(By.ID, "draft-box").is_displayed() and "草稿" in text(driver, "draft-box"), "the draft's note in Chinese")
         # The switch: English, and still English after a reload.
         Select(driver.find_element(By.ID, "lang")).select_by_value("en")
         wait(lambda: text(driver, "send") == "Show", "the switch to English")
+        go(driver, "notify")
         assert "showing" in text(driver, "notify-list")
+        go(driver, "content")
         driver.refresh()
         wait(lambda: text(driver, "send") == "Show" and driver.execute_script("return document.documentElement.lang") == "en",
              "English remembered after a reload")
@@ -429,7 +452,7 @@ def language_check():
         driver.quit()
     driver = browser("en-US")
     try:
-        driver.get(url + "/")
+        driver.get(url + "/#content")
         wait(lambda: text(driver, "send") == "Show", "the page in English")
         Select(driver.find_element(By.ID, "lang")).select_by_value("zh")
         driver.refresh()
@@ -449,7 +472,7 @@ def preview_check():
 
 
 def preview_once(url, width, language, draft):
-    driver, field = opened(url, language=language, width=width)
+    driver, field = opened(url, language=language, width=width, section="content")
     try:
         wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the zones in the form")
         before = json.loads(api(url, "/api/state"))["zones"][0]["messages"]
@@ -488,22 +511,27 @@ def panel_check():
         chinese = language == "zh-CN"
         driver, field = opened(url, language=language, width=width)
         try:
-            wait(lambda: field("power-off").is_displayed(), "the power button at %d px" % width)
-            field("power-off").click()
+            wait(lambda: field("power").is_displayed() and field("power").get_attribute("aria-checked") == "true", "the power switch at %d px" % width)
+            field("power").click()
             wait(lambda: json.loads(api(url, "/api/state"))["on"] is False, "the sign turned off")
             dark = "熄灭：已关闭" if chinese else "Dark: turned off"
-            wait(lambda: field("wake").is_displayed() and field("lit-text").text == dark, "the page to say it is dark")
+            wait(lambda: field("power").get_attribute("aria-checked") == "false" and field("sentence").text == dark, "the page to say it is dark")
             wait(lambda: (canvas_frame(driver) or "#").count("#") == 0, "the preview dark")
-            field("wake").click()
+            gone = "显示屏已熄灭" if chinese else "The sign is dark"
+            assert field("sign").get_attribute("aria-label") == gone, "the preview's words %r" % field("sign").get_attribute("aria-label")
+            field("power").click()
             wait(lambda: json.loads(api(url, "/api/state"))["on"] is True, "the sign turned on")
-            wait(lambda: field("power-off").is_displayed(), "the power button back")
+            wait(lambda: field("power").get_attribute("aria-checked") == "true", "the switch back on")
             # A person's message: the line under the preview says it is theirs, until changed
             # (a sign without programs), from the state's why.
             patch = urllib.request.Request(url + "/api/content", data=json.dumps({"messages": ["Lit %d" % width]}).encode(),
                                            headers={"Content-Type": "application/json"}, method="PATCH")
             urllib.request.urlopen(patch, timeout=10).read()
             said = "您发布的内容一直保持" if chinese else "your message, until changed"
-            wait(lambda: said in field("lit-text").text, "the line under the preview to say whose message shows")
+            wait(lambda: said in field("sentence").text, "the status card to say whose message shows")
+            shows = ("显示屏正在显示：" if chinese else "The sign shows: ") + "Lit %d" % width
+            wait(lambda: field("sign").get_attribute("aria-label") == shows, "the preview's text alternative")
+            go(driver, "settings")
             status = wait(lambda: field("status-list").text, "the status")
             words = ("保存的更改", "时钟") if chinese else ("Saved changes", "Clock")
             assert version in status and all(word in status for word in words), "status %r" % status
@@ -524,7 +552,7 @@ def week_check():
     with open(path, encoding="utf-8") as handle:
         printed = [line for line in handle.read().splitlines()[1:] if line.strip()]
     for width, language in ((390, "zh-CN"), (1280, "en-US")):
-        driver, field = opened(url, language=language, width=width)
+        driver, field = opened(url, language=language, width=width, section="programs")
         try:
             rows = lambda: driver.execute_script(
                 "return [...document.querySelectorAll('#week-table tr')].map((r) => [...r.cells].map((c) => c.textContent));")
@@ -557,7 +585,7 @@ def icons_check():
 
 
 def icons_once(url, icons, width, language, name):
-    driver, field = opened(url, language=language, width=width)
+    driver, field = opened(url, language=language, width=width, section="content")
     try:
         wait(lambda: field("zone").get_attribute("innerHTML").count("<option") >= 1, "the form")
         driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
@@ -593,7 +621,7 @@ def night_check():
     kept, and off hours too, as the API reads them back. On a desktop, in English: the form
     shows what was kept, a level out of range is refused at its field, and a good one kept."""
     url = sys.argv[2].rstrip("/")
-    driver, field = opened(url, language="zh-CN", width=390)
+    driver, field = opened(url, language="zh-CN", width=390, section="schedule")
     rule = lambda key: driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].%s"]' % key)
     try:
         wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled from the sign")
@@ -616,7 +644,7 @@ def night_check():
         assert schedule["location"] == {"latitude": 39.9, "longitude": 116.4}, "location %r" % schedule.get("location")
     finally:
         driver.quit()
-    driver, field = opened(url, language="en-US", width=1280)
+    driver, field = opened(url, language="en-US", width=1280, section="schedule")
     try:
         # What the sign keeps is what the page shows.
         wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled again")
@@ -641,7 +669,7 @@ def zones_check():
     preview and named under it; a tap on the right half edits "right"."""
     url = sys.argv[2].rstrip("/")
     for width, language in ((390, "zh-CN"), (1280, "en-US")):
-        driver, field = opened(url, language=language, width=width)
+        driver, field = opened(url, language=language, width=width, section="content")
         try:
             chips = lambda: [chip.text for chip in driver.find_elements(By.CSS_SELECTOR, "#zone-chips button")]
             wait(lambda: chips() == ["left", "right"], "the zones named under the preview")
@@ -672,7 +700,7 @@ def draft_check():
     import os
     import signal as signals
     url, pid = sys.argv[2].rstrip("/"), int(sys.argv[3])
-    driver, field = opened(url)
+    driver, field = opened(url, section="content")
     try:
         wait(lambda: driver.execute_script("return typeof state === 'object' && state !== null;"), "the sign's state")
         field("messages").clear()
@@ -684,28 +712,81 @@ def draft_check():
         wait(lambda: driver.execute_script("return state.zones[0].messages[0];") == "From elsewhere", "the change to reach the page")
         assert field("messages").get_attribute("value") == "Typed, not shown", "the draft was replaced"
         os.kill(pid, signals.SIGTERM)
-        wait(lambda: "Connection lost" in field("status").text, "the page to say the connection is lost")
+        wait(lambda: field("lost").is_displayed() and "Lost the sign" in field("lost").text, "the page to say the connection is lost")
+        greyed = driver.execute_script("return getComputedStyle(document.getElementById('sign')).filter;")
+        assert "grayscale" in greyed, "the preview is not greyed: %r" % greyed
         assert field("messages").get_attribute("value") == "Typed, not shown", "the draft was lost with the connection"
-        print("page ok: a draft kept through a change from elsewhere and a lost connection")
+        print("page ok: a draft kept through a change from elsewhere and a lost connection, which the page says and greys")
     finally:
         driver.quit()
 
 
+SECTIONS = ["now", "content", "programs", "schedule", "notify", "settings"]
+
+# What a person can tap that is smaller than 44x44 CSS pixels (a checkbox counts as its
+# label, which takes the tap), and how far the page slides sideways.
+MEASURE = """
+  const small = [];
+  for (const e of document.querySelectorAll('button, select, input, textarea, summary, a[href]')) {
+    const shown = e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+    if (!shown) continue;
+    const box = (e.type === 'checkbox' ? e.closest('label') : e).getBoundingClientRect();
+    if (box.width < 44 || box.height < 44) small.push((e.id || e.dataset.tab || e.className || e.tagName) + ' ' + Math.round(box.width) + 'x' + Math.round(box.height));
+  }
+  const scroller = document.getElementById('scroll');
+  return {overflow: Math.max(document.documentElement.scrollWidth - document.documentElement.clientWidth, scroller.scrollWidth - scroller.clientWidth), small: small,
+          sentence: document.getElementById('sentence').textContent, current: document.body.dataset.section,
+          marked: [...document.querySelectorAll('#tabs a[aria-current=page]')].map((a) => a.dataset.tab)};"""
+
+
+def phone_check():
+    """The page as a phone app: every section, at its own address, at 320, 390 and 430 px and
+    on a desktop, in Chinese and English, fits the width (nothing slides sideways), has
+    nothing to tap smaller than 44x44 px, and says what the sign does in one sentence."""
+    url, sentence_zh, sentence_en = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4]
+    seen = 0
+    for language in ("zh-CN", "en-US"):
+        expected = sentence_zh if language == "zh-CN" else sentence_en
+        for width in (320, 390, 430, 1280):
+            # Opened at a section's address (a bookmark), then each section by its tab.
+            driver, field = opened(url, language=language, width=width, section="settings")
+            try:
+                wait(lambda: driver.execute_script("return document.body.dataset.section") == "settings", "the bookmarked section")
+                wait(lambda: expected in field("sentence").text, "the sentence %r at %d px in %s (it reads %r)" % (
+                    expected, width, language, field("sentence").text))
+                wait(lambda: field("status-list").text, "the status")
+                wait(lambda: driver.execute_script("return document.querySelectorAll('#week-table tr').length") > 0, "the week")
+                for section in SECTIONS:
+                    go(driver, section)
+                    assert driver.execute_script("return location.hash") == "#" + section, "the address of " + section
+                    seen_now = driver.execute_script(MEASURE)
+                    where = "%s at %d px in %s" % (section, width, language)
+                    assert seen_now["marked"] == [section], "%s: tabs marked %r" % (where, seen_now["marked"])
+                    assert expected in seen_now["sentence"], "%s: the sentence reads %r" % (where, seen_now["sentence"])
+                    assert seen_now["overflow"] <= 0, "%s: the page slides %d px sideways" % (where, seen_now["overflow"])
+                    assert not seen_now["small"], "%s: too small to tap: %r" % (where, seen_now["small"])
+                    seen += 1
+            finally:
+                driver.quit()
+    print("page ok: %d views (6 sections, 4 widths, 2 languages) fit, nothing under 44 px, the sentence in each" % seen)
+
+
 def screenshots():
-    """The whole page at a phone's width and a desktop's, in Chinese and English, for Docs."""
+    """The page on a phone (390 px, Chinese: the Now, Content and Programs sections) and on a
+    desktop (1280 px, English), for Docs."""
     import os
     url, folder = sys.argv[2].rstrip("/"), sys.argv[3]
-    for name, width, language in (("phone", 390, "zh-CN"), ("desktop", 1280, "en-US")):
-        driver = browser(language)
+    shots = (("phone", 390, "zh-CN", "now"), ("phone-content", 390, "zh-CN", "content"),
+             ("phone-programs", 390, "zh-CN", "programs"), ("desktop", 1280, "en-US", "now"))
+    for name, width, language, section in shots:
+        driver, field = opened(url, language=language, width=width, section=section)
         try:
-            driver.set_window_size(width, 900)
-            driver.get(url + "/")
-            wait(lambda: canvas_frame(driver) and driver.find_element(By.ID, "status-list").text, "the page filled")
-            wait(lambda: driver.execute_script("return document.querySelectorAll('#week-table tr').length") > 0, "the week")
-            driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
+            wait(lambda: canvas_frame(driver) and field("sentence").text, "the page filled")
+            if section == "programs":
+                wait(lambda: driver.execute_script("return document.querySelectorAll('#week-table tr').length") > 0, "the week")
             time.sleep(1)
-            height = driver.execute_script("return document.documentElement.scrollHeight;")
-            driver.set_window_size(width, height + 40)
+            height = driver.execute_script("return document.getElementById('scroll').scrollHeight + document.getElementById('tabs').offsetHeight;")
+            driver.set_window_size(width, height + 120)
             time.sleep(0.5)
             driver.save_screenshot(os.path.join(folder, "serve-page-%s.png" % name))
         finally:
@@ -719,7 +800,7 @@ def upload_check():
     url, token, picture = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4]
     driver = browser()
     try:
-        driver.get(url + "/")
+        driver.get(url + "/#content")
         # The sign asks for its token: the page asks the person once.
         asked = wait(lambda: prompt(driver), "the page to ask for the token")
         asked.send_keys(token)
@@ -745,6 +826,8 @@ def main():
         return upload_check()
     if sys.argv[1] == "--screenshots":
         return screenshots()
+    if sys.argv[1] == "--phone":
+        return phone_check()
     if sys.argv[1] == "--draft":
         return draft_check()
     if sys.argv[1] == "--zones":
@@ -770,7 +853,7 @@ def main():
     url = sys.argv[1].rstrip("/")
     driver = browser()
     try:
-        driver.get(url + "/")
+        driver.get(url + "/#content")
         state = json.loads(api(url, "/api/state"))
         width = state["width"]
         # The canvas draws what the API says the sign shows.

@@ -135,6 +135,22 @@ import Testing
     try check(sign, ["--draft", "{url}", "\(sign.child.pid)"])
   }
 
+  /// The page as a phone app: six sections as tabs with their own addresses, at 320, 390,
+  /// 430 and 1280 px in Chinese and English, none sliding sideways, nothing to tap under
+  /// 44x44 px, and the status card's sentence saying what plays in each.
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func thePageIsAPhoneAppAtEveryWidthInBothLanguages() throws {
+    let config = NSTemporaryDirectory() + "marquee-browser-phone-\(getpid()).json"
+    try #"""
+      {"width": 64, "messages": ["x"],
+       "programs": [{"name": "always", "times": ["00:00-24:00"], "messages": ["Open"]},
+                    {"name": "never", "dates": "2001-01-01/2001-01-01", "messages": ["Off"]}]}
+      """#.write(toFile: config, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let sign = try ServedSign(["--config", config, "--output", "ascii"])
+    try check(sign, ["--phone", "{url}", "正在播放「always」", "Playing “always”"])
+  }
+
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
   func anIconIsAddedFromThePage() throws {
     let folder = NSTemporaryDirectory() + "marquee-browser-upload-\(getpid())"

@@ -18,7 +18,7 @@ const WORDS = {
     dates: "Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)", turn: "Turn",
     default: "Plays when no other is due (default)", save: "Save program", delete: "Delete", cancel: "Cancel",
     "token-prompt": "This sign needs its token:", "token-refused": "The sign did not accept the token.",
-    "token-needed": "This sign needs its token.", "connection-lost": "Connection lost: {0} (trying again)",
+    "token-needed": "This sign needs its token.", "connection-ended": "the connection ended",
     showing: "showing", waiting: "waiting", "passes-n": "{0} passes", "seconds-n": "{0} s",
     "type-first": "Type the notification first.", edit: "Edit", playing: "playing", "default-word": "default",
     kept: "Kept as they are: {0}",
@@ -37,6 +37,13 @@ const WORDS = {
     "state-ok": "kept in {0}", "state-bad": "problem: {0}", mqtt: "MQTT", "mqtt-none": "not used", "mqtt-up": "connected to {0}",
     "mqtt-down": "not connected to {0}: {1}", "no-board": "terminal or simulator",
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
+    dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", card: "What the sign shows", sections: "Sections", "tab-now": "Now", "tab-content": "Content", "tab-programs": "Programs",
+    "tab-schedule": "Hours", "tab-notify": "Notify", "tab-settings": "Settings", power: "Power", "power-on": "Power is on", "power-off": "Power is off",
+    "next-title": "What changes next", "upcoming-none": "Nothing changes in the next 7 days.",
+    "playing-quoted": "Playing “{0}”", "showing-quoted": "Showing “{0}”", "next-program": "{0} “{1}” starts", "next-turns": "{0} {1} take turns",
+    "next-dark": "{0} dark", "next-on": "{0} lights up", "next-level": "{0} brightness {1}", "until-time": "until {0}",
+    lost: "Lost the sign ({0}): trying again. What shows may be old.", "sign-shows": "The sign shows: {0}", "sign-dark": "The sign is dark",
+    "day-today": "", "day-tomorrow": "tomorrow",
   },
   zh: {
     "dark-off": "熄灭：已关闭", "dark-hours": "熄灭：休息时段，至 {0}", "dark-hours-open": "熄灭：休息时段", "turn-on": "开启", "turn-off": "关闭", "playing-program": "正在播放：{0}", "notification-showing": "通知：{0}", "why-person": "您发布的内容保持到 {0}", "why-person-open": "您发布的内容一直保持", "why-feed": "数据源推送的内容", "stale-zones": "数据未更新：{0}",
@@ -50,7 +57,7 @@ const WORDS = {
     dates: "日期，例如 2026-12-24/2026-12-26（留空则每周）", turn: "每次播放", default: "没有其他节目时播放（默认节目）",
     save: "保存节目", delete: "删除", cancel: "取消", "token-prompt": "此显示屏需要访问令牌：",
     "token-refused": "显示屏不接受此令牌。", "token-needed": "此显示屏需要访问令牌。",
-    "connection-lost": "连接中断：{0}（正在重试）", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
+    "connection-ended": "连接已断开", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
     "seconds-n": "{0} 秒", "type-first": "请先输入通知内容。", edit: "编辑", playing: "正在播放", "default-word": "默认",
     kept: "保持不变：{0}", mon: "周一", tue: "周二", wed: "周三", thu: "周四", fri: "周五", sat: "周六", sun: "周日",
     icons: "图标", "icon-insert": "插入 {0}", "icon-file": "图片（PNG、GIF、PBM、XBM）", "icon-name": "名称",
@@ -67,6 +74,13 @@ const WORDS = {
     "clock-set": "已同步", "clock-unset": "尚未同步（无网络时间）", "state-file": "保存的更改", "state-none": "不保存（未加 --state）",
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
     "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
+    dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", card: "显示屏现在的样子", sections: "栏目", "tab-now": "现在", "tab-content": "内容", "tab-programs": "节目",
+    "tab-schedule": "定时", "tab-notify": "通知", "tab-settings": "设置", power: "电源", "power-on": "电源已开", "power-off": "电源已关",
+    "next-title": "接下来的变化", "upcoming-none": "未来 7 天没有变化。",
+    "playing-quoted": "正在播放「{0}」", "showing-quoted": "正在显示「{0}」", "next-program": "{0} 换成「{1}」", "next-turns": "{0} {1} 轮流播放",
+    "next-dark": "{0} 熄灭", "next-on": "{0} 点亮", "next-level": "{0} 亮度调到 {1}", "until-time": "保持到 {0}",
+    lost: "与显示屏的连接中断（{0}），正在重连。画面可能不是最新的。", "sign-shows": "显示屏正在显示：{0}", "sign-dark": "显示屏已熄灭",
+    "day-today": "", "day-tomorrow": "明天",
   },
 };
 // The effects' summaries in Chinese (their names stay as the sign knows them).
@@ -177,7 +191,7 @@ function askToken() {
   token = given.trim();
   localStorage.setItem("marquee-token", token);
   $("token").hidden = true;
-  showStatus("");
+  showCardStatus("");
   if (tokenArrived) { tokenArrived(); tokenArrived = null; }
   return true;
 }
@@ -193,17 +207,19 @@ function waitForToken() {
 
 // One fetch per thing: what the page reads (the schedule, the programs) is asked once for
 // each state of the sign, however many parts of the page want it.
-let stateSerial = 0;
+let stateSerial = 0, fetchedSerial = 0;
 const fetched = new Map();
 function once(path) {
-  const key = stateSerial + " " + path;
-  if (!fetched.has(key)) {
+  if (fetchedSerial !== stateSerial) {
     fetched.clear();
-    const pending = api(path);
-    pending.catch(() => fetched.delete(key));
-    fetched.set(key, pending);
+    fetchedSerial = stateSerial;
   }
-  return fetched.get(key);
+  if (!fetched.has(path)) {
+    const pending = api(path);
+    pending.catch(() => fetched.delete(path));
+    fetched.set(path, pending);
+  }
+  return fetched.get(path);
 }
 
 async function api(path, method, body) {
@@ -226,6 +242,8 @@ async function api(path, method, body) {
 }
 
 function showStatus(text) { $("status").textContent = text; }
+// What is said for the whole page, in the status card: a refused token, a sign that failed to load.
+function showCardStatus(text) { $("card-status").textContent = text; }
 
 function draw() {
   if (!frame) return;
@@ -297,37 +315,84 @@ $("sign").addEventListener("click", (event) => {
   if (hit) selectZone(hit.name);
 });
 
-// What the LEDs show: dark when the sign is off, with why and until when, and a way to light it.
+// The status card at the top of every section: the preview (greyed with a banner while the
+// page has lost the sign), the power switch, the brightness with its number, and one
+// sentence in plain words: what plays, why, until when, and what changes next.
 // The notification showing now, if one is (GET /api/notify).
 let notificationShowing = null;
-// One line under the preview: why the LEDs are dark and until when, or what plays (a
-// notification, the program) and which zones went stale; and the power button for the one
-// case or the other.
-function showLit() {
-  const dark = state && state.dark;
+// The next changes of the week ahead (GET /api/timetable), soonest first.
+let upcoming = [];
+function showCard() {
+  if (!state) return;
+  const dark = state.dark;
+  const parts = [];
   if (dark) {
-    $("lit-text").textContent = dark.reason === "turned off" ? t("dark-off")
-      : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open");
-  } else if (state) {
-    const parts = [];
+    parts.push(dark.reason === "turned off" ? t("dark-off") : dark.until ? t("dark-hours", dark.until.local.slice(-5)) : t("dark-hours-open"));
+  } else {
     if (notificationShowing) parts.push(t("notification-showing", notificationShowing.messages.join(" / ")));
-    if (state.program) parts.push(t("playing-program", state.program));
+    const first = state.zones[0] || {};
+    if (state.program) parts.push(t("playing-quoted", state.program));
+    else if (first.showing) parts.push(t("showing-quoted", first.showing.join(" / ")));
     // Why the first zone shows what it shows, when it is not the program's (GET /api/state's why).
-    const why = state.zones[0] && state.zones[0].why;
+    const why = first.why;
     if (why && why.layer === "person") parts.push(why.until ? t("why-person", why.until.local.slice(-5)) : t("why-person-open"));
     if (why && why.layer === "feed") parts.push(t("why-feed"));
     const stale = state.zones.filter((z) => z.stale).map((z) => z.name);
     if (stale.length) parts.push(t("stale-zones", stale.join(", ")));
-    $("lit-text").textContent = parts.join(" · ");
   }
-  $("wake").hidden = !dark;
-  $("power-off").hidden = !state || !!dark;
+  // What changes next: the first two changes the week ahead holds.
+  // (The lighting that ends an off period is said once, by its "until".)
+  const next = upcoming.filter((entry) => !(dark && dark.until && entry.on === true && entry.at === dark.until.at && entry.program === undefined));
+  for (const entry of next.slice(0, 2)) parts.push(changeWords(entry));
+  $("sentence").textContent = parts.join(" · ");
+  const on = state.on !== false && !(dark && dark.reason === "turned off");
+  $("power").setAttribute("aria-checked", String(on));
+  $("power-word").textContent = t(on ? "power-on" : "power-off");
+  if (document.activeElement !== $("brightness")) $("brightness").value = state.brightness;
+  $("brightness-value").textContent = $("brightness").value;
+  // The preview's text alternative: what the LEDs show, in words.
+  const shown = state.zones.map((z) => (z.showing || z.messages || []).join(" / ")).filter((w) => w).join(" | ");
+  $("sign").setAttribute("aria-label", dark ? t("sign-dark") : t("sign-shows", shown));
 }
+
+// One change of the timetable in words: "18:00 换成「evening」", "22:00 熄灭".
+function changeWords(entry) {
+  const today = new Date(), day = new Date(entry.at * 1000);
+  const tomorrow = new Date(today.getFullYear(), today.getMonth(), today.getDate() + 1);
+  const when = (day.toDateString() === today.toDateString() ? "" : day.toDateString() === tomorrow.toDateString() ? t("day-tomorrow") + " " : t(entry.weekday) + " ") + entry.time;
+  if (entry.on === false) return t("next-dark", when);
+  if (entry.program) return t("next-program", when, entry.program);
+  if (entry.takeTurns) return t("next-turns", when, entry.takeTurns.join("、"));
+  if (entry.on === true) return t("next-on", when);
+  if (entry.brightness !== undefined) return t("next-level", when, entry.brightness);
+  return when;
+}
+
+// The page lost the sign (or found it again): the banner, and the preview greyed.
+function showLost(reason) {
+  $("lost").hidden = reason === null;
+  $("lost").textContent = reason === null ? "" : t("lost", reason);
+  $("card").classList.toggle("lost", reason !== null);
+}
+
+// The sections as an app's tabs, each with an address a bookmark keeps (#now, #content, …).
+const SECTIONS = ["now", "content", "programs", "schedule", "notify", "settings"];
+function showSection() {
+  const wanted = location.hash.slice(1);
+  const chosen = SECTIONS.includes(wanted) ? wanted : "now";
+  for (const section of document.querySelectorAll("[data-section]")) section.classList.toggle("current", section.dataset.section === chosen);
+  for (const tab of document.querySelectorAll("#tabs a")) {
+    if (tab.dataset.tab === chosen) tab.setAttribute("aria-current", "page"); else tab.removeAttribute("aria-current");
+  }
+  document.body.dataset.section = chosen;
+}
+window.addEventListener("hashchange", showSection);
+
 // Whether the content form holds a draft a person typed (until Show, or another zone).
 let contentDraft = false;
 function fillForm() {
   if (!state) return;
-  showLit();
+  showCard();
   showZoneChips();
   // The outlines follow the zone being edited, even when the frame does not change.
   draw();
@@ -345,7 +410,6 @@ function fillForm() {
     if (z.textDirection) $("reads").value = z.textDirection;
     if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
   }
-  $("brightness").value = state.brightness;
   const where = $("notify-zone"), place = where.value;
   where.innerHTML = "";
   where.add(new Option(t("whole-sign"), ""));
@@ -358,14 +422,26 @@ async function loadNotifications() {
   let list;
   try { list = (await api("/api/notify")).notifications; } catch (error) { return; }
   notificationShowing = list.find((n) => n.showing) || null;
-  showLit();
+  showCard();
   const items = $("notify-list");
   items.innerHTML = "";
   for (const n of list) {
     const item = document.createElement("li");
     item.dataset.id = n.id;
-    item.textContent = n.messages.join(" / ") + " · " + (n.zone || t("whole-sign")) + " · "
+    const words = document.createElement("span");
+    words.textContent = n.messages.join(" / ") + " · " + (n.zone || t("whole-sign")) + " · "
       + (n.passes ? t("passes-n", n.passes) : t("seconds-n", n.duration)) + " — " + t(n.showing ? "showing" : "waiting");
+    // Each notification with its own dismiss.
+    const dismiss = document.createElement("button");
+    dismiss.type = "button";
+    dismiss.className = "quiet dismiss";
+    dismiss.textContent = t("dismiss");
+    dismiss.setAttribute("aria-label", t("dismiss-one", n.messages.join(" / ")));
+    dismiss.addEventListener("click", async () => {
+      try { await api("/api/notify/" + n.id, "DELETE"); } catch (error) { $("notify-status").textContent = error.message; }
+      loadNotifications();
+    });
+    item.append(words, dismiss);
     items.append(item);
   }
 }
@@ -397,7 +473,7 @@ async function listen() {
     try {
       const response = await fetch("/api/events", { headers: headers() });
       if (response.status === 401) {
-        showStatus(refused().message);
+        showCardStatus(refused().message);
         await waitForToken();
         continue;
       }
@@ -416,18 +492,21 @@ async function listen() {
             if (line.startsWith("event: ")) type = line.slice(7);
             else if (line.startsWith("data: ")) data += line.slice(6);
           }
-          if (type === "frame") { frame = JSON.parse(data); draw(); }
+          if (type === "frame") { frame = JSON.parse(data); draw(); showLost(null); }
           else if (type === "state") {
+            showLost(null);
             // The first state of a stream is the one the page just loaded: nothing to fetch again.
             const same = state && JSON.stringify(state) === JSON.stringify(JSON.parse(data));
             state = JSON.parse(data);
             fillForm();
-            if (!same) { stateSerial++; loadPrograms(); loadNotifications(); }
+            if (!same) { stateSerial++; loadPrograms(); loadNotifications(); loadWeek(); }
           }
         }
       }
+      // The stream ended: the sign went away (or restarted).
+      showLost(t("connection-ended"));
     } catch (error) {
-      showStatus(t("connection-lost", error.message));
+      showLost(error.message);
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
   }
@@ -473,21 +552,20 @@ $("preview").addEventListener("click", async () => {
     showStatus("");
   } catch (error) { showStatus(error.message); }
 });
+$("brightness").addEventListener("input", () => { $("brightness-value").textContent = $("brightness").value; });
 $("brightness").addEventListener("change", async () => {
-  try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); }
-  catch (error) { showStatus(error.message); }
+  try { state = await api("/api/brightness", "POST", { brightness: Number($("brightness").value) }); showCard(); }
+  catch (error) { showCardStatus(error.message); }
 });
-$("power-off").addEventListener("click", async () => {
-  try { state = await api("/api/power", "POST", { on: false }); showLit(); } catch (error) { showStatus(error.message); }
-});
-$("wake").addEventListener("click", async () => {
-  try { state = await api("/api/power", "POST", { on: true }); showLit(); } catch (error) { showStatus(error.message); }
+$("power").addEventListener("click", async () => {
+  const on = $("power").getAttribute("aria-checked") !== "true";
+  try { state = await api("/api/power", "POST", { on: on }); showCard(); showCardStatus(""); } catch (error) { showCardStatus(error.message); }
 });
 $("pause").addEventListener("click", async () => {
-  try { state = await api("/api/pause", "POST", {}); } catch (error) { showStatus(error.message); }
+  try { state = await api("/api/pause", "POST", {}); } catch (error) { showCardStatus(error.message); }
 });
 $("resume").addEventListener("click", async () => {
-  try { state = await api("/api/resume", "POST", {}); } catch (error) { showStatus(error.message); }
+  try { state = await api("/api/resume", "POST", {}); } catch (error) { showCardStatus(error.message); }
 });
 window.addEventListener("resize", draw);
 
@@ -649,6 +727,7 @@ $("night-form").addEventListener("submit", async (event) => {
     await api("/api/schedule", "PUT", nightDocument());
     nightTouched = false;
     $("night-status").textContent = t("night-saved");
+    fetched.clear();
     loadWeek();
   } catch (error) {
     // The sign names the field: mark that input and say what is wrong beside it.
@@ -662,9 +741,24 @@ $("night-form").addEventListener("submit", async (event) => {
 // The week ahead as the sign computes it (GET /api/timetable): one row per change.
 async function loadWeek() {
   let table;
-  try { table = await api("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; return; }
+  try { table = await once("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; upcoming = []; $("upcoming").innerHTML = ""; return; }
   const body = $("week-table").tBodies[0] || $("week-table").createTBody();
   body.innerHTML = "";
+  const now = Date.now() / 1000;
+  upcoming = table.entries.filter((entry) => entry.at > now);
+  const next = $("upcoming");
+  next.innerHTML = "";
+  for (const entry of upcoming.slice(0, 5)) {
+    const item = document.createElement("li");
+    item.textContent = changeWords(entry);
+    next.append(item);
+  }
+  if (!upcoming.length) {
+    const item = document.createElement("li");
+    item.textContent = t("upcoming-none");
+    next.append(item);
+  }
+  showCard();
   for (const entry of table.entries) {
     const parts = [];
     if (entry.clocks) parts.push(t(entry.clocks.forward ? "week-forward" : "week-back", entry.clocks.from, entry.clocks.to));
@@ -739,6 +833,7 @@ async function loadPrograms() {
     edit.type = "button";
     edit.className = "quiet edit";
     edit.textContent = t("edit");
+    edit.setAttribute("aria-label", t("edit-named", p.name));
     edit.addEventListener("click", () => openEditor(p.name));
     item.append(edit, document.createTextNode(p.name + " "));
     const detail = document.createElement("span");
@@ -812,7 +907,10 @@ async function savePrograms(list) {
     await api("/api/programs", "PUT", { programs: list });
     $("program-editor").hidden = true;
     editing = null;
+    // What was saved shows at once: the list and the week ahead read again.
+    fetched.clear();
     await loadPrograms();
+    loadWeek();
   } catch (error) { $("editor-status").textContent = error.message; }
 }
 
@@ -844,11 +942,12 @@ async function load() {
     loadWeek();
     loadIcons();
     loadNight();
-  } catch (error) { showStatus(error.message); }
+  } catch (error) { showCardStatus(error.message); }
 }
 
 $("token").addEventListener("click", () => { if (askToken()) load(); });
 applyLanguage();
+showSection();
 load().then(listen);
 // A program that changes by the clock alone comes as a new state on the event stream.
 setInterval(loadStatus, 30000);
