@@ -3,7 +3,7 @@
 
 extension WebPage {
   /// The version of the style and script, in their URLs (`/page.js?v=…`).
-  static let version = "524f04d20d62"
+  static let version = "b1da3fb3c489"
 
   /// The page at `/`.
   static let html = #"""
@@ -13,7 +13,7 @@ extension WebPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>marquee</title>
-<link rel="stylesheet" href="/page.css?v=524f04d20d62">
+<link rel="stylesheet" href="/page.css?v=b1da3fb3c489">
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <meta name="theme-color" content="#000000">
@@ -46,7 +46,7 @@ extension WebPage {
   <form id="content">
     <label><span data-t="zone">Zone</span> <select id="zone" name="zone"></select></label>
     <label><span data-t="messages">Messages, one per line</span> <textarea id="messages" name="messages" dir="auto"></textarea></label>
-    <details id="icon-picker"><summary data-t="icons">Icons</summary><div id="icon-grid" role="list"></div>
+    <details id="icon-picker"><summary data-t="icons">Icons</summary><div id="icon-grid"></div>
       <div class="row" id="icon-add" hidden><label><span data-t="icon-file">A picture (PNG, GIF, PBM, XBM)</span> <input id="icon-file" type="file" accept="image/png,image/gif,.pbm,.xbm"></label>
         <label><span data-t="icon-name">Its name</span> <input id="icon-name" type="text" pattern="[a-z0-9_-]{1,64}" autocapitalize="off"></label>
         <button id="icon-upload" class="quiet" type="button" data-t="icon-upload">Add the icon</button></div>
@@ -119,7 +119,7 @@ extension WebPage {
       <div id="editor-status" role="status"></div>
     </form>
   </section>
-  <section id="night" data-section="schedule">
+  <section id="schedule" data-section="schedule">
     <h2 data-t="night-title">Night and off hours</h2>
     <form id="night-form">
       <fieldset id="brightness-rules"><legend data-t="brightness-rules">Brightness through the day</legend></fieldset>
@@ -138,7 +138,7 @@ extension WebPage {
     <h2 data-t="week-title">The week ahead</h2>
     <table id="week-table"></table>
   </section>
-  <section id="about" data-section="settings">
+  <section id="settings" data-section="settings">
     <h2 data-t="status-title">Status</h2>
     <dl id="status-list"></dl>
     <ul id="report-list"></ul>
@@ -148,7 +148,7 @@ extension WebPage {
 <nav id="tabs" aria-label="Sections" data-t-aria="sections">
   <a href="#now" data-tab="now" data-t="tab-now">Now</a><a href="#content" data-tab="content" data-t="tab-content">Content</a><a href="#programs" data-tab="programs" data-t="tab-programs">Programs</a><a href="#schedule" data-tab="schedule" data-t="tab-schedule">Hours</a><a href="#notify" data-tab="notify" data-t="tab-notify">Notify</a><a href="#settings" data-tab="settings" data-t="tab-settings">Settings</a>
 </nav>
-<script src="/page.js?v=524f04d20d62"></script>
+<script src="/page.js?v=b1da3fb3c489"></script>
 </body>
 </html>
 
@@ -158,7 +158,7 @@ extension WebPage {
   static let css = #"""
 /* Phone first: one column from 320 px up, every control at least 44x44 px, the sections as
    tabs (a bar at the bottom on a phone, at the top on a desktop), the status card on top. */
-:root { color-scheme: dark; font-family: system-ui, sans-serif; --line: #8a8a8a; --accent: #e0443a; }
+:root { color-scheme: dark; font-family: system-ui, sans-serif; --line: #8a8a8a; --accent: #c62828; }
 *, *::before, *::after { box-sizing: border-box; }
 [hidden] { display: none !important; }
 /* An app's frame: the page scrolls in #scroll, above the tab bar, which never covers it. */

@@ -15,6 +15,7 @@ Usage: page_check.py URL MESSAGE EXPECTED-FRAME-FILE [SCREENSHOT.png]
        page_check.py --draft URL SIGN-PID
        page_check.py --screenshots URL FOLDER   (Docs/serve-page-phone*.png and -desktop.png)
        page_check.py --phone URL SENTENCE-ZH SENTENCE-EN
+       page_check.py --accessibility URL   (needs axe-selenium-python)
        page_check.py --serve   (one check a line, below)
 
 With --serve it reads checks from standard input, one a line as a JSON array of the
@@ -425,9 +426,9 @@ def language_check():
         # night hours (a refusal at its field, its reason in Chinese), the week, the status.
         assert text(driver, "power-word") == "电源已开", "panel %r" % text(driver, "power-word")
         go(driver, "settings")
-        assert "状态" in driver.find_element(By.ID, "about").text and "版本" in text(driver, "status-list")
+        assert "状态" in driver.find_element(By.ID, "settings").text and "版本" in text(driver, "status-list")
         go(driver, "schedule")
-        assert "夜间亮度与休息时段" in driver.find_element(By.ID, "night").text
+        assert "夜间亮度与休息时段" in driver.find_element(By.ID, "schedule").text
         driver.find_element(By.ID, "add-brightness").click()
         at = driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].at"]')
         at.clear()
@@ -771,6 +772,29 @@ def phone_check():
     print("page ok: %d views (6 sections, 4 widths, 2 languages) fit, nothing under 44 px, the sentence in each" % seen)
 
 
+def accessibility_check():
+    """axe-core (axe-selenium-python) finds no violation in any section, on a phone in
+    Chinese and on a desktop in English."""
+    from axe_selenium_python import Axe
+    url = sys.argv[2].rstrip("/")
+    found = []
+    for width, language in ((390, "zh-CN"), (1280, "en-US")):
+        driver, field = opened(url, language=language, width=width)
+        try:
+            wait(lambda: canvas_frame(driver) and field("sentence").text, "the page filled")
+            axe = Axe(driver)
+            axe.inject()
+            for section in SECTIONS:
+                go(driver, section)
+                for violation in axe.run()["violations"]:
+                    found.append("%s at %d px, %s: %s (%s) at %s" % (section, width, language, violation["id"], violation["impact"],
+                                                                    [node["target"] for node in violation["nodes"]][:3]))
+        finally:
+            driver.quit()
+    assert not found, "axe-core: " + "; ".join(found)
+    print("page ok: axe-core finds no violation in the six sections, in Chinese on a phone and English on a desktop")
+
+
 def screenshots():
     """The page on a phone (390 px, Chinese: the Now, Content and Programs sections) and on a
     desktop (1280 px, English), for Docs."""
@@ -828,6 +852,8 @@ def main():
         return screenshots()
     if sys.argv[1] == "--phone":
         return phone_check()
+    if sys.argv[1] == "--accessibility":
+        return accessibility_check()
     if sys.argv[1] == "--draft":
         return draft_check()
     if sys.argv[1] == "--zones":

@@ -151,6 +151,16 @@ import Testing
     try check(sign, ["--phone", "{url}", "正在播放「always」", "Playing “always”"])
   }
 
+  /// Whether the browser's Python has axe-core (PyPI axe-selenium-python).
+  static let hasAxe = available && PythonTools.python([python], importing: "axe_selenium_python") != nil
+
+  @Test(.enabled(if: hasAxe, "needs axe-selenium-python from PyPI in .build/venv-browser (.ci/run installs it)"))
+  func axeCoreFindsNoViolationInAnySection() throws {
+    // The example with programs, a brightness schedule and off hours: every section filled.
+    let sign = try ServedSign(["--config", "Docs/examples/programs.json", "--output", "ascii"])
+    try check(sign, ["--accessibility", "{url}"])
+  }
+
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
   func anIconIsAddedFromThePage() throws {
     let folder = NSTemporaryDirectory() + "marquee-browser-upload-\(getpid())"
