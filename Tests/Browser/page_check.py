@@ -324,7 +324,8 @@ def edit_programs(driver, url, other):
     fill("program-times", "25:00-26:00")
     field("program-save").click()
     message = wait(lambda: field("editor-status").text, "the error")
-    assert "times" in message and "programs[2]" in message, "error %r" % message
+    assert message.startswith('program “lunch”, times: '), "error %r" % message
+    assert field("program-times").get_attribute("aria-invalid") == "true", "the times are not marked"
     assert listed_programs(url)[2]["times"] == ["11:30-14:00"], "a refused change was made"
     field("program-delete").click()
     wait(lambda: len(listed_programs(url)) == 2, "lunch deleted")
@@ -414,7 +415,8 @@ def language_check():
         driver.find_element(By.ID, "program-messages").send_keys("Soup")
         driver.find_element(By.ID, "program-save").click()
         message = wait(lambda: text(driver, "editor-status"), "the refusal")
-        assert message == 'programs[0].times[0]：应为 HH:MM-HH:MM（24 小时制），收到 "25:00-26:00"', "refusal %r" % message
+        assert message == '节目「lunch」·时段：应为 HH:MM-HH:MM（24 小时制），收到 "25:00-26:00"', "refusal %r" % message
+        assert driver.find_element(By.ID, "program-times").get_attribute("aria-invalid") == "true", "the times are not marked"
         driver.find_element(By.ID, "program-cancel").click()
         # A notification sent: listed in Chinese, its words as typed.
         api(url, "/api/notify", body={"messages": ["Order 42 / 42号"], "duration": 30})
@@ -430,12 +432,11 @@ def language_check():
         go(driver, "schedule")
         assert "夜间亮度与休息时段" in driver.find_element(By.ID, "schedule").text
         driver.find_element(By.ID, "add-brightness").click()
-        at = driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].at"]')
-        at.clear()
-        at.send_keys("sunset")
+        at = driver.find_element(By.CSS_SELECTOR, '#brightness-rules select[data-field="brightness[0].at"]')
+        Select(at).select_by_value("sunset")
         driver.find_element(By.ID, "night-save").click()
         said = wait(lambda: text(driver, "night-status"), "the night refusal")
-        assert said == 'brightness[0].at：sunset 需要显示屏的位置（纬度和经度）', "refusal %r" % said
+        assert said == '第 1 条亮度规则·时间：日落时间需要显示屏的位置（纬度和经度）：请在下方填写', "refusal %r" % said
         go(driver, "content")
         assert text(driver, "preview") == "预览"
         driver.find_element(By.ID, "preview").click()
@@ -627,12 +628,14 @@ def night_check():
     try:
         wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form filled from the sign")
         field("add-brightness").click()
-        for key, value in (("at", "sunset"), ("offset", "-15"), ("level", "3")):
+        # Sunset is a choice, its offset and level numbers.
+        Select(rule("at")).select_by_value("sunset")
+        for key, value in (("offset", "-15"), ("level", "3")):
             rule(key).clear()
             rule(key).send_keys(value)
         field("night-save").click()
         said = wait(lambda: field("night-status").text, "the sign's refusal")
-        assert said == "brightness[0].at：sunset 需要显示屏的位置（纬度和经度）", "said %r" % said
+        assert said == "第 1 条亮度规则·时间：日落时间需要显示屏的位置（纬度和经度）：请在下方填写", "said %r" % said
         assert rule("at").get_attribute("aria-invalid") == "true", "the field is not marked"
         field("latitude").send_keys("39.9")
         field("longitude").send_keys("116.4")
@@ -654,7 +657,7 @@ def night_check():
         rule("level").send_keys("99")
         field("night-save").click()
         said = wait(lambda: field("night-status").text, "the sign's refusal")
-        assert said == "brightness[0].level: 99 is out of range (0 to 15)", "said %r" % said
+        assert said == "brightness rule 1, level: 99 is out of range (0 to 15)", "said %r" % said
         assert rule("level").get_attribute("aria-invalid") == "true", "the level is not marked"
         rule("level").clear()
         rule("level").send_keys("5")

@@ -26,8 +26,14 @@ const WORDS = {
     "icon-upload": "Add the icon", "icon-added": "Added: {0}",
     "night-title": "Night and off hours", "brightness-rules": "Brightness through the day", "add-rule": "Add a time",
     "off-periods": "Off hours (dark)", "add-off": "Add off hours", location: "Where the sign is (for sunrise and sunset)",
-    latitude: "Latitude", longitude: "Longitude", at: "At (HH:MM, sunrise or sunset)", offset: "Minutes after (− before)", level: "Level (0-15)",
-    "off-times": "Times (23:00-07:00, …)", "off-days": "Days (sat,sun; empty: every day)", "off-dates": "Dates (2026-12-24/2026-12-26)",
+    latitude: "Latitude", longitude: "Longitude", at: "When", "at-time": "at a time", sunrise: "at sunrise", sunset: "at sunset", time: "Time",
+    offset: "Minutes after (− before)", level: "Level (0-15)",
+    "off-from": "Dark from", "off-to": "until", "off-days": "Days (none: every day)", "off-dates": "Dates (2026-12-24/2026-12-26; empty: every week)",
+    "off-more": "Also dark: {0} (kept as they are)",
+    "rule-n": "brightness rule {0}", "off-n": "off hours {0}", "program-named": "program “{0}”", "program-n": "program {0}", "field-at": "when",
+    "field-offset": "minutes", "field-level": "level", "field-times": "times", "field-days": "days", "field-dates": "dates",
+    "field-latitude": "latitude", "field-longitude": "longitude", "field-name": "name", "field-messages": "messages",
+    "field-seconds": "seconds", "field-passes": "passes", "field-mode": "mode", "field-default": "default",
     remove: "Remove", "save-night": "Save", "night-saved": "Saved: the sign follows it from now on.",
     "week-title": "The week ahead", "week-on": "on", "week-off": "off (dark)", "week-program": "program {0}", "week-default": "program {0} (default)",
     "week-turns": "programs {0} take turns", "week-brightness": "brightness {0}", "week-forward": "clocks go forward from {0} to {1}",
@@ -64,8 +70,14 @@ const WORDS = {
     "icon-upload": "添加图标", "icon-added": "已添加：{0}",
     "night-title": "夜间亮度与休息时段", "brightness-rules": "全天亮度", "add-rule": "添加时间点",
     "off-periods": "休息时段（熄灭）", "add-off": "添加休息时段", location: "显示屏位置（用于日出日落）",
-    latitude: "纬度", longitude: "经度", at: "时间（HH:MM、sunrise 或 sunset）", offset: "推后分钟（负数为提前）", level: "亮度（0-15）",
-    "off-times": "时段（23:00-07:00，…）", "off-days": "星期（sat,sun；留空为每天）", "off-dates": "日期（2026-12-24/2026-12-26）",
+    latitude: "纬度", longitude: "经度", at: "何时", "at-time": "固定时间", sunrise: "日出时", sunset: "日落时", time: "时间",
+    offset: "推后分钟（负数为提前）", level: "亮度（0-15）",
+    "off-from": "熄灭时间", "off-to": "到", "off-days": "星期（不选则每天）", "off-dates": "日期（2026-12-24/2026-12-26；留空则每周）",
+    "off-more": "另外熄灭：{0}（保持不变）",
+    "rule-n": "第 {0} 条亮度规则", "off-n": "第 {0} 段休息时段", "program-named": "节目「{0}」", "program-n": "第 {0} 个节目", "field-at": "时间",
+    "field-offset": "分钟", "field-level": "亮度", "field-times": "时段", "field-days": "星期", "field-dates": "日期",
+    "field-latitude": "纬度", "field-longitude": "经度", "field-name": "名称", "field-messages": "消息",
+    "field-seconds": "秒数", "field-passes": "遍数", "field-mode": "模式", "field-default": "默认",
     remove: "删除", "save-night": "保存", "night-saved": "已保存：显示屏从现在起照此运行。",
     "week-title": "一周节目表", "week-on": "开启", "week-off": "熄灭", "week-program": "节目 {0}", "week-default": "节目 {0}（默认）",
     "week-turns": "节目 {0} 轮流播放", "week-brightness": "亮度 {0}", "week-forward": "时钟从 {0} 拨快到 {1}",
@@ -116,7 +128,8 @@ const ERRORS_ZH = [
   [/^no program named '(.+)'$/, "没有名为 '$1' 的节目"],
   [/^two programs are named '(.+)'$/, "有两个节目都叫 '$1'"],
   [/^more than one program is the default$/, "默认节目不止一个"],
-  [/^(sunrise|sunset) needs the sign's "location" \(latitude and longitude\)$/, "$1 需要显示屏的位置（纬度和经度）"],
+  [/^(sunrise|sunset) needs the sign's "location" \(latitude and longitude\)$/, (m, which) =>
+    (which === "sunrise" ? "日出" : "日落") + "时间需要显示屏的位置（纬度和经度）：请在下方填写"],
   [/^expected HH:MM, "sunrise" or "sunset", got "(.*)"$/, "应为 HH:MM、\"sunrise\" 或 \"sunset\"，收到 \"$1\""],
   [/^a program's name must be non-empty and without '\/'$/, "节目名称不能为空，也不能含 '/'"],
   [/^expected HH:MM-HH:MM \(24-hour\), got (.+)$/, "应为 HH:MM-HH:MM（24 小时制），收到 $1"],
@@ -127,15 +140,40 @@ const ERRORS_ZH = [
   [/^no icon named '(.+?)'(?: \(did you mean (.+)\?\))?; 'marquee icons' lists them$/, (m, name, near) =>
     "没有名为 '" + name + "' 的图标" + (near ? "（是不是 " + near + "？）" : "") + "；'marquee icons' 列出所有图标"],
 ];
-function signError(text) {
-  if (language !== "zh") return text;
+// The field a refusal names (`brightness[0].at`, `programs[2].times[0]`), and the refusal
+// split into it and its reason.
+function refusalParts(text) {
   const at = text.search(/: /);
   const field = at > 0 && !/\s/.test(text.slice(0, at)) ? text.slice(0, at) : null;
-  const reason = field ? text.slice(at + 2) : text;
-  for (const [pattern, chinese] of ERRORS_ZH) {
-    if (pattern.test(reason)) return (field ? field + "：" : "") + reason.replace(pattern, chinese);
+  return { field: field, reason: field ? text.slice(at + 2) : text };
+}
+// A field's path in an owner's words: "brightness[1].at" is "第 2 条亮度规则·时间".
+function fieldWords(path) {
+  const parts = [];
+  for (const piece of path.split(".")) {
+    const match = /^([a-zA-Z]+)(?:\[(\d+)\])?(?:\[(\d+)\])?$/.exec(piece);
+    if (!match) { parts.push(piece); continue; }
+    const [, key, index] = match;
+    if (key === "brightness" && index !== undefined) parts.push(t("rule-n", Number(index) + 1));
+    else if (key === "off" && index !== undefined) parts.push(t("off-n", Number(index) + 1));
+    else if (key === "programs" && index !== undefined) {
+      const list = programsSent || programs;
+      const named = list[Number(index)] && list[Number(index)].name;
+      parts.push(named ? t("program-named", named) : t("program-n", Number(index) + 1));
+    } else if (key === "location") continue;
+    else parts.push(WORDS.en["field-" + key] ? t("field-" + key) : key);
   }
-  return text;
+  return parts.join(language === "zh" ? "·" : ", ");
+}
+function signError(text) {
+  const { field, reason } = refusalParts(text);
+  let said = reason;
+  if (language === "zh") {
+    for (const [pattern, chinese] of ERRORS_ZH) {
+      if (pattern.test(reason)) { said = reason.replace(pattern, chinese); break; }
+    }
+  }
+  return field ? fieldWords(field) + (language === "zh" ? "：" : ": ") + said : said;
 }
 let language = localStorage.getItem("marquee-lang")
   || ((navigator.languages || [navigator.language || ""]).some((l) => /^zh/i.test(l)) ? "zh" : "en");
@@ -236,7 +274,12 @@ async function api(path, method, body) {
       throw refused();
     }
     const data = await response.json();
-    if (!response.ok) throw new Error(signError(data.error || response.statusText));
+    if (!response.ok) {
+      const error = new Error(signError(data.error || response.statusText));
+      // The field the sign names, for the form to mark.
+      error.field = refusalParts(data.error || "").field;
+      throw error;
+    }
     return data;
   }
 }
@@ -643,19 +686,72 @@ function insertAtCursor(field, text) {
 function nightRow(kind, index, values) {
   const row = document.createElement("div");
   row.className = "row rule";
-  const fields = kind === "brightness"
-    ? [["at", "text", values.at || ""], ["offset", "number", values.offset ?? ""], ["level", "number", values.level ?? ""]]
-    : [["times", "text", (values.times || []).join(", "), "off-times"], ["days", "text", (values.days || []).join(","), "off-days"], ["dates", "text", values.dates || "", "off-dates"]];
-  for (const [key, type, value, words] of fields) {
-    const label = document.createElement("label"), span = document.createElement("span"), input = document.createElement("input");
-    span.textContent = t(words || key);
-    input.type = type;
-    input.value = value;
+  row.dataset.kind = kind;
+  const field = (key, label, input) => {
+    const box = document.createElement("label"), span = document.createElement("span");
+    span.textContent = t(label);
     input.dataset.key = key;
-    input.dataset.field = kind + "[" + index + "]." + key;
-    if (type === "number") input.inputMode = "numeric";
-    label.append(span, " ", input);
-    row.append(label);
+    box.append(span, " ", input);
+    row.append(box);
+    return input;
+  };
+  const input = (type, value) => {
+    const element = document.createElement("input");
+    element.type = type;
+    element.value = value;
+    if (type === "number") element.inputMode = "numeric";
+    return element;
+  };
+  if (kind === "brightness") {
+    // When: a time picked, or sunrise or sunset with minutes before or after.
+    const at = values.at || "22:00", solar = at === "sunrise" || at === "sunset";
+    const when = document.createElement("select");
+    for (const choice of ["at-time", "sunrise", "sunset"]) when.add(new Option(t(choice), choice === "at-time" ? "time" : choice));
+    when.value = solar ? at : "time";
+    field("at", "at", when);
+    const time = field("time", "time", input("time", solar ? "" : at));
+    const offset = field("offset", "offset", input("number", values.offset ?? ""));
+    offset.min = -720;
+    offset.max = 720;
+    const level = field("level", "level", input("number", values.level ?? ""));
+    level.min = 0;
+    level.max = 15;
+    const follow = () => {
+      time.closest("label").hidden = when.value !== "time";
+      offset.closest("label").hidden = when.value === "time";
+    };
+    when.addEventListener("change", follow);
+    follow();
+  } else {
+    // Dark from one time to another (the first range; any others are kept as they are),
+    // on the days chosen, in the dates given.
+    const [from, to] = ((values.times || [])[0] || "-").split("-");
+    field("from", "off-from", input("time", from));
+    field("to", "off-to", input("time", to));
+    const days = document.createElement("fieldset");
+    days.className = "days";
+    days.dataset.key = "days";
+    const legend = document.createElement("legend");
+    legend.textContent = t("off-days");
+    days.append(legend);
+    for (const day of DAYS) {
+      const chip = document.createElement("label"), box = document.createElement("input");
+      box.type = "checkbox";
+      box.value = day;
+      box.checked = (values.days || []).includes(day);
+      chip.append(box, document.createTextNode(t(day)));
+      days.append(chip);
+    }
+    row.append(days);
+    field("dates", "off-dates", input("text", values.dates || ""));
+    const more = (values.times || []).slice(1);
+    if (more.length) {
+      row.dataset.more = JSON.stringify(more);
+      const note = document.createElement("p");
+      note.className = "when";
+      note.textContent = t("off-more", more.join(", "));
+      row.append(note);
+    }
   }
   const remove = document.createElement("button");
   remove.type = "button";
@@ -663,12 +759,21 @@ function nightRow(kind, index, values) {
   remove.textContent = t("remove");
   remove.addEventListener("click", () => { row.remove(); renumber(kind); });
   row.append(remove);
+  renumberRow(row, kind, index);
   return row;
+}
+
+// The fields of a row, named as the sign's refusals name them (`brightness[0].at`).
+function renumberRow(row, kind, index) {
+  const names = { time: "at", from: "times", to: "times" };
+  for (const element of row.querySelectorAll("[data-key]")) {
+    element.dataset.field = kind + "[" + index + "]." + (names[element.dataset.key] || element.dataset.key);
+  }
 }
 
 function renumber(kind) {
   const rows = [...$(kind === "brightness" ? "brightness-rules" : "off-periods").querySelectorAll(".rule")];
-  rows.forEach((row, index) => { for (const input of row.querySelectorAll("input")) input.dataset.field = kind + "[" + index + "]." + input.dataset.key; });
+  rows.forEach((row, index) => renumberRow(row, kind, index));
 }
 
 function fillNight(schedule) {
@@ -694,18 +799,24 @@ async function loadNight() {
 
 // The form as the sign takes it: only what is filled in.
 function nightDocument() {
-  const list = (box) => [...$(box).querySelectorAll(".rule")].map((row) => {
-    const value = {};
-    for (const input of row.querySelectorAll("input")) {
-      const text = input.value.trim();
-      if (text === "") continue;
-      if (input.dataset.key === "offset" || input.dataset.key === "level") value[input.dataset.key] = Number(text);
-      else if (input.dataset.key === "times" || input.dataset.key === "days") value[input.dataset.key] = text.split(/[,，\s]+/).filter((w) => w);
-      else value[input.dataset.key] = text;
-    }
-    return value;
+  const value = (row, key) => { const element = row.querySelector('[data-key="' + key + '"]'); return element ? element.value.trim() : ""; };
+  const brightness = [...$("brightness-rules").querySelectorAll(".rule")].map((row) => {
+    const rule = {}, when = value(row, "at");
+    rule.at = when === "time" ? value(row, "time") : when;
+    if (when !== "time" && value(row, "offset") !== "") rule.offset = Number(value(row, "offset"));
+    if (value(row, "level") !== "") rule.level = Number(value(row, "level"));
+    return rule;
   });
-  const document_ = { brightness: list("brightness-rules"), off: list("off-periods") };
+  const off = [...$("off-periods").querySelectorAll(".rule")].map((row) => {
+    const period = {}, from = value(row, "from"), to = value(row, "to");
+    const times = (from || to ? [from + "-" + to] : []).concat(JSON.parse(row.dataset.more || "[]"));
+    if (times.length) period.times = times;
+    const days = [...row.querySelectorAll(".days input:checked")].map((box) => box.value);
+    if (days.length) period.days = days;
+    if (value(row, "dates")) period.dates = value(row, "dates");
+    return period;
+  });
+  const document_ = { brightness: brightness, off: off };
   if ($("latitude").value !== "" || $("longitude").value !== "") {
     document_.location = { latitude: Number($("latitude").value), longitude: Number($("longitude").value) };
   }
@@ -730,11 +841,12 @@ $("night-form").addEventListener("submit", async (event) => {
     fetched.clear();
     loadWeek();
   } catch (error) {
-    // The sign names the field: mark that input and say what is wrong beside it.
+    // The sign names the field: mark it (each of its inputs) and say what is wrong.
     $("night-status").textContent = error.message;
-    const field = error.message.split(/[:：]/)[0];
-    const input = document.querySelector('#night-form [data-field="' + field + '"]');
-    if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+    const marked = error.field ? [...document.querySelectorAll('#night-form [data-field="' + error.field + '"]')] : [];
+    for (const input of marked) input.setAttribute("aria-invalid", "true");
+    const first = marked.find((input) => !input.closest("[hidden]"));
+    if (first) (first.tagName === "FIELDSET" ? first.querySelector("input") : first).focus();
   }
 });
 
@@ -902,7 +1014,13 @@ function editedProgram() {
 }
 
 // The whole list is sent at once, so a rename or a failure never leaves half a change.
+// The list being sent, whose names a refusal's words use (`programs[2]` is the new one).
+let programsSent = null;
+const PROGRAM_FIELDS = { name: "program-name", days: "program-days", times: "program-times", dates: "program-dates",
+  messages: "program-messages", mode: "program-mode", seconds: "program-count", passes: "program-count", default: "program-default" };
 async function savePrograms(list) {
+  for (const marked of document.querySelectorAll("#program-editor [aria-invalid]")) marked.removeAttribute("aria-invalid");
+  programsSent = list;
   try {
     await api("/api/programs", "PUT", { programs: list });
     $("program-editor").hidden = true;
@@ -911,7 +1029,13 @@ async function savePrograms(list) {
     fetched.clear();
     await loadPrograms();
     loadWeek();
-  } catch (error) { $("editor-status").textContent = error.message; }
+  } catch (error) {
+    $("editor-status").textContent = error.message;
+    // The field named, marked in the editor (programs[2].times[0] is the times).
+    const key = ((error.field || "").split(".")[1] || "").replace(/\[\d+\]$/, "");
+    const input = PROGRAM_FIELDS[key] && $(PROGRAM_FIELDS[key]);
+    if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+  } finally { programsSent = null; }
 }
 
 $("new-program").addEventListener("click", () => openEditor(null));
