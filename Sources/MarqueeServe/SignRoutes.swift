@@ -184,18 +184,25 @@ public final class SignRoutes: Sendable {
     return router
   }
 
-  /// `POST /api/preview?seconds=N`: the body (a content document, as `PATCH /api/content`
-  /// takes it) drawn as an animated GIF off the server thread and the session's queue, so
+  /// `POST /api/preview?seconds=N` (or `seconds=whole`: one whole pass of the draft): the
+  /// body (a content document, as `PATCH /api/content` takes it) drawn as an animated GIF
+  /// off the server thread and the session's queue, so
   /// the session's commands never wait for one. The session draws one at a time: a request
   /// while one is drawn is answered 503 at once, never queued behind it.
   func preview(_ request: HTTPRequest) -> HTTPReply {
     let document: JSONValue
-    var seconds = SignSession.PreviewLimits.defaultSeconds
+    var seconds: Double? = SignSession.PreviewLimits.defaultSeconds
     do {
       document = try SignRoutes.body(request).value
       if let text = request.query["seconds"] {
-        guard let value = Double(text), value.isFinite else { throw SignRefusal(field: "seconds", "expected a number, got '\(text)'") }
-        seconds = value
+        if text == "whole" {
+          seconds = nil
+        } else {
+          guard let value = Double(text), value.isFinite else {
+            throw SignRefusal(field: "seconds", "expected a number or 'whole', got '\(text)'")
+          }
+          seconds = value
+        }
       }
     } catch {
       return .now(SignRoutes.response(SignRefusal(from: error)))

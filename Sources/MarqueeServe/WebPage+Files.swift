@@ -3,7 +3,7 @@
 
 extension WebPage {
   /// The version of the style and script, in their URLs (`/page.js?v=…`).
-  static let version = "2139e5a4ccc0"
+  static let version = "e0b223a9d3d7"
 
   /// The page at `/`.
   static let html = #"""
@@ -13,7 +13,7 @@ extension WebPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>marquee</title>
-<link rel="stylesheet" href="/page.css?v=2139e5a4ccc0">
+<link rel="stylesheet" href="/page.css?v=e0b223a9d3d7">
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <meta name="theme-color" content="#000000">
@@ -148,7 +148,7 @@ extension WebPage {
 <nav id="tabs" aria-label="Sections" data-t-aria="sections">
   <a href="#now" data-tab="now" data-t="tab-now">Now</a><a href="#content" data-tab="content" data-t="tab-content">Content</a><a href="#programs" data-tab="programs" data-t="tab-programs">Programs</a><a href="#schedule" data-tab="schedule" data-t="tab-schedule">Hours</a><a href="#notify" data-tab="notify" data-t="tab-notify">Notify</a><a href="#settings" data-tab="settings" data-t="tab-settings">Settings</a>
 </nav>
-<script src="/page.js?v=2139e5a4ccc0"></script>
+<script src="/page.js?v=e0b223a9d3d7"></script>
 </body>
 </html>
 
@@ -844,7 +844,7 @@ $("content").addEventListener("submit", async (event) => {
 // A draft drawn by the sign itself (its engine and fonts) as a GIF, the sign unchanged.
 $("preview").addEventListener("click", async () => {
   try {
-    const response = await fetch("/api/preview?seconds=4", {
+    const response = await fetch("/api/preview?seconds=whole", {
       method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(draftUpdate()),
     });
     if (!response.ok) {

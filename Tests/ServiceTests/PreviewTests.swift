@@ -80,6 +80,28 @@ import TestSupport
     }
   }
 
+  /// `seconds=whole`: one whole pass of the draft, however long (up to a minute), the frames
+  /// thinned to the pixel budget; its last frame is the loop's end, its first its start.
+  @Test(.enabled(if: pillow, "needs python3 with Pillow (Debian package python3-pil)"))
+  func theWholeMessageIsPreviewedNotItsFirstSeconds() throws {
+    let served = try SignRoutesTests.Served()
+    let draft = #"{"zone": "right", "messages": ["A long message that takes a while to pass"], "mode": "scroll", "speed": 10}"#
+    let answer = served.send("POST", "/api/preview?seconds=whole", draft)
+    #expect(answer.status == 200, "\(String(decoding: answer.body, as: UTF8.self))")
+    // The right zone's loop, as the sign that shows the draft has it.
+    var options = RunOptions()
+    options.width = 64
+    options.configZones = try JSONParser.parse(SignRoutesTests.Served.zones.replacingOccurrences(
+      of: #""messages": ["R"]"#, with: #""messages": ["A long message that takes a while to pass"], "mode": "scroll", "speed": 10"#))
+    let session = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    let loop = try #require(session.controller.sign.loopDuration)
+    #expect(loop > SignSession.PreviewLimits.longestSeconds, "a loop longer than a preview of a length asked for: \(loop) s")
+    let frames = try PreviewTests.decode(answer.body, width: 64, height: 8)
+    let expected = min(Int((loop * SignSession.PreviewLimits.fps).rounded()), SignSession.PreviewLimits.pixelBudget / (64 * 6 * 8 * 6))
+    #expect(frames.count == expected, "\(frames.count) frames for a \(loop) s loop")
+    #expect(served.send("POST", "/api/preview?seconds=forever", draft).status == 400)
+  }
+
   @Test func oneAtATimeAndBounded() throws {
     let served = try SignRoutesTests.Served()
     served.session.previewing.store(true, ordering: .relaxed)

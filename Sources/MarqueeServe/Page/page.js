@@ -581,7 +581,7 @@ $("content").addEventListener("submit", async (event) => {
 // A draft drawn by the sign itself (its engine and fonts) as a GIF, the sign unchanged.
 $("preview").addEventListener("click", async () => {
   try {
-    const response = await fetch("/api/preview?seconds=4", {
+    const response = await fetch("/api/preview?seconds=whole", {
       method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(draftUpdate()),
     });
     if (!response.ok) {

@@ -12,8 +12,10 @@ extension SignSession {
   public enum PreviewLimits {
     /// The default length, in seconds.
     public static let defaultSeconds = 4.0
-    /// The longest preview, in seconds.
+    /// The longest preview of a length asked for, in seconds.
     public static let longestSeconds = 10.0
+    /// The longest whole pass a preview draws, in seconds (a longer one is cut there).
+    public static let longestWhole = 60.0
     /// Frames per second of the GIF (fewer on a large sign, see ``pixelBudget``).
     public static let fps = 20.0
     /// The widest image, in pixels: a small sign's LEDs are drawn larger, up to 6 pixels.
@@ -24,7 +26,9 @@ extension SignSession {
 
   /// A GIF of `document` (a content document, as `PATCH /api/content` takes it: checked the
   /// same way, with the same refusals) playing for its first `seconds` on the whole sign, the
-  /// zones it does not name showing what they show now, from their start.
+  /// zones it does not name showing what they show now, from their start. With `seconds`
+  /// nil, one whole pass: the longest zone's loop (a still sign: the default length), up to
+  /// ``PreviewLimits/longestWhole``.
   ///
   /// Only one preview is drawn at a time; another asked meanwhile is refused as busy. A
   /// preview is a guest of the running sign: it reads the fonts the sign has loaded, loads
@@ -33,9 +37,11 @@ extension SignSession {
   ///
   /// - Throws: ``SignRefusal`` (`busy`, or `invalid` naming `seconds`), or what the content
   ///   command throws for a bad document.
-  public func preview(_ document: JSONValue, seconds: Double = PreviewLimits.defaultSeconds, from source: CommandSource = .person) throws -> [UInt8] {
-    guard seconds.isFinite, seconds >= 0.1, seconds <= PreviewLimits.longestSeconds else {
-      throw SignRefusal(field: "seconds", "expected a number from 0.1 to \(Int(PreviewLimits.longestSeconds)), got \(seconds)")
+  public func preview(_ document: JSONValue, seconds asked: Double? = PreviewLimits.defaultSeconds, from source: CommandSource = .person) throws -> [UInt8] {
+    if let asked {
+      guard asked.isFinite, asked >= 0.1, asked <= PreviewLimits.longestSeconds else {
+        throw SignRefusal(field: "seconds", "expected a number from 0.1 to \(Int(PreviewLimits.longestSeconds)), got \(asked)")
+      }
     }
     guard previewing.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else {
       throw SignRefusal(.busy, "another preview is being drawn; try again in a moment")
@@ -50,6 +56,8 @@ extension SignSession {
     for update in updates { if let content = update.content { drafts[update.zone] = content } }
     let zones = try controller.sign.zones.map { zone in try Zone(place: zone.place, content: drafts[zone.name] ?? zone.content) }
     let sign = try Sign(width: width, height: height, zones: zones)
+    let loop = sign.loopDuration.flatMap { $0.isFinite && $0 > 0 ? $0 : nil }
+    let seconds = asked ?? min(PreviewLimits.longestWhole, max(0.1, loop ?? PreviewLimits.defaultSeconds))
     let scale = max(1, min(6, PreviewLimits.imageWidth / width))
     let imagePixels = width * scale * height * scale
     let wanted = max(1, Int((seconds * PreviewLimits.fps).rounded()))
