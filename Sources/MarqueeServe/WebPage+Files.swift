@@ -3,7 +3,7 @@
 
 extension WebPage {
   /// The version of the style and script, in their URLs (`/page.js?v=…`).
-  static let version = "e0b223a9d3d7"
+  static let version = "74e9db6bf7fd"
 
   /// The page at `/`.
   static let html = #"""
@@ -13,7 +13,7 @@ extension WebPage {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>marquee</title>
-<link rel="stylesheet" href="/page.css?v=e0b223a9d3d7">
+<link rel="stylesheet" href="/page.css?v=74e9db6bf7fd">
 <link rel="manifest" href="/manifest.webmanifest">
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <meta name="theme-color" content="#000000">
@@ -96,6 +96,7 @@ extension WebPage {
     <h2 data-t="programs">Programs</h2>
     <ul id="program-list"></ul>
     <div class="row"><button id="new-program" class="quiet" type="button" data-t="new-program">New program</button></div>
+    <p id="programs-said" role="status"><span id="programs-said-text"></span> <button id="programs-undo" class="quiet" type="button" hidden data-t="undo">Undo</button></p>
     <form id="program-editor" hidden>
       <label><span data-t="name">Name</span> <input id="program-name" required maxlength="64"></label>
       <fieldset id="program-days" aria-label="Days (none: every day)" data-t-aria="days"></fieldset>
@@ -113,8 +114,8 @@ extension WebPage {
       <div id="program-kept" class="when"></div>
       <div class="row">
         <button id="program-save" type="submit" data-t="save">Save program</button>
-        <button id="program-delete" class="quiet" type="button" data-t="delete">Delete</button>
         <button id="program-cancel" class="quiet" type="button" data-t="cancel">Cancel</button>
+        <button id="program-delete" class="quiet danger" type="button" data-t="delete">Delete</button>
       </div>
       <div id="editor-status" role="status"></div>
     </form>
@@ -148,7 +149,7 @@ extension WebPage {
 <nav id="tabs" aria-label="Sections" data-t-aria="sections">
   <a href="#now" data-tab="now" data-t="tab-now">Now</a><a href="#content" data-tab="content" data-t="tab-content">Content</a><a href="#programs" data-tab="programs" data-t="tab-programs">Programs</a><a href="#schedule" data-tab="schedule" data-t="tab-schedule">Hours</a><a href="#notify" data-tab="notify" data-t="tab-notify">Notify</a><a href="#settings" data-tab="settings" data-t="tab-settings">Settings</a>
 </nav>
-<script src="/page.js?v=e0b223a9d3d7"></script>
+<script src="/page.js?v=74e9db6bf7fd"></script>
 </body>
 </html>
 
@@ -226,6 +227,8 @@ main > section[data-section]:not(.current) { display: none; }
 #upcoming li { padding: .5rem .6rem; background: #1b1b1b; border-radius: .3rem; }
 #status, #notify-status, #editor-status, #night-status, #icon-status { min-height: 1.2rem; font-size: .95rem; color: #ff9d9d; }
 #night-status { color: inherit; }
+#status.ok, #programs-said { color: #9be39b; }
+#program-editor .row .danger { flex: 0 1 auto; margin-left: auto; color: #ffb4b4; }
 #program-list, #notify-list { list-style: none; padding: 0; margin: 0; display: grid; gap: .4rem; }
 #program-list li, #notify-list li { background: #1b1b1b; border-radius: .3rem; padding: .5rem .6rem; display: flex; flex-wrap: wrap; align-items: center; gap: .4rem .6rem; }
 #program-list li.playing { outline: 2px solid var(--accent); }
@@ -306,7 +309,10 @@ const WORDS = {
     "state-ok": "kept in {0}", "state-bad": "problem: {0}", mqtt: "MQTT", "mqtt-none": "not used", "mqtt-up": "connected to {0}",
     "mqtt-down": "not connected to {0}: {1}", "no-board": "terminal or simulator",
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
-    dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", card: "What the sign shows", sections: "Sections", "tab-now": "Now", "tab-content": "Content", "tab-programs": "Programs",
+    dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", undo: "Undo",
+    "shown-until": "On the sign now, until {0}.", "shown-open": "On the sign now, until it is changed.",
+    "shown-program": "On the sign now, until the program “{0}” ends at {1}.",
+    "saved-program": "Saved “{0}”.", "deleted-program": "Deleted “{0}”.", "restored-program": "“{0}” is back.", card: "What the sign shows", sections: "Sections", "tab-now": "Now", "tab-content": "Content", "tab-programs": "Programs",
     "tab-schedule": "Hours", "tab-notify": "Notify", "tab-settings": "Settings", power: "Power", "power-on": "Power is on", "power-off": "Power is off",
     "next-title": "What changes next", "upcoming-none": "Nothing changes in the next 7 days.",
     "playing-quoted": "Playing “{0}”", "showing-quoted": "Showing “{0}”", "next-program": "{0} “{1}” starts", "next-turns": "{0} {1} take turns",
@@ -349,7 +355,10 @@ const WORDS = {
     "clock-set": "已同步", "clock-unset": "尚未同步（无网络时间）", "state-file": "保存的更改", "state-none": "不保存（未加 --state）",
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
     "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
-    dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", card: "显示屏现在的样子", sections: "栏目", "tab-now": "现在", "tab-content": "内容", "tab-programs": "节目",
+    dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", undo: "撤回",
+    "shown-until": "已上屏，保持到 {0}。", "shown-open": "已上屏，一直保持到下次更改。",
+    "shown-program": "已上屏，保持到节目「{0}」在 {1} 结束。",
+    "saved-program": "已保存「{0}」。", "deleted-program": "已删除「{0}」。", "restored-program": "「{0}」已恢复。", card: "显示屏现在的样子", sections: "栏目", "tab-now": "现在", "tab-content": "内容", "tab-programs": "节目",
     "tab-schedule": "定时", "tab-notify": "通知", "tab-settings": "设置", power: "电源", "power-on": "电源已开", "power-off": "电源已关",
     "next-title": "接下来的变化", "upcoming-none": "未来 7 天没有变化。",
     "playing-quoted": "正在播放「{0}」", "showing-quoted": "正在显示「{0}」", "next-program": "{0} 换成「{1}」", "next-turns": "{0} {1} 轮流播放",
@@ -358,7 +367,19 @@ const WORDS = {
     "day-today": "", "day-tomorrow": "明天",
   },
 };
-// The effects' summaries in Chinese (their names stay as the sign knows them).
+// The effects' names in Chinese, as the page shows them (the sign's own names are what it sends).
+const EFFECT_NAMES_ZH = {
+  print: "直接切换", "scroll-up": "上推", "scroll-down": "下推", "scroll-left": "左推", "scroll-right": "右推",
+  "scroll-up-left": "左上推", "scroll-up-right": "右上推", "scroll-down-left": "左下推", "scroll-down-right": "右下推",
+  fade: "淡入淡出", "cross-fade": "溶解", random: "随机点现", "zoom-in": "放大", "zoom-out": "缩小", "scale-fade-in": "放大溶入",
+  "scale-fade-out": "缩小溶出", "wipe-right": "向右擦除", "wipe-left": "向左擦除", "wipe-cursor-right": "光条右扫",
+  "wipe-cursor-left": "光条左扫", opening: "中间展开", "opening-cursor": "光条展开", closing: "两端合拢", "closing-cursor": "光条合拢",
+  blinds: "百叶窗", mesh: "交错滑入", slice: "逐列滑入", "scan-horizontal": "横向扫描", "scan-horizontal-x": "横向反扫",
+  "scan-vertical": "纵向扫描", "scan-vertical-x": "纵向反扫", "grow-up": "向上生长", "grow-down": "向下生长", sprite: "小精灵",
+};
+// An effect as the page names it: its Chinese name in Chinese, the sign's name in English.
+function effectName(name) { return language === "zh" ? (EFFECT_NAMES_ZH[name] || name) : name; }
+// The effects' summaries in Chinese.
 const EFFECTS_ZH = {
   print: "直接切换：新文字在中途立即出现", "scroll-up": "新文字向上推出旧文字", "scroll-down": "新文字向下推出旧文字",
   "scroll-left": "新文字向左推出旧文字", "scroll-right": "新文字向右推出旧文字", "scroll-up-left": "新文字向左上推出旧文字",
@@ -459,9 +480,15 @@ function fillEffects() {
   $("effect").innerHTML = "";
   for (const e of effectList) {
     const summary = language === "zh" ? (EFFECTS_ZH[e.name] || e.summary) : e.summary;
-    $("effect").add(new Option(e.name + " — " + summary, e.name));
+    $("effect").add(new Option(effectName(e.name) + " — " + summary, e.name));
   }
   if (chosen) $("effect").value = chosen;
+  for (const id of ["notify-in", "notify-out"]) {
+    const kept = $(id).value;
+    $(id).length = 1;
+    for (const e of effectList) if (e.name !== "none") $(id).add(new Option(effectName(e.name), e.name));
+    $(id).value = kept;
+  }
 }
 $("lang").addEventListener("change", () => {
   language = $("lang").value;
@@ -836,9 +863,14 @@ $("content").addEventListener("submit", async (event) => {
     state = await api("/api/content", "PATCH", draftUpdate());
     contentDraft = false;
     fillForm();
-    showStatus("");
+    // What is on the sign now, and until when (the zone's why).
+    const zone = state.zones.find((z) => z.name === $("zone").value) || state.zones[0];
+    const why = zone && zone.why;
+    showStatus(why && why.until ? (why.program ? t("shown-program", why.program, why.until.local.slice(-5)) : t("shown-until", why.until.local.slice(-5)))
+      : t("shown-open"));
+    $("status").classList.add("ok");
     $("draft-box").hidden = true;
-  } catch (error) { showStatus(error.message); }
+  } catch (error) { showStatus(error.message); $("status").classList.remove("ok"); }
 });
 
 // A draft drawn by the sign itself (its engine and fonts) as a GIF, the sign unchanged.
@@ -1281,13 +1313,26 @@ function editedProgram() {
 let programsSent = null;
 const PROGRAM_FIELDS = { name: "program-name", days: "program-days", times: "program-times", dates: "program-dates",
   messages: "program-messages", mode: "program-mode", seconds: "program-count", passes: "program-count", default: "program-default" };
-async function savePrograms(list) {
+// Said under the list after a save or a deletion; a deletion can be taken back.
+let undoList = null;
+function saidAboutPrograms(text, undo) {
+  $("programs-said-text").textContent = text;
+  undoList = undo || null;
+  $("programs-undo").hidden = !undoList;
+}
+$("programs-undo").addEventListener("click", () => {
+  const back = undoList, name = $("programs-undo").dataset.name;
+  saidAboutPrograms("");
+  if (back) savePrograms(back, t("restored-program", name));
+});
+async function savePrograms(list, said, undo) {
   for (const marked of document.querySelectorAll("#program-editor [aria-invalid]")) marked.removeAttribute("aria-invalid");
   programsSent = list;
   try {
     await api("/api/programs", "PUT", { programs: list });
     $("program-editor").hidden = true;
     editing = null;
+    saidAboutPrograms(said || "", undo);
     // What was saved shows at once: the list and the week ahead read again.
     fetched.clear();
     await loadPrograms();
@@ -1307,19 +1352,20 @@ $("program-editor").addEventListener("submit", (event) => {
   event.preventDefault();
   const edited = editedProgram(), list = programs.slice(), index = list.findIndex((p) => p.name === editing);
   if (index >= 0) list[index] = edited; else list.push(edited);
-  savePrograms(list);
+  savePrograms(list, t("saved-program", edited.name));
 });
-$("program-delete").addEventListener("click", () => savePrograms(programs.filter((p) => p.name !== editing)));
+// A deletion takes effect at once and can be taken back (the list as it was is sent again).
+$("program-delete").addEventListener("click", () => {
+  const before = programs.slice(), name = editing;
+  $("programs-undo").dataset.name = name;
+  savePrograms(programs.filter((p) => p.name !== name), t("deleted-program", name), before);
+});
 
 async function load() {
   try {
     const effects = await api("/api/effects");
     effectList = effects;
     fillEffects();
-    for (const id of ["notify-in", "notify-out"]) {
-      $(id).length = 1;
-      for (const e of effects) if (e.name !== "none") $(id).add(new Option(e.name, e.name));
-    }
     state = await api("/api/state");
     fillForm();
     // The rest once the sign has answered (after its token, if it asks for one), so none of

@@ -329,6 +329,11 @@ def edit_programs(driver, url, other):
     assert listed_programs(url)[2]["times"] == ["11:30-14:00"], "a refused change was made"
     field("program-delete").click()
     wait(lambda: len(listed_programs(url)) == 2, "lunch deleted")
+    # Said, and taken back with Undo: the list as it was.
+    wait(lambda: field("programs-said-text").text == "Deleted “lunch”." and field("programs-undo").is_displayed(), "the deletion said")
+    field("programs-undo").click()
+    wait(lambda: [p["name"] for p in listed_programs(url)][2:] == ["lunch"], "lunch back after Undo")
+    wait(lambda: field("programs-said-text").text == "“lunch” is back.", "the undo said")
 
 
 def notify_check():
@@ -403,8 +408,8 @@ def language_check():
         assert "区域" in driver.find_element(By.CSS_SELECTOR, "#compose label").text
         effects = lambda: driver.execute_script("return [...document.getElementById('effect').options].map((o) => [o.value, o.text]);")
         wait(lambda: any("新文字向上推出旧文字" in text for _, text in effects()), "the effects' summaries in Chinese")
-        # Effect names stay the sign's identifiers.
-        assert "scroll-up" in [value for value, _ in effects()]
+        # Effects by their Chinese names; what the page sends stays the sign's identifier.
+        assert ["scroll-up", "上推 — 新文字向上推出旧文字"] in [list(pair) for pair in effects()], effects()[:3]
         go(driver, "programs")
         driver.find_element(By.ID, "new-program").click()
         wait(lambda: "周一" in text(driver, "program-days"), "the days in Chinese")
@@ -496,6 +501,8 @@ def preview_once(url, width, language, draft):
         assert json.loads(api(url, "/api/state"))["zones"][0]["messages"] == before, "the preview changed the sign"
         field("send").click()
         wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == [draft], "Show to put the draft on the sign")
+        confirmed = "已上屏，一直保持到下次更改。" if language == "zh-CN" else "On the sign now, until it is changed."
+        wait(lambda: field("status").text == confirmed, "the page to confirm what is on the sign (%r)" % field("status").text)
         sent = driver.execute_script("return window.sent;")
         assert sent[0][0].startswith("/api/preview") and sent[1][0] == "/api/content", "sent %r" % sent
         assert sent[0][1] == sent[1][1], "Show sent %r, the preview drew %r" % (sent[1][1], sent[0][1])
