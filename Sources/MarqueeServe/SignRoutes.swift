@@ -61,10 +61,12 @@ public final class SignRoutes: Sendable {
   /// only on a sign that asks for its token (`uploads`).
   func routes(uploads: Bool = false) -> HTTPRouter {
     var router = HTTPRouter()
-    router.add("GET", "/") { _ in .now(WebPage.response(WebPage.html, type: "text/html; charset=utf-8")) }
-    router.add("GET", "/page.css") { request in .now(WebPage.response(WebPage.css, type: "text/css; charset=utf-8", version: request.query["v"])) }
+    router.add("GET", "/") { request in .now(WebPage.response(WebPage.html, gzipped: WebPage.htmlGzip, type: "text/html; charset=utf-8", for: request)) }
+    router.add("GET", "/page.css") { request in
+      .now(WebPage.response(WebPage.css, gzipped: WebPage.cssGzip, type: "text/css; charset=utf-8", version: request.query["v"], for: request))
+    }
     router.add("GET", "/page.js") { request in
-      .now(WebPage.response(WebPage.script, type: "text/javascript; charset=utf-8", version: request.query["v"]))
+      .now(WebPage.response(WebPage.script, gzipped: WebPage.scriptGzip, type: "text/javascript; charset=utf-8", version: request.query["v"], for: request))
     }
     router.add("GET", "/manifest.webmanifest") { _ in .now(WebPage.response(WebPage.manifest, type: "application/manifest+json")) }
     router.add("GET", "/icon.svg") { _ in .now(WebPage.response(WebPage.icon, type: "image/svg+xml")) }

@@ -21,13 +21,39 @@ enum WebPage {
   static let policy =
     "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data: blob:; manifest-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-  /// The answer for one of the page's files. Asked for by its version (`?v=` as the page
-  /// names it), a file may be kept for a year (it never changes under that name); otherwise,
-  /// and for the page itself, the browser asks again each time.
-  static func response(_ text: String, type: String, version: String? = nil) -> HTTPResponse {
+  /// The page, its style and its script gzipped (decoded once, at first use).
+  static let htmlGzip = Base64.decode(htmlGzip64) ?? []
+  static let cssGzip = Base64.decode(cssGzip64) ?? []
+  static let scriptGzip = Base64.decode(scriptGzip64) ?? []
+
+  /// The answer for one of the page's files: gzipped when the browser accepts it
+  /// (`Accept-Encoding`) and a gzipped copy is carried. Asked for by its version (`?v=` as
+  /// the page names it), a file may be kept for a year (it never changes under that name);
+  /// otherwise, and for the page itself, the browser asks again each time.
+  static func response(
+    _ text: String, gzipped: [UInt8] = [], type: String, version: String? = nil, for request: HTTPRequest? = nil
+  ) -> HTTPResponse {
     var response = HTTPResponse.text(text, type: type)
+    if !gzipped.isEmpty, let request, WebPage.acceptsGzip(request.header("Accept-Encoding")) {
+      response.body = gzipped
+      response.headers.append(("Content-Encoding", "gzip"))
+    }
+    response.headers.append(("Vary", "Accept-Encoding"))
     response.headers.append(("Content-Security-Policy", policy))
     response.headers.append(("Cache-Control", version == WebPage.version ? "public, max-age=31536000, immutable" : "no-cache"))
     return response
+  }
+
+  /// Whether an `Accept-Encoding` value takes gzip (`gzip` or `*`, not refused with `q=0`).
+  static func acceptsGzip(_ header: String?) -> Bool {
+    guard let header else { return false }
+    let plain = String(header.lowercased().filter { $0 != " " && $0 != "\t" })
+    for part in plain.split(separator: ",") {
+      let pieces = part.split(separator: ";")
+      guard let coding = pieces.first, coding == "gzip" || coding == "*" else { continue }
+      let weight = pieces.dropFirst().first { $0.hasPrefix("q=") }.flatMap { Double($0.dropFirst(2)) } ?? 1
+      if weight > 0 { return true }
+    }
+    return false
   }
 }

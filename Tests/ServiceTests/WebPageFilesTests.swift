@@ -33,6 +33,29 @@ import TestSupport
     #expect(WebPage.icon == (try WebPageFilesTests.file("icon.svg")))
   }
 
+  /// The gzipped copies are the files: read back by gunzip (an independent decoder), each is
+  /// its text, byte for byte; the sign sends them to a browser that accepts gzip, and the
+  /// text to one that does not (or refuses it with q=0).
+  @Test(.enabled(if: ChildProcess.commandExists("gunzip"), "needs gunzip (Debian package gzip)"))
+  func theGzippedCopiesAreTheFilesAndGoOnlyToWhoAcceptsThem() throws {
+    for (gzipped, text) in [(WebPage.htmlGzip, WebPage.html), (WebPage.cssGzip, WebPage.css), (WebPage.scriptGzip, WebPage.script)] {
+      #expect(gzipped.count > 0 && gzipped.count < text.utf8.count / 2)
+      let path = NSTemporaryDirectory() + "marquee-page-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).gz"
+      try Data(gzipped).write(to: URL(fileURLWithPath: path))
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let result = try ChildProcess.run("/usr/bin/env", ["gunzip", "-c", path], timeout: 30)
+      #expect(result.status == 0 && result.stdout == text, "\(result.stderr)")
+    }
+    let served = try SignRoutesTests.Served()
+    for (accept, gzipped) in [("gzip, deflate, br", true), ("deflate", false), ("gzip;q=0", false), ("*", true), (nil, false), ("GZIP; q=0.5", true)] {
+      let answer = served.send("GET", "/page.js", headers: accept.map { ["Accept-Encoding": $0] } ?? [:])
+      #expect(answer.status == 200)
+      #expect((answer.header("Content-Encoding") == "gzip") == gzipped, "Accept-Encoding: \(accept ?? "none")")
+      #expect(answer.body == (gzipped ? WebPage.scriptGzip : Array(WebPage.script.utf8)))
+      #expect(answer.header("Vary") == "Accept-Encoding")
+    }
+  }
+
   @Test(.enabled(if: hasPython, "needs python3 (Debian package python3)"))
   func theGeneratedSwiftIsWhatTheGeneratorWrites() throws {
     let result = try ChildProcess.run("/usr/bin/env", ["python3", WebPageFilesTests.page.appendingPathComponent("generate.py").path, "--check"], timeout: 60)
