@@ -503,6 +503,16 @@ def preview_once(url, width, language, draft):
         wait(lambda: json.loads(api(url, "/api/state"))["zones"][0]["messages"] == [draft], "Show to put the draft on the sign")
         confirmed = "已上屏，一直保持到下次更改。" if language == "zh-CN" else "On the sign now, until it is changed."
         wait(lambda: field("status").text == confirmed, "the page to confirm what is on the sign (%r)" % field("status").text)
+        # Until a time of day, picked: the sign holds it until then and the page says so.
+        Select(field("hold")).select_by_value("time")
+        wait(lambda: field("hold-until").is_displayed(), "the time picker")
+        driver.execute_script("document.getElementById('hold-until').value = '23:59';")
+        field("messages").clear()
+        field("messages").send_keys(draft + " later")
+        field("send").click()
+        wait(lambda: (json.loads(api(url, "/api/state"))["zones"][0]["why"]["until"] or {}).get("local", "").endswith("23:59"), "held until 23:59")
+        confirmed = "已上屏，保持到 23:59。" if language == "zh-CN" else "On the sign now, until 23:59."
+        wait(lambda: field("status").text == confirmed, "the page to say until when (%r)" % field("status").text)
         sent = driver.execute_script("return window.sent;")
         assert sent[0][0].startswith("/api/preview") and sent[1][0] == "/api/content", "sent %r" % sent
         assert sent[0][1] == sent[1][1], "Show sent %r, the preview drew %r" % (sent[1][1], sent[0][1])

@@ -194,7 +194,7 @@ struct ScheduleBinaryTests {
     for _ in 0..<200 where intensities().isEmpty { usleep(20_000) }
     let before = try #require(intensities().last)
     #expect(sign.client.request("POST", "/api/brightness", body: #"{"brightness": 0}"#)?.status == 200)
-    for _ in 0..<300 where intensities().last != 0 { usleep(20_000) }
+    for _ in 0..<1000 where intensities().last != 0 { usleep(20_000) }
     let steps = intensities().reduce(into: [UInt8]()) { steps, value in if steps.last != value { steps.append(value) } }
     #expect(steps.last == 0 && steps.count >= 4 && Set(steps).count == steps.count, "from \(before): \(steps)")
     _ = sign.stop()

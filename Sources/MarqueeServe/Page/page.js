@@ -44,6 +44,7 @@ const WORDS = {
     "mqtt-down": "not connected to {0}: {1}", "no-board": "terminal or simulator",
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
     dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", undo: "Undo",
+    hold: "How long it stays", "hold-program": "until this program ends", "hold-always": "until I change it", "hold-time": "until a time", "hold-until": "Until",
     "shown-until": "On the sign now, until {0}.", "shown-open": "On the sign now, until it is changed.",
     "shown-program": "On the sign now, until the program “{0}” ends at {1}.",
     "saved-program": "Saved “{0}”.", "deleted-program": "Deleted “{0}”.", "restored-program": "“{0}” is back.", card: "What the sign shows", sections: "Sections", "tab-now": "Now", "tab-content": "Content", "tab-programs": "Programs",
@@ -90,6 +91,7 @@ const WORDS = {
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
     "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
     dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", undo: "撤回",
+    hold: "保持多久", "hold-program": "只到本节目结束", "hold-always": "一直保持，直到我更改", "hold-time": "到某个时间", "hold-until": "到",
     "shown-until": "已上屏，保持到 {0}。", "shown-open": "已上屏，一直保持到下次更改。",
     "shown-program": "已上屏，保持到节目「{0}」在 {1} 结束。",
     "saved-program": "已保存「{0}」。", "deleted-program": "已删除「{0}」。", "restored-program": "「{0}」已恢复。", card: "显示屏现在的样子", sections: "栏目", "tab-now": "现在", "tab-content": "内容", "tab-programs": "节目",
@@ -477,6 +479,11 @@ function fillForm() {
     if (z.textDirection) $("reads").value = z.textDirection;
     if ([...$("effect").options].some((o) => o.value === z.in)) $("effect").value = z.in;
   }
+  // "Until this program ends" only while a program plays.
+  const untilProgram = $("hold").querySelector('option[value="program"]');
+  untilProgram.hidden = untilProgram.disabled = !state.program;
+  if (!state.program && $("hold").value === "program") $("hold").value = "always";
+  $("hold-time-box").hidden = $("hold").value !== "time";
   const where = $("notify-zone"), place = where.value;
   where.innerHTML = "";
   where.add(new Option(t("whole-sign"), ""));
@@ -580,11 +587,16 @@ async function listen() {
 }
 
 $("zone").addEventListener("change", () => { contentDraft = false; fillForm(); });
+$("hold").addEventListener("change", () => { $("hold-time-box").hidden = $("hold").value !== "time"; });
 for (const id of ["messages", "mode", "speed", "reads", "effect"]) $(id).addEventListener("input", () => { contentDraft = true; });
 // The content document the form stands for: what "Preview" draws and "Show" sends.
 function draftUpdate() {
   const messages = $("messages").value.split("\n").map((m) => m.trim()).filter((m) => m.length > 0);
   const update = { zone: $("zone").value, messages: messages, mode: $("mode").value, textDirection: $("reads").value, immediately: true };
+  // How long it stays: the program's end is the sign's default.
+  const hold = $("hold").value;
+  if (hold === "always") update.hold = "always";
+  else if (hold === "time" && $("hold-until").value) update.hold = $("hold-until").value;
   // The entry effect is for cycling messages; the speed for scrolling ones.
   if (update.mode === "cycle" || update.mode === "pages") update.in = $("effect").value;
   else update.speed = Number($("speed").value);

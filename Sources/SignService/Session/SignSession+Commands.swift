@@ -22,13 +22,20 @@ extension SignSession {
   }
 
   /// Zones' content: one feed document, or `{"zones": [document, …]}`; all are checked
-  /// before any is applied. A person's change is kept with until when it holds: while a
-  /// program plays, until that program's stretch ends (then the schedule's content shows,
-  /// after a restart too); on a sign without programs, until changed again. Content with
+  /// before any is applied. A person's change is kept with until when it holds: by default
+  /// (`"hold": "program"`), while a program plays, until that program's stretch ends (then
+  /// the schedule's content shows, after a restart too), and on a sign without programs,
+  /// until changed again; `"hold": "always"` holds until changed, over every program;
+  /// `"hold": "HH:MM"` until the local clock next shows that time (``ContentHold``). Content with
   /// a lifetime, and content from a live source (MQTT), is live data and never kept.
-  func setContent(_ document: JSONValue, replacing: Bool, from source: CommandSource) throws -> SignAnswer {
+  func setContent(_ given: JSONValue, replacing: Bool, from source: CommandSource) throws -> SignAnswer {
+    let (document, hold) = try ContentHold.split(given)
+    if hold != nil && !source.keeps {
+      throw SignRefusal(field: "hold", "only a person's change holds; content from a feed or a broker shows while it is fresh")
+    }
     let updates = try contentUpdates(document, replacing: replacing, from: source)
-    let until = pump.stretchEnd(at: clock.wall())
+    let now = clock.wall()
+    let until = (hold ?? .program).end(at: now, stretchEnd: pump.stretchEnd(at: now))
     let kept = source.keeps && statePath != nil && !updates.contains { $0.lifetime != nil }
     if source.keeps {
       try save { saved in

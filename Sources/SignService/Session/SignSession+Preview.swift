@@ -51,7 +51,8 @@ extension SignSession {
     var preview = source
     preview.keeps = false
     // A guest of the sign: fonts it loads are its own, freed when it ends.
-    let updates = try contentUpdates(document, replacing: false, from: preview, fonts: feed.fonts.guest())
+    // How long it would hold does not change how it looks.
+    let updates = try contentUpdates(try ContentHold.split(document).document, replacing: false, from: preview, fonts: feed.fonts.guest())
     var drafts: [String: ZoneContent] = [:]
     for update in updates { if let content = update.content { drafts[update.zone] = content } }
     let zones = try controller.sign.zones.map { zone in try Zone(place: zone.place, content: drafts[zone.name] ?? zone.content) }
