@@ -303,6 +303,10 @@ def edit_programs(driver, url, other):
     names = lambda: driver.execute_script("return [...document.querySelectorAll('#program-list li')].map((li) => li.dataset.name);")
     wait(lambda: "lunch" in names(),
          "lunch in the list")
+    # Due with "always" on Mondays and Fridays at lunch: the list says they take turns.
+    overlap = lambda: driver.execute_script(
+        "const li = document.querySelector('#program-list li[data-name=\"lunch\"] .overlap'); return li ? li.textContent : '';")
+    wait(lambda: overlap() == "Due at the same time as always: they take turns", "the overlap said (%r)" % overlap())
 
     # Change the other program: its dates are kept, its times and mode change.
     before = [p for p in listed_programs(url) if p["name"] == other][0]

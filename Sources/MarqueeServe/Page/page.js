@@ -44,7 +44,7 @@ const WORDS = {
     "mqtt-down": "not connected to {0}: {1}", "no-board": "terminal or simulator",
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
     dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", undo: "Undo",
-    hold: "How long it stays", "hold-program": "until this program ends", "hold-always": "until I change it", "hold-time": "until a time", "hold-until": "Until",
+    overlaps: "Due at the same time as {0}: they take turns", hold: "How long it stays", "hold-program": "until this program ends", "hold-always": "until I change it", "hold-time": "until a time", "hold-until": "Until",
     "shown-until": "On the sign now, until {0}.", "shown-open": "On the sign now, until it is changed.",
     "shown-program": "On the sign now, until the program “{0}” ends at {1}.",
     "saved-program": "Saved “{0}”.", "deleted-program": "Deleted “{0}”.", "restored-program": "“{0}” is back.", card: "What the sign shows", sections: "Sections", "tab-now": "Now", "tab-content": "Content", "tab-programs": "Programs",
@@ -91,7 +91,7 @@ const WORDS = {
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
     "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
     dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", undo: "撤回",
-    hold: "保持多久", "hold-program": "只到本节目结束", "hold-always": "一直保持，直到我更改", "hold-time": "到某个时间", "hold-until": "到",
+    overlaps: "与「{0}」时段重叠：轮流播放", hold: "保持多久", "hold-program": "只到本节目结束", "hold-always": "一直保持，直到我更改", "hold-time": "到某个时间", "hold-until": "到",
     "shown-until": "已上屏，保持到 {0}。", "shown-open": "已上屏，一直保持到下次更改。",
     "shown-program": "已上屏，保持到节目「{0}」在 {1} 结束。",
     "saved-program": "已保存「{0}」。", "deleted-program": "已删除「{0}」。", "restored-program": "「{0}」已恢复。", card: "显示屏现在的样子", sections: "栏目", "tab-now": "现在", "tab-content": "内容", "tab-programs": "节目",
@@ -899,6 +899,9 @@ async function loadWeek() {
   body.innerHTML = "";
   const now = Date.now() / 1000;
   upcoming = table.entries.filter((entry) => entry.at > now);
+  const overlapsBefore = JSON.stringify([...overlaps].map(([name, set]) => [name, [...set]]));
+  noteOverlaps(table.entries);
+  if (JSON.stringify([...overlaps].map(([name, set]) => [name, [...set]])) !== overlapsBefore) loadPrograms();
   const next = $("upcoming");
   next.innerHTML = "";
   for (const entry of upcoming.slice(0, 5)) {
@@ -969,6 +972,17 @@ let editing = null;
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "seconds", "passes", "default"];
 
+// Which programs the week ahead has due together (they take turns), by program.
+let overlaps = new Map();
+function noteOverlaps(entries) {
+  overlaps = new Map();
+  for (const entry of entries) {
+    for (const name of entry.takeTurns || []) {
+      if (!overlaps.has(name)) overlaps.set(name, new Set());
+      for (const other of entry.takeTurns) if (other !== name) overlaps.get(name).add(other);
+    }
+  }
+}
 async function loadPrograms() {
   let playing = null;
   try {
@@ -997,6 +1011,14 @@ async function loadPrograms() {
       item.className = "playing";
       item.setAttribute("aria-current", "true");
       item.append(document.createTextNode(" — " + t("playing")));
+    }
+    // Programs due at the same time take turns: said where they overlap.
+    const partners = overlaps.get(p.name);
+    if (partners && partners.size) {
+      const note = document.createElement("span");
+      note.className = "overlap";
+      note.textContent = t("overlaps", [...partners].join("、"));
+      item.append(note);
     }
     list.append(item);
   }
