@@ -590,6 +590,12 @@ def week_check():
                     assert word.strip(",") in row[2], "row %r for %r" % (row, line)
             if language == "zh-CN":
                 assert "一周节目表" in field("week").text, "the week's title in Chinese"
+            # The week as bars: a day each, the weekday program on the weekdays' bars, dark in the off hours.
+            bars = driver.execute_script("""return [...document.querySelectorAll('#week-bars .day-bar')].map((row) =>
+                [...row.querySelectorAll('.bar span')].map((piece) => piece.dataset.program));""")
+            assert len(bars) == 7, "%d bars" % len(bars)
+            assert sum(1 for day in bars if "weekday" in day) == 5, "weekday on %r" % bars
+            assert all("" in day for day in bars), "no dark hours in %r" % bars
         finally:
             driver.quit()
     print("page ok: the week table is what marquee schedule prints, %d rows, in Chinese and English" % len(printed))

@@ -892,11 +892,54 @@ $("night-form").addEventListener("submit", async (event) => {
 });
 
 // The week ahead as the sign computes it (GET /api/timetable): one row per change.
+// The week as a timeline: a bar a day, coloured by the program playing, dark grey while the
+// sign is off (the table below says the same in words).
+const BAR_COLOURS = ["#3b82c4", "#c07a2c", "#4a9a55", "#9b59b6", "#c0392b", "#16a085", "#7f8c8d"];
+function drawWeekBars(entries) {
+  const box = $("week-bars");
+  box.innerHTML = "";
+  const names = programs.map((p) => p.name);
+  let program = null, on = true;
+  const days = [];
+  for (const entry of entries) {
+    let day = days[days.length - 1];
+    if (!day || day.day !== entry.day) {
+      if (day) day.parts[day.parts.length - 1].end = 1440;
+      day = { day: entry.day, weekday: entry.weekday, parts: [{ start: 0, program: program, on: on }] };
+      days.push(day);
+    }
+    if (entry.on !== undefined) on = entry.on;
+    if (entry.program !== undefined) program = entry.program;
+    if (entry.takeTurns) program = entry.takeTurns.join(" + ");
+    const [hours, minutes] = entry.time.split(":").map(Number), minute = hours * 60 + minutes;
+    const last = day.parts[day.parts.length - 1];
+    if (last.start === minute) { last.program = program; last.on = on; } else { last.end = minute; day.parts.push({ start: minute, program: program, on: on }); }
+  }
+  if (days.length) days[days.length - 1].parts[days[days.length - 1].parts.length - 1].end = 1440;
+  for (const day of days) {
+    const row = document.createElement("div"), label = document.createElement("span"), bar = document.createElement("div");
+    row.className = "day-bar";
+    label.textContent = t(day.weekday) + " " + day.day.slice(5);
+    bar.className = "bar";
+    for (const part of day.parts) {
+      const piece = document.createElement("span");
+      piece.style.width = ((part.end - part.start) / 14.4) + "%";
+      piece.dataset.program = part.on ? (part.program || "") : "";
+      piece.style.background = !part.on ? "#2a2a2a" : BAR_COLOURS[Math.max(0, names.indexOf((part.program || "").split(" + ")[0])) % BAR_COLOURS.length];
+      piece.title = (part.on ? part.program || "" : t("week-off")) + " " + String(Math.floor(part.start / 60)).padStart(2, "0") + ":" + String(part.start % 60).padStart(2, "0");
+      bar.append(piece);
+    }
+    row.append(label, bar);
+    box.append(row);
+  }
+}
+
 async function loadWeek() {
   let table;
   try { table = await once("/api/timetable?days=7"); } catch (error) { $("week").hidden = true; upcoming = []; $("upcoming").innerHTML = ""; return; }
   const body = $("week-table").tBodies[0] || $("week-table").createTBody();
   body.innerHTML = "";
+  drawWeekBars(table.entries);
   const now = Date.now() / 1000;
   upcoming = table.entries.filter((entry) => entry.at > now);
   const overlapsBefore = JSON.stringify([...overlaps].map(([name, set]) => [name, [...set]]));
@@ -994,6 +1037,8 @@ async function loadPrograms() {
   for (const p of programs) {
     const item = document.createElement("li");
     item.dataset.name = p.name;
+    // Its colour in the week's bars.
+    item.style.borderLeft = "6px solid " + BAR_COLOURS[programs.indexOf(p) % BAR_COLOURS.length];
     const when = [p.days ? p.days.map((d) => t(d)).join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? t("default-word") : ""]
       .filter((w) => w).join(" · ");
     const edit = document.createElement("button");
