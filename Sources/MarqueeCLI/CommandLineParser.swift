@@ -28,6 +28,8 @@ public enum Invocation: Sendable, Equatable {
   /// Send a notification to (or dismiss one from) a running `marquee serve`.
   case notify(NotifyCommand)
   case fleet(FleetCommand)
+  /// `marquee doctor`: the board (a name or file, if given) and whether to answer in JSON.
+  case doctor(board: String?, json: Bool)
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:

@@ -57,6 +57,11 @@ public enum MarqueeCommand {
         return ExitCode.success
       case .fleet(let command):
         try command.run(stop: stop) { try printOutput($0) }
+      case .doctor(let board, let json):
+        let doctor = Doctor(board: try board.map { try BoardFiles.load(try BoardFiles.resolve($0)) })
+        let findings = doctor.findings()
+        try printOutput(json ? Doctor.json(findings) : Doctor.text(findings))
+        return findings.contains { $0.verdict == .problem } ? ExitCode.failure : ExitCode.success
       case .run(let options) where options.serve:
         try Serve.run(options, arguments: arguments, stop: stop)
       case .run(let options):

@@ -93,6 +93,26 @@ struct Subcommand: Sendable {
       .fleet(try FleetCommand.parse(rest))
     },
     Subcommand(
+      name: "doctor", usage: "doctor [--board <name|file>] [--json]",
+      help: "Check this machine for what makes a panel flicker or stay dark, each with why and the exact fix; exit 1 when something stands in the way."
+    ) { rest, _ throws(UsageError) in
+      var board: String?
+      var json = false
+      var index = 0
+      while index < rest.count {
+        switch rest[index] {
+        case "--json": json = true
+        case "--board":
+          guard index + 1 < rest.count else { throw UsageError("'--board' needs a board's name or file: marquee doctor --board hub75-p4-64x32") }
+          board = rest[index + 1]
+          index += 1
+        default: throw UsageError("'doctor' takes --board NAME|FILE and --json, not '\(rest[index])'")
+        }
+        index += 1
+      }
+      return .doctor(board: board, json: json)
+    },
+    Subcommand(
       name: "boards", usage: "boards [--check <file>]",
       help: "List the board names --board takes, with their size and file; --check: validate one and show what it describes."
     ) { rest, _ throws(UsageError) in

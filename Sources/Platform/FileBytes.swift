@@ -34,10 +34,12 @@ public enum FileBytes {
       throw ReadError(path: path, reason: "is not a regular file")
     }
     // Read straight into an array of the file's size (one more byte to see the end), then
-    // in chunks if the file grew or has no size (a pipe, /proc).
+    // in chunks if the file grew. A file with no size (a pipe, /proc) is read in one 4 KiB
+    // read first: some of the kernel's files (/proc/sys) give their text to the first read
+    // alone, and a 1-byte first read would see one byte of it.
     let expected = info.st_size > 0 ? min(Int(info.st_size), limit) : 0
     var filled = 0, failure: Int32 = 0
-    var bytes = [UInt8](unsafeUninitializedCapacity: expected + 1) { buffer, initialized in
+    var bytes = [UInt8](unsafeUninitializedCapacity: info.st_size > 0 ? expected + 1 : min(4096, limit + 1)) { buffer, initialized in
       while filled < buffer.count {
         let count = retryingOnInterrupt { read(descriptor, into: buffer.baseAddress! + filled, count: buffer.count - filled) }
         if count < 0 { failure = errno }
@@ -58,6 +60,7 @@ public enum FileBytes {
       bytes += chunk[0..<count]
       if bytes.count > limit { throw ReadError(path: path, reason: "larger than \(limit >> 20) MiB", tooLarge: true) }
     }
+    if bytes.count > limit { throw ReadError(path: path, reason: "larger than \(limit >> 20) MiB", tooLarge: true) }
     return bytes
   }
 

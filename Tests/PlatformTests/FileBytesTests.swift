@@ -26,6 +26,10 @@ import MatrixCore
     // /proc files report a size of 0 but have content.
     let status = try FileBytes.read("/proc/self/status", limit: 1 << 20)
     #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:"))
+    // /proc/sys gives its text to the first read alone: read whole, not its first byte.
+    let pidMax = try FileBytes.read("/proc/sys/kernel/pid_max", limit: 1 << 20)
+    let expected = try String(contentsOfFile: "/proc/sys/kernel/pid_max", encoding: .utf8)
+    #expect(String(decoding: pidMax, as: UTF8.self) == expected && expected.count > 2)
   }
 
   @Test func theLimitAndMissingFilesAreErrors() throws {

@@ -1,0 +1,74 @@
+import Drivers
+import Platform
+import SimpleJSON
+
+/// `marquee doctor [--board NAME|FILE] [--json]`: what on this machine makes a panel
+/// flicker or stay dark, each with what was found, why it matters and the exact fix.
+///
+/// It reads the kernel's files (`/proc`, `/sys`, the device tree, `config.txt` and
+/// `cmdline.txt`) under ``root`` (`/`, or `$MARQUEE_SYSTEM_ROOT` for tests), changes
+/// nothing, and exits 0 when nothing stands in the way, 1 with the list otherwise.
+struct Doctor {
+  /// One thing looked at.
+  struct Finding: Equatable {
+    enum Verdict: String { case ok, problem, note }
+    /// A short name (`isolated core`).
+    var check: String
+    var verdict: Verdict
+    /// What was found.
+    var found: String
+    /// Why it matters (empty when it is fine).
+    var why = ""
+    /// The exact fix (empty when nothing is to be done).
+    var fix = ""
+  }
+
+  /// Where the kernel's files are read from.
+  var root: String
+  /// The board the sign drives, if given: its pins and family decide some checks.
+  var board: SignBoard?
+
+  /// The command line's doctor: the system's files, or `$MARQUEE_SYSTEM_ROOT`'s.
+  init(board: SignBoard?, root: String? = getenv("MARQUEE_SYSTEM_ROOT").map { String(cString: $0) }) {
+    self.root = root ?? ""
+    self.board = board
+  }
+
+  /// A file's text under the root, or nil.
+  func text(_ path: String) -> String? {
+    guard let bytes = try? FileBytes.read(root + path, limit: 1 << 20) else { return nil }
+    return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+  }
+
+  /// Every check, in the order a person works through them.
+  func findings() -> [Finding] {
+    var all = [machine()]
+    all += [gpioAccess(), isolatedCore(), governor(), power(), realTimeThrottling(), oneWire(), busesOnPanelPins(), sound(), desktop()].compactMap { $0 }
+    return all
+  }
+
+  /// The findings as the terminal shows them.
+  static func text(_ findings: [Finding]) -> String {
+    var lines: [String] = []
+    for finding in findings {
+      let mark = finding.verdict == .ok ? "ok     " : finding.verdict == .problem ? "PROBLEM" : "note   "
+      lines.append("\(mark) \(finding.check): \(finding.found)")
+      if !finding.why.isEmpty { lines.append("        why: \(finding.why)") }
+      if !finding.fix.isEmpty { lines.append("        fix: \(finding.fix)") }
+    }
+    let problems = findings.filter { $0.verdict == .problem }.count
+    lines.append(problems == 0 ? "Nothing stands in the way." : "\(problems) problem\(problems == 1 ? "" : "s") to fix.")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The findings as JSON, for scripts.
+  static func json(_ findings: [Finding]) -> String {
+    JSONValue.object([
+      ("ok", .bool(!findings.contains { $0.verdict == .problem })),
+      ("findings", .array(findings.map { finding in
+        .object([("check", .string(finding.check)), ("verdict", .string(finding.verdict.rawValue)), ("found", .string(finding.found)),
+                 ("why", .string(finding.why)), ("fix", .string(finding.fix))])
+      })),
+    ]).text + "\n"
+  }
+}

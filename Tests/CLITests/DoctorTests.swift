@@ -1,0 +1,114 @@
+import Foundation
+import Platform
+import SimpleJSON
+import TestSupport
+import Testing
+
+/// `marquee doctor` on fake machines: the kernel's files of a Pi 4 and a Pi 5 written under a
+/// folder (`MARQUEE_SYSTEM_ROOT`), one finding at a time, as the binary reports them: the
+/// words, the fix, the exit code and the JSON.
+@Suite(.offThePool) struct DoctorTests {
+  /// A machine's files under a new folder: a Pi tuned for a panel, each setting changeable.
+  final class Machine {
+    let root = NSTemporaryDirectory() + "marquee-doctor-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+
+    init(pi5: Bool = false) throws {
+      let tree = pi5
+        ? try PiFixtures.deviceTree(["raspberrypi,5-model-b", "brcm,bcm2712"], model: "Raspberry Pi 5 Model B Rev 1.0", ranges: [])
+        : try PiFixtures.pi4Tree()
+      try FileManager.default.createDirectory(atPath: root + "/proc", withIntermediateDirectories: true)
+      try FileManager.default.moveItem(atPath: tree, toPath: root + "/proc/device-tree")
+      try write("/dev/" + (pi5 ? "gpiomem0" : "gpiomem"), "")
+      try write("/proc/cmdline", "console=tty1 root=/dev/mmcblk0p2 isolcpus=3 nohz_full=3 rcu_nocbs=3\n")
+      try write("/proc/modules", "snd_soc_core 1 0 - Live 0x0\n")
+      try write("/proc/sys/kernel/sched_rt_runtime_us", "-1\n")
+      try write("/proc/1/comm", "systemd\n")
+      try write("/proc/412/comm", "marquee\n")
+      try write("/sys/devices/system/cpu/present", "0-3\n")
+      try write("/sys/devices/system/cpu/isolated", "3\n")
+      try write("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "performance\n")
+      try write("/sys/devices/platform/soc/soc:firmware/get_throttled", "0x0\n")
+      try write("/boot/firmware/config.txt", "dtparam=audio=off\n# dtparam=spi=on\n")
+    }
+
+    func write(_ path: String, _ text: String) throws {
+      try FileManager.default.createDirectory(atPath: (root + path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+      try text.write(toFile: root + path, atomically: true, encoding: .utf8)
+    }
+
+    func doctor(_ arguments: [String] = []) throws -> BinaryResult {
+      try BinaryRunner.run(["doctor"] + arguments, environment: ["MARQUEE_SYSTEM_ROOT": root])
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: root) }
+  }
+
+  @Test(arguments: [false, true])
+  func aTunedPiHasNothingInTheWay(pi5: Bool) throws {
+    let machine = try Machine(pi5: pi5)
+    let result = try machine.doctor(["--board", "hub75-p4-64x32"])
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(result.stdout.contains(pi5 ? "ok      machine: Raspberry Pi 5 Model B Rev 1.0 (bcm2712), GPIO through /dev/gpiomem0"
+                                       : "ok      machine: Raspberry Pi 4 Model B Rev 1.4 (bcm2711), GPIO through /dev/gpiomem"), "\(result.stdout)")
+    #expect(result.stdout.hasSuffix("Nothing stands in the way.\n"))
+    let json = try JSONParser.parse(try machine.doctor(["--json"]).stdout)
+    #expect(json["ok"] == .bool(true))
+  }
+
+  /// Each finding alone: the file that makes it, the words it starts with, and its fix.
+  @Test(arguments: [
+    ("/proc/cmdline", "console=tty1\n", "PROBLEM isolated core: core 3 is isolated, without nohz_full and rcu_nocbs",
+     "add isolcpus=3 nohz_full=3 rcu_nocbs=3 to the one line of /boot/firmware/cmdline.txt"),
+    ("/sys/devices/system/cpu/isolated", "\n", "PROBLEM isolated core: no core is isolated", "isolcpus=3 nohz_full=3 rcu_nocbs=3"),
+    ("/sys/devices/system/cpu/cpu3/cpufreq/scaling_governor", "ondemand\n", "PROBLEM cpufreq governor: core 3 runs 'ondemand'",
+     "cpufreq.default_governor=performance"),
+    ("/sys/devices/platform/soc/soc:firmware/get_throttled", "0x50005\n", "PROBLEM power: under-voltage now, throttled now (get_throttled 0x50005)",
+     "a 5.1-5.2 V supply"),
+    ("/sys/devices/platform/soc/soc:firmware/get_throttled", "0x50000\n", "PROBLEM power: under-voltage since boot, throttled since boot",
+     "a 5.1-5.2 V supply"),
+    ("/proc/sys/kernel/sched_rt_runtime_us", "950000\n", "PROBLEM real-time throttling: sched_rt_runtime_us is 950000 (of 1000000)",
+     "kernel.sched_rt_runtime_us = -1"),
+    ("/proc/modules", "w1_gpio 16384 0 - Live 0x0\n", "PROBLEM 1-Wire: w1-gpio is loaded and holds GPIO 4", "remove dtoverlay=w1-gpio"),
+    ("/boot/firmware/config.txt", "dtparam=spi=on\n", "PROBLEM buses on the panel's pins: SPI0 (dtparam=spi=on) on GPIO 7, 8, 9, 10, 11",
+     "remove dtparam=spi=on from /boot/firmware/config.txt"),
+    ("/proc/733/comm", "lightdm\n", "PROBLEM desktop: running: lightdm", "sudo systemctl set-default multi-user.target"),
+  ])
+  func eachFindingIsSaidWithItsFix(path: String, text: String, said: String, fix: String) throws {
+    for pi5 in [false, true] {
+      let machine = try Machine(pi5: pi5)
+      try machine.write(path, text)
+      let result = try machine.doctor(["--board", "hub75-p4-64x32"])
+      #expect(result.status == 1, "\(result.stdout)")
+      #expect(result.stdout.contains(said), "\(result.stdout)")
+      #expect(result.stdout.contains("fix: ") && result.stdout.contains(fix), "\(result.stdout)")
+      #expect(result.stdout.hasSuffix("1 problem to fix.\n"), "\(result.stdout)")
+    }
+  }
+
+  @Test func theGPIONodeMissingOrNotOursIsSaid() throws {
+    let machine = try Machine(pi5: true)
+    try FileManager.default.removeItem(atPath: machine.root + "/dev/gpiomem0")
+    #expect(try machine.doctor().stdout.contains("PROBLEM GPIO access: /dev/gpiomem0 does not exist"))
+  }
+
+  @Test func soundIsANoteAndAMachineThatIsNoPiIsAProblem() throws {
+    let machine = try Machine()
+    try machine.write("/proc/modules", "snd_bcm2835 24576 0 - Live 0x0\n")
+    let sound = try machine.doctor()
+    #expect(sound.status == 0 && sound.stdout.contains("note    sound: the on-board sound is on"), "\(sound.stdout)")
+    try FileManager.default.removeItem(atPath: machine.root + "/proc/device-tree")
+    let other = try machine.doctor(["--json"])
+    #expect(other.status == 1)
+    let json = try JSONParser.parse(other.stdout)
+    #expect(json["ok"] == .bool(false) && json["findings"]?.arrayValue?.first?["check"] == .string("machine"))
+    #expect(json["findings"]?.arrayValue?.first?["verdict"] == .string("problem"))
+    // The checks that still apply ran.
+    #expect(json["findings"]?.arrayValue?.contains { $0["check"] == .string("isolated core") } == true)
+  }
+
+  @Test func badArgumentsAreUsageErrors() throws {
+    #expect(try BinaryRunner.run(["doctor", "--bogus"]).status == 64)
+    #expect(try BinaryRunner.run(["doctor", "--board"]).status == 64)
+    #expect(try BinaryRunner.run(["doctor", "--board", "no-such-board"]).status == 64)
+  }
+}
