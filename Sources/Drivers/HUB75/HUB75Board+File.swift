@@ -4,7 +4,7 @@ extension HUB75Board {
   /// The fields a HUB75 board file may have.
   static let knownFields = [
     "schema", "name", "description", "driver", "panel", "grid", "mapping", "rowAddress", "multiplexing", "colorDepth",
-    "lsbNanoseconds", "slowdown", "intensity", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType",
+    "lsbNanoseconds", "slowdown", "intensity", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType", "pixelMapper",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `hub75`.
@@ -41,12 +41,14 @@ extension HUB75Board {
     let lightnessCorrection = try fields.bool("lightnessCorrection") ?? true
     let device = try fields.string("device")
     let panelInit = try fields.choice("panelType", HUB75PanelInit.allCases.map(\.rawValue)).flatMap(HUB75PanelInit.init)
+    let mapperText = try fields.string("pixelMapper")
     do throws(InvalidBoardValue) {
+      let pixelMapper = try mapperText.map { text throws(InvalidBoardValue) in try HUB75PixelMapper(parsing: text) } ?? .none
       return try HUB75Board(
         name: name, panelColumns: columns, panelRows: rows, chainLength: chainLength, parallel: parallel, pins: pins,
         rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
         slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
-        panelInit: panelInit)
+        panelInit: panelInit, pixelMapper: pixelMapper)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)
     }

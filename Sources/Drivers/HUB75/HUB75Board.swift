@@ -11,6 +11,8 @@ public struct HUB75Board: Sendable, Equatable {
   /// One panel's size in pixels.
   public let panelColumns: Int, panelRows: Int
   /// Panels per chain (`grid.columns`) and parallel chains (`grid.rows`).
+  /// hzeller's pixel mappers from the sign's canvas to the chain's (``HUB75PixelMapper``).
+  public let pixelMapper: HUB75PixelMapper
   public let chainLength: Int, parallel: Int
   /// Which GPIO carries each signal.
   public let pins: HUB75PinMap
@@ -58,7 +60,7 @@ public struct HUB75Board: Sendable, Equatable {
     name: String, panelColumns: Int = 64, panelRows: Int = 32, chainLength: Int = 1, parallel: Int = 1,
     pins: HUB75PinMap = .regular, rowAddress: HUB75RowAddress = .direct, multiplexing: HUB75Multiplexing = .direct,
     colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, intensity: Int = 15, refreshHz: Int? = nil,
-    lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil
+    lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil, pixelMapper: HUB75PixelMapper = .none
   ) throws(InvalidBoardValue) {
     let check = InvalidBoardValue.check
     try check(panelColumns, 8...256, "panel.columns")
@@ -105,6 +107,9 @@ public struct HUB75Board: Sendable, Equatable {
     (self.pins, self.rowAddress, self.multiplexing) = (pins, rowAddress, multiplexing)
     (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.intensity) = (colorDepth, lsbNanoseconds, slowdown, intensity)
     (self.refreshHz, self.lightnessCorrection, self.device, self.panelInit) = (refreshHz, lightnessCorrection, device, panelInit)
+    let chain = HUB75PixelMapper.Chain(panelColumns: panelColumns, panelRows: panelRows, length: chainLength, parallel: parallel)
+    if let problem = pixelMapper.problem(for: chain) { throw InvalidBoardValue(field: "pixelMapper", reason: problem) }
+    self.pixelMapper = pixelMapper
   }
 
   /// This board at another full brightness.
@@ -113,12 +118,19 @@ public struct HUB75Board: Sendable, Equatable {
       name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
       rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
       slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
-      panelInit: panelInit)
+      panelInit: panelInit, pixelMapper: pixelMapper)
   }
 
-  /// The sign's size in pixels.
-  public var width: Int { panelColumns * chainLength }
-  public var height: Int { panelRows * parallel }
+  /// The chain as the pixel mappers see it.
+  public var chain: HUB75PixelMapper.Chain {
+    HUB75PixelMapper.Chain(panelColumns: panelColumns, panelRows: panelRows, length: chainLength, parallel: parallel)
+  }
+  /// The sign's size in pixels: the chain's canvas, through the pixel mappers.
+  public var width: Int { pixelMapper.size(for: chain).width }
+  public var height: Int { pixelMapper.size(for: chain).height }
+  /// The chain's canvas: its panels side by side in chain order, parallel chains below each other.
+  public var matrixWidth: Int { panelColumns * chainLength }
+  public var matrixHeight: Int { panelRows * parallel }
   /// The shift register of one panel as driven (its matrix): columns and rows.
   public var matrixColumns: Int { panelColumns * multiplexing.stretch }
   public var matrixRows: Int { panelRows / multiplexing.stretch }

@@ -53,7 +53,7 @@ public struct HUB75Emulator: Sendable {
     shifted = [[Bool]](repeating: [Bool](repeating: false, count: length), count: lines.count)
     latched = shifted
     stages = [Bool](repeating: false, count: board.rowAddress == .sm5266 ? 8 : board.rowPairs)
-    weights = [Int](repeating: 0, count: board.width * board.height * 3)
+    weights = [Int](repeating: 0, count: board.matrixWidth * board.matrixHeight * 3)
     pulses = [Int](repeating: 0, count: board.rowPairs * board.colorDepth)
     clock = 1 << UInt32(board.pins.clk)
     latch = 1 << UInt32(board.pins.lat)
@@ -61,13 +61,13 @@ public struct HUB75Emulator: Sendable {
     // The panels' wiring: each pixel of a panel hangs on the matrix place its multiplexing
     // gives; the matrix's row pair r holds rows r (upper half) and r + row pairs (lower).
     var table = [Int32](repeating: -1, count: board.parallel * 2 * length * board.rowPairs)
-    for y in 0..<board.height {
-      for x in 0..<board.width {
+    for y in 0..<board.matrixHeight {
+      for x in 0..<board.matrixWidth {
         let place = board.multiplexing.matrixPosition(
           x: x % board.panelColumns, y: y % board.panelRows, columns: board.panelColumns, rows: board.panelRows)
         let column = (x / board.panelColumns) * board.matrixColumns + place.x
         let (half, row) = (place.y / board.rowPairs, place.y % board.rowPairs)
-        table[(((y / board.panelRows) * 2 + half) * length + column) * board.rowPairs + row] = Int32(y * board.width + x)
+        table[(((y / board.panelRows) * 2 + half) * length + column) * board.rowPairs + row] = Int32(y * board.matrixWidth + x)
       }
     }
     pixelAt = table
@@ -94,9 +94,10 @@ public struct HUB75Emulator: Sendable {
     (clockWithData, badSelections, writes, clocks, latches, pulseCount) = (0, 0, 0, 0, 0, 0)
   }
 
-  /// What each LED of the sign showed since the last reset: its lit weight per colour.
+  /// What each LED of the chain's canvas showed since the last reset (before the pixel
+  /// mappers: ``HUB75Board/matrixWidth``): its lit weight per colour.
   public func color(x: Int, y: Int) -> (red: Int, green: Int, blue: Int) {
-    let at = (y * board.width + x) * 3
+    let at = (y * board.matrixWidth + x) * 3
     return (weights[at], weights[at + 1], weights[at + 2])
   }
 
@@ -222,9 +223,12 @@ public struct HUB75BoardEmulator: BoardEmulator {
 
   public func draw(into frame: inout Frame) {
     frame.pixels.clear()
+    let board = panels.board
     for y in 0..<height {
       for x in 0..<width {
-        let at = (y * width + x) * 3
+        // The sign's pixel, where the pixel mappers put it on the chain.
+        let (matrixX, matrixY) = board.pixelMapper.matrixPosition(x: x, y: y, chain: board.chain)
+        let at = (matrixY * board.matrixWidth + matrixX) * 3
         if panels.weights[at] | panels.weights[at + 1] | panels.weights[at + 2] != 0 { frame.pixels[x, y] = true }
       }
     }

@@ -73,21 +73,24 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
     addressLines = pins.addressMasks
     fullOn = Double(board.intensity + 1) / 16
 
-    // Where each pixel of the sign is shifted: its panel (chain, place in the chain), the
-    // matrix position within the panel, the row pair and half.
+    // Where each pixel of the sign is shifted: its place on the chain's canvas (through the
+    // pixel mappers), its panel (chain, place in the chain), the matrix position within
+    // the panel, the row pair and half.
     let stride = (board.width + 63) >> 6
     let (clocks, rowPairs, matrixColumns) = (board.clocksPerRow, board.rowPairs, board.matrixColumns)
     var sources = [Int32](repeating: -1, count: rowPairs * clocks * slots)
     var sourceColors = [UInt8](repeating: 0, count: sources.count)
-    for y in 0..<board.height {
-      for x in 0..<board.width {
+    let geometry = board.chain
+    for visibleY in 0..<board.height {
+      for visibleX in 0..<board.width {
+        let (x, y) = board.pixelMapper.matrixPosition(x: visibleX, y: visibleY, chain: geometry)
         let (chain, panel) = (y / board.panelRows, x / board.panelColumns)
         let place = board.multiplexing.matrixPosition(x: x % board.panelColumns, y: y % board.panelRows, columns: board.panelColumns, rows: board.panelRows)
         let (half, row) = (place.y / rowPairs, place.y % rowPairs)
         let column = panel * matrixColumns + place.x
         let index = (row * clocks + column) * slots + chain * 2 + half
-        sources[index] = Int32((y * stride + (x >> 6)) * 64 + (63 - (x & 63)))
-        let color = regions.last { $0.contains(x, y) }?.color ?? base
+        sources[index] = Int32((visibleY * stride + (visibleX >> 6)) * 64 + (63 - (visibleX & 63)))
+        let color = regions.last { $0.contains(visibleX, visibleY) }?.color ?? base
         sourceColors[index] = UInt8(colors.firstIndex(of: color)!)
       }
     }

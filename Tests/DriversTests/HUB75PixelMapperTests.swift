@@ -1,0 +1,135 @@
+import MatrixCore
+import TestSupport
+import Testing
+
+@testable import Drivers
+
+/// hzeller's pixel mappers, checked against a model of the arrangements his documentation
+/// draws (rpi-rgb-led-matrix, examples-api-use/README "Remapping coordinates"), not his code:
+/// each visible pixel lit alone, encoded, refreshed into the emulated panels, must light the
+/// LED of the chain's canvas the drawing says; and every picture comes back whole through
+/// the simulator.
+///
+/// The chain's canvas, as his drawings view the LED side: panels side by side, the one
+/// nearest the Pi's connector at the right (P1), the farthest at the left.
+@Suite struct HUB75PixelMapperTests {
+  /// The chain canvas's LED the one lit visible pixel (x, y) lights, read from the panels.
+  func litLED(_ board: HUB75Board, x: Int, y: Int) -> (x: Int, y: Int)? {
+    var frame = Frame(width: board.width, height: board.height)
+    frame.pixels[x, y] = true
+    var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
+    var program = HUB75Program()
+    encoder.encode(frame, into: &program)
+    var panels = HUB75Emulator(board: board)
+    panels.run(program)
+    var lit: [(Int, Int)] = []
+    for my in 0..<board.matrixHeight {
+      for mx in 0..<board.matrixWidth where panels.color(x: mx, y: my).red > 0 { lit.append((mx, my)) }
+    }
+    return lit.count == 1 ? lit[0] : nil
+  }
+
+  func board(_ mapper: String, columns: Int = 32, rows: Int = 32, chain: Int, parallel: Int = 1) throws -> HUB75Board {
+    try HUB75Board(name: "mapped", panelColumns: columns, panelRows: rows, chainLength: chain, parallel: parallel, colorDepth: 1,
+                   pixelMapper: try HUB75PixelMapper(parsing: mapper))
+  }
+
+  /// "[<][<][<][<] }- Pi" folded as "[<][<] }--- Pi" over "[>][>]": four 32x32 panels make a
+  /// 64x64 sign. Top row: P2 then P1, upright; bottom row: P3 then P4, upside down.
+  @Test func uMapperFoldsTheChainAsDrawn() throws {
+    let board = try board("U-mapper", chain: 4)
+    #expect((board.width, board.height) == (64, 64))
+    // The chain canvas's panels: P1 at x 96-127 (nearest the Pi) ... P4 at x 0-31.
+    let panelStart = [1: 96, 2: 64, 3: 32, 4: 0]
+    // Each visible quadrant: which panel, and whether it is upside down.
+    let quadrants: [(x: Int, y: Int, panel: Int, turned: Bool)] = [(0, 0, 2, false), (32, 0, 1, false), (0, 32, 3, true), (32, 32, 4, true)]
+    for quadrant in quadrants {
+      for (dx, dy) in [(0, 0), (5, 9), (31, 31)] {
+        let (inX, inY) = quadrant.turned ? (31 - dx, 31 - dy) : (dx, dy)
+        let expected = (panelStart[quadrant.panel]! + inX, inY)
+        let lit = litLED(board, x: quadrant.x + dx, y: quadrant.y + dy)
+        #expect(lit.map { $0 == expected } == true, "visible (\(quadrant.x + dx), \(quadrant.y + dy)): \(String(describing: lit)), want \(expected)")
+      }
+    }
+  }
+
+  /// Two chains folded each: "--led-chain=8 --led-parallel=2": two slabs, one under the other.
+  @Test func uMapperFoldsEachParallelChain() throws {
+    let board = try board("U-mapper", columns: 32, rows: 16, chain: 4, parallel: 2)
+    #expect((board.width, board.height) == (64, 64))
+    // The second slab (visible y 32-63) is chain 2 (canvas y 16-31): its top row upright.
+    #expect(litLED(board, x: 0, y: 32).map { $0 == (64, 16) } == true)
+    #expect(litLED(board, x: 0, y: 63).map { $0 == (63, 16) } == true)
+  }
+
+  /// "V-mapper": each chain's panels stacked upwards from the connector at the bottom, the
+  /// parallel chains side by side; "V-mapper:Z" turns every other one from the bottom.
+  @Test(arguments: [false, true])
+  func vMapperStacksPanelsUpwards(zigzag: Bool) throws {
+    let board = try board(zigzag ? "V-mapper:Z" : "V-mapper", columns: 32, rows: 16, chain: 3, parallel: 2)
+    #expect((board.width, board.height) == (64, 48))
+    // Chain c's panels: P1 (nearest the Pi) at canvas x 64-95 ... P3 at x 0-31, rows 16c.
+    // Visible: chain c is column block c; bottom panel row P1, then P2, then P3 at the top.
+    for (block, chain) in [(0, 0), (1, 1)] {
+      for (panelRow, panel) in [(2, 1), (1, 2), (0, 3)] {
+        let turned = zigzag && panel % 2 == 0
+        let (dx, dy) = (3, 5)
+        let (inX, inY) = turned ? (31 - dx, 15 - dy) : (dx, dy)
+        let expected = ((3 - panel) * 32 + inX, chain * 16 + inY)
+        let lit = litLED(board, x: block * 32 + dx, y: panelRow * 16 + dy)
+        #expect(lit.map { $0 == expected } == true, "block \(block), P\(panel): \(String(describing: lit)), want \(expected)")
+      }
+    }
+  }
+
+  /// Rotate turns the picture clockwise on the panels; Mirror flips it; both on a 64x32 panel.
+  @Test(arguments: [
+    ("Rotate:90", 32, 64, [((0, 0), (63, 0)), ((31, 0), (63, 31)), ((0, 63), (0, 0))]),
+    ("Rotate:180", 64, 32, [((0, 0), (63, 31)), ((63, 31), (0, 0))]),
+    ("Rotate:270", 32, 64, [((0, 0), (0, 31)), ((31, 63), (63, 0))]),
+    ("Mirror:H", 64, 32, [((0, 0), (63, 0)), ((10, 5), (53, 5))]),
+    ("Mirror", 64, 32, [((0, 0), (63, 0))]),
+    ("Mirror:V", 64, 32, [((0, 0), (0, 31)), ((10, 5), (10, 26))]),
+    ("Rotate:90;Mirror:H", 32, 64, [((0, 0), (63, 31)), ((31, 0), (63, 0))]),
+  ])
+  func rotateAndMirror(mapper: String, width: Int, height: Int, points: [((Int, Int), (Int, Int))]) throws {
+    let board = try board(mapper, columns: 64, rows: 32, chain: 1)
+    #expect((board.width, board.height) == (width, height))
+    for (visible, expected) in points {
+      let lit = litLED(board, x: visible.0, y: visible.1)
+      #expect(lit.map { $0 == expected } == true, "\(mapper) \(visible): \(String(describing: lit)), want \(expected)")
+    }
+  }
+
+  /// Whatever the mappers, the simulator shows the picture drawn: the encoder and the
+  /// emulated panels agree through the map and its inverse.
+  @Test(arguments: ["U-mapper;Rotate:90", "V-mapper:Z;Mirror:V", "Rotate:270;Mirror:H", "U-mapper;Rotate:180;Mirror:V"])
+  func theSimulatorShowsThePictureDrawn(mapper: String) throws {
+    let board = try board(mapper, columns: 32, rows: 16, chain: 4, parallel: 2)
+    var random = SplitMix64(seed: 7)
+    let frame = randomFrame(width: board.width, height: board.height, using: &random)
+    var emulation = HUB75Emulation(board: board, color: RGBColor(red: 255, green: 0, blue: 0))
+    var seen = Frame(width: board.width, height: board.height)
+    emulation.show(frame, into: &seen)
+    #expect(seen.pixels == frame.pixels, "\(mapper)")
+  }
+
+  @Test(arguments: [
+    ("Rotate:45", "'Rotate:45': Rotate takes 0, 90, 180 or 270 (clockwise)"),
+    ("Sideways", "'Sideways': not one of U-mapper, V-mapper, V-mapper:Z, Rotate:ANGLE, Mirror:H, Mirror:V"),
+    ("Rotate:90;U-mapper", "'U-mapper': U-mapper describes the chain: put it first"),
+    ("Mirror:X", "'Mirror:X': Mirror takes H or V"),
+  ])
+  func badMappersAreRefusedAtTheirField(mapper: String, reason: String) {
+    #expect(throws: InvalidBoardValue(field: "pixelMapper", reason: reason)) { try HUB75PixelMapper(parsing: mapper) }
+  }
+
+  @Test func aUMapperNeedsAnEvenChainAndBoardFilesTakeTheMapper() throws {
+    #expect(throws: InvalidBoardValue(field: "pixelMapper", reason: "U-mapper folds each chain in two: its length (grid.columns) must be even, not 3")) {
+      try board("U-mapper", chain: 3)
+    }
+    let file = try SignBoard(json: #"{"driver": "hub75", "panel": {"columns": 32, "rows": 32}, "grid": {"columns": 4}, "pixelMapper": "U-mapper; Rotate:90"}"#, path: "u.json")
+    #expect((file.width, file.height) == (64, 64))
+    #expect((file.family as? HUB75Board)?.pixelMapper.description == "U-mapper;Rotate:90")
+  }
+}
