@@ -863,14 +863,15 @@ def upload_check():
         driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
         wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#icon-grid button")) > 30, "the icons")
         field("icon-file").send_keys(picture)
-        field("icon-name").send_keys("door")
+        # Named in the owner's language.
+        field("icon-name").send_keys("门铃")
         field("icon-upload").click()
-        wait(lambda: field("icon-status").text == "Added: door", "the page to say it was added")
-        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#icon-grid button[data-icon='door']"), "the new icon in the picker")
+        wait(lambda: field("icon-status").text == "Added: 门铃", "the page to say it was added (%r)" % field("icon-status").text)
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#icon-grid button[data-icon='门铃']"), "the new icon in the picker")
         request = urllib.request.Request(url + "/api/icons", headers={"Authorization": "Bearer " + token})
         with urllib.request.urlopen(request, timeout=10) as response:
-            assert any(icon["name"] == "door" for icon in json.loads(response.read().decode())), "not listed"
-        print("page ok: an icon added from the page, shown in the picker and listed")
+            assert any(icon["name"] == "门铃" for icon in json.loads(response.read().decode())), "not listed"
+        print("page ok: an icon named in Chinese added from the page, shown in the picker and listed")
     finally:
         driver.quit()
 

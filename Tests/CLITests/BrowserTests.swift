@@ -171,7 +171,7 @@ import Testing
     let sign = try ServedSign(["--token-file", folder + "/token", "--icons", folder + "/icons", "--output", "ascii", "--width", "32", "Up"])
     let token = try String(contentsOfFile: folder + "/token", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     try check(sign, ["--upload", "{url}", token, picture])
-    #expect(FileManager.default.fileExists(atPath: folder + "/icons/door.pbm"))
+    #expect(FileManager.default.fileExists(atPath: folder + "/icons/门铃.pbm"))
   }
 }
 

@@ -56,6 +56,28 @@ import Testing
     #expect(again.feed.fonts.icons["door"] != nil)
   }
 
+  /// An owner names an icon in their own language: `苹果`, `café`; messages show it by that
+  /// name. Names that could be spelt two ways, or hide in a path, are refused at `name`.
+  @Test func iconsAreNamedInAnyLanguage() throws {
+    let folder = try SignSessionTests.Folder()
+    let (session, responder) = try sign(folder.path)
+    // (The request's path as the parser hands it on: percent-decoded.)
+    for name in ["苹果", "café", "яблоко", "تفاحة"] {
+      let added = put(responder, name, IconUploadTests.picture)
+      #expect(added.status == 200, "\(name): \(error(added))")
+    }
+    #expect(FileManager.default.fileExists(atPath: folder.path + "/苹果.pbm"))
+    let shown = session.perform(.content(try JSONParser.parse(#"{"messages": ["{icon:苹果} 5元"]}"#), replacing: false))
+    #expect(shown == .success(.changed(kept: false, until: nil)), "\(shown)")
+    #expect(session.feed.fonts.icons["苹果"]?.pictures.first?.width == 8)
+    let (again, _) = try sign(folder.path)
+    #expect(again.feed.fonts.icons["яблоко"] != nil, "read back from the folder after a restart")
+    for bad in ["Apple", "a b", "cafe\u{301}", "a.b", "\u{202E}evil", "x\u{A0}y"] {
+      let refused = put(responder, bad, IconUploadTests.picture)
+      #expect(refused.status == 400 && error(refused).hasPrefix("name: ") && error(refused).contains("letters of any language"), "\(bad): \(error(refused))")
+    }
+  }
+
   /// A GIF of a 4096x512 screen with 256 frames of one pixel: 3 KB that decodes to 512 Mi
   /// pixels if each frame keeps a whole canvas (the third attack: 131 MB an upload).
   static let gifBomb: [UInt8] = {

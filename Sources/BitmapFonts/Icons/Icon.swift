@@ -47,9 +47,21 @@ public struct Icon: Sendable, Equatable {
     (animation?.frames ?? pictures).reduce(0) { $0 + $1.width * $1.height }
   }
 
-  /// Whether `name` can name an icon: 1 to 64 lower-case ASCII letters, digits, `-`, `_`.
+  /// Whether `name` can name an icon: 1 to 64 bytes of lower-case ASCII letters, digits,
+  /// `-` and `_`, and characters of other scripts (`苹果`, `café`); never a space, a
+  /// control, `/`, `.`, an upper-case ASCII letter, or a mark that turns text's direction.
+  /// (A name added over the API must also be letters and digits only: ``SignSession``.)
   public static func isValidName(_ name: some StringProtocol) -> Bool {
     !name.isEmpty && name.utf8.count <= 64
-      && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2D || $0 == 0x5F }
+      && name.unicodeScalars.allSatisfy { scalar in
+        switch scalar.value {
+        case 0x61...0x7A, 0x30...0x39, 0x2D, 0x5F: true
+        // The rest of ASCII, and the C1 controls.
+        case 0...0x9F: false
+        // Spaces, zero-width characters, direction marks and separators.
+        case 0xA0, 0xAD, 0x1680, 0x180E, 0x2000...0x200F, 0x2028...0x202F, 0x205F...0x206F, 0x3000, 0xFEFF: false
+        default: true
+        }
+      }
   }
 }

@@ -62,7 +62,7 @@ extension IconSet {
         let name = String(file.dropLast(kind.count + 1))
         let path = folder + "/" + file
         guard Icon.isValidName(name) else {
-          problems.append(PictureError(path: path, reason: "'\(name)' cannot name an icon: use lower-case letters, digits, '-' and '_' (at most 64)"))
+          problems.append(PictureError(path: path, reason: "'\(name)' cannot name an icon: use letters of any language (lower-case in Latin), digits, '-' and '_', at most 64 bytes"))
           continue
         }
         guard icons[name] == nil && broken[name] == nil else { continue }

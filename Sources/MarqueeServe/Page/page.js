@@ -146,6 +146,8 @@ const ERRORS_ZH = [
   [/^unknown field \(known: (.+)\)$/, "未知字段（可用：$1）"],
   [/^no zone named '(.+)' \(zones: (.+)\)$/, "没有名为 '$1' 的区域（区域：$2）"],
   [/^no program named '(.+)'$/, "没有名为 '$1' 的节目"],
+  [/^'(.*)' cannot name an icon: .*$/, "'$1' 不能作图标名称：请用任何语言的文字（拉丁字母用小写）、数字、'-' 和 '_'，最多 64 字节"],
+  [/^'(.+)' is a built-in icon; give yours another name$/, "'$1' 是内置图标，请换一个名称"],
   [/^two programs are named '(.+)'$/, "有两个节目都叫 '$1'"],
   [/^more than one program is the default$/, "默认节目不止一个"],
   [/^(sunrise|sunset) needs the sign's "location" \(latitude and longitude\)$/, (m, which) =>

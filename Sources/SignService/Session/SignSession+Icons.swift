@@ -15,8 +15,14 @@ extension SignSession {
     guard let folder = options.iconsPath else {
       throw SignRefusal(.unsupported, "this sign has no icon folder: start it with '--icons FOLDER' to add icons")
     }
-    guard Icon.isValidName(name) else {
-      throw SignRefusal(field: "name", "'\(name)' cannot name an icon: use lower-case letters, digits, '-' and '_' (at most 64)")
+    // Letters of any script and digits (one spelling each: no combining marks, so "café"
+    // has only its composed form), '-' and '_'.
+    let lettersAndDigits = name.unicodeScalars.allSatisfy { scalar in
+      scalar.isASCII || [.uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter, .decimalNumber, .letterNumber]
+        .contains(scalar.properties.generalCategory)
+    }
+    guard Icon.isValidName(name), lettersAndDigits else {
+      throw SignRefusal(field: "name", "'\(name)' cannot name an icon: use letters of any language (lower-case in Latin), digits, '-' and '_', at most 64 bytes")
     }
     guard IconSet.builtIn[name] == nil else {
       throw SignRefusal(field: "name", "'\(name)' is a built-in icon; give yours another name")
