@@ -273,6 +273,16 @@ def edit(driver, name):
         "document.querySelector('#program-list li[data-name=\"' + arguments[0] + '\"] button.edit').click();", name)
 
 
+def set_times(driver, ranges):
+    """The editor's day stretches, from time pickers: the old ones removed, each added with
+    its button and set (a time picker's typing depends on the browser's locale)."""
+    driver.execute_script("for (const row of document.querySelectorAll('#program-times .range')) row.remove();")
+    for start, end in ranges:
+        driver.find_element(By.ID, "add-time").click()
+        driver.execute_script("""const inputs = document.querySelectorAll('#program-times .range:last-of-type input');
+            inputs[0].value = arguments[0]; inputs[1].value = arguments[1];""", start, end)
+
+
 def edit_programs(driver, url, other):
     """The editor, as a person on a phone uses it: a new program, a change to another, a
     bad time refused with its field named and nothing changed, and a deletion."""
@@ -286,7 +296,7 @@ def edit_programs(driver, url, other):
     field("new-program").click()
     wait(lambda: field("program-editor").is_displayed(), "the editor")
     fill("program-name", "lunch")
-    fill("program-times", "11:30-14:00")
+    set_times(driver, [("11:30", "14:00")])
     fill("program-messages", "Lunch menu\nSoup of the day")
     fill("program-count", "12")
     for box in driver.find_elements(By.CSS_SELECTOR, "#program-days input"):
@@ -312,7 +322,7 @@ def edit_programs(driver, url, other):
     before = [p for p in listed_programs(url) if p["name"] == other][0]
     edit(driver, other)
     wait(lambda: field("program-name").get_attribute("value") == other, "the editor on " + other)
-    fill("program-times", "08:00-09:00")
+    set_times(driver, [("08:00", "09:00")])
     driver.execute_script("document.getElementById('program-mode').value = 'cycle';")
     field("program-save").click()
     wait(lambda: [p for p in listed_programs(url) if p["name"] == other][0].get("times") == ["08:00-09:00"], "the change")
@@ -325,12 +335,13 @@ def edit_programs(driver, url, other):
     # A bad time: the sign's error, with the field, and nothing changed.
     edit(driver, "lunch")
     wait(lambda: field("program-name").get_attribute("value") == "lunch", "the editor on lunch")
-    fill("program-times", "25:00-26:00")
+    # (Times come from pickers and cannot be wrong; dates are typed.)
+    fill("program-dates", "soon")
     field("program-save").click()
     message = wait(lambda: field("editor-status").text, "the error")
-    assert message.startswith('program “lunch”, times: '), "error %r" % message
-    assert field("program-times").get_attribute("aria-invalid") == "true", "the times are not marked"
-    assert listed_programs(url)[2]["times"] == ["11:30-14:00"], "a refused change was made"
+    assert message == 'program “lunch”, dates: expected FIRST/LAST as YYYY-MM-DD/YYYY-MM-DD, got "soon"', "error %r" % message
+    assert field("program-dates").get_attribute("aria-invalid") == "true", "the dates are not marked"
+    assert listed_programs(url)[2]["times"] == ["11:30-14:00"] and "dates" not in listed_programs(url)[2], "a refused change was made"
     field("program-delete").click()
     wait(lambda: len(listed_programs(url)) == 2, "lunch deleted")
     # Said, and taken back with Undo: the list as it was.
@@ -420,12 +431,12 @@ def language_check():
         assert "时段" in driver.find_element(By.ID, "program-editor").text
         # The sign's refusal: its field as the sign wrote it, what is wrong in Chinese.
         driver.find_element(By.ID, "program-name").send_keys("lunch")
-        driver.find_element(By.ID, "program-times").send_keys("25:00-26:00")
+        driver.find_element(By.ID, "program-dates").send_keys("soon")
         driver.find_element(By.ID, "program-messages").send_keys("Soup")
         driver.find_element(By.ID, "program-save").click()
         message = wait(lambda: text(driver, "editor-status"), "the refusal")
-        assert message == '节目「lunch」·时段：应为 HH:MM-HH:MM（24 小时制），收到 "25:00-26:00"', "refusal %r" % message
-        assert driver.find_element(By.ID, "program-times").get_attribute("aria-invalid") == "true", "the times are not marked"
+        assert message == '节目「lunch」·日期：应为 YYYY-MM-DD/YYYY-MM-DD（开始/结束），收到 "soon"', "refusal %r" % message
+        assert driver.find_element(By.ID, "program-dates").get_attribute("aria-invalid") == "true", "the dates are not marked"
         driver.find_element(By.ID, "program-cancel").click()
         # A notification sent: listed in Chinese, its words as typed.
         api(url, "/api/notify", body={"messages": ["Order 42 / 42号"], "duration": 30})

@@ -14,7 +14,7 @@ const WORDS = {
     for: "For", seconds: "seconds", passes: "passes", "how-many": "How many", priority: "Priority", in: "In", out: "Out",
     cut: "cut", wake: "Wake the sign if it is off", notify: "Notify", "dismiss-all": "Dismiss all", programs: "Programs",
     "new-program": "New program", name: "Name", days: "Days (none: every day)",
-    times: "Times, e.g. 09:00-18:00, 19:00-21:00 (empty: all day)",
+    times: "When in the day (none: all day)", "add-time": "Add a time", "time-from": "From", "time-to": "to",
     dates: "Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)", turn: "Turn",
     default: "Plays when no other is due (default)", save: "Save program", delete: "Delete", cancel: "Cancel",
     "token-prompt": "This sign needs its token:", "token-refused": "The sign did not accept the token.",
@@ -63,7 +63,7 @@ const WORDS = {
     "whole-sign": "整屏", for: "按", seconds: "秒", passes: "遍", "how-many": "数量", priority: "优先级", in: "进入特效",
     out: "退出特效", cut: "直接切换", wake: "关屏时段也点亮显示", notify: "发送通知", "dismiss-all": "全部撤销",
     programs: "节目", "new-program": "新建节目", name: "名称", days: "星期（不选则每天）",
-    times: "时段，例如 09:00-18:00, 19:00-21:00（留空则全天）",
+    times: "每天的时段（不加则全天）", "add-time": "添加时段", "time-from": "从", "time-to": "到",
     dates: "日期，例如 2026-12-24/2026-12-26（留空则每周）", turn: "每次播放", default: "没有其他节目时播放（默认节目）",
     save: "保存节目", delete: "删除", cancel: "取消", "token-prompt": "此显示屏需要访问令牌：",
     "token-refused": "显示屏不接受此令牌。", "token-needed": "此显示屏需要访问令牌。",
@@ -1088,7 +1088,8 @@ function openEditor(name) {
     label.append(box, document.createTextNode(t(day)));
     days.append(label);
   }
-  $("program-times").value = (p.times || []).join(", ");
+  for (const old of $("program-times").querySelectorAll(".range")) old.remove();
+  for (const range of p.times || []) addTimeRange(range);
   $("program-dates").value = p.dates || "";
   $("program-messages").value = (p.messages || []).join("\n");
   $("program-mode").value = p.mode || "auto";
@@ -1110,7 +1111,10 @@ function editedProgram() {
   p.name = $("program-name").value.trim();
   const days = [...$("program-days").querySelectorAll("input:checked")].map((box) => box.value);
   if (days.length) p.days = days;
-  const times = $("program-times").value.split(",").map((t) => t.trim()).filter((t) => t);
+  const times = [...$("program-times").querySelectorAll(".range")].map((row) => {
+    const [from, to] = [...row.querySelectorAll("input")].map((input) => (input.dataset.end && input.value === "23:59" ? "24:00" : input.value));
+    return from || to ? from + "-" + to : "";
+  }).filter((t) => t);
   if (times.length) p.times = times;
   const dates = $("program-dates").value.trim();
   if (dates) p.dates = dates;
@@ -1122,6 +1126,30 @@ function editedProgram() {
   if ($("program-default").checked) p.default = true;
   return p;
 }
+
+// One stretch of the day: from one time picker to another (24:00 is the day's end).
+function addTimeRange(text) {
+  const [from, to] = (text || "09:00-18:00").split("-");
+  const row = document.createElement("div"), remove = document.createElement("button");
+  row.className = "row range";
+  for (const [value, words] of [[from, "time-from"], [to, "time-to"]]) {
+    const label = document.createElement("label"), span = document.createElement("span"), input = document.createElement("input");
+    span.textContent = t(words);
+    input.type = "time";
+    // A time picker has no 24:00: the day's end is 23:59 to it, and 24:00 to the sign.
+    input.value = value === "24:00" ? "23:59" : value || "";
+    input.dataset.end = value === "24:00" ? "1" : "";
+    label.append(span, " ", input);
+    row.append(label);
+  }
+  remove.type = "button";
+  remove.className = "quiet";
+  remove.textContent = t("remove");
+  remove.addEventListener("click", () => row.remove());
+  row.append(remove);
+  $("program-times").append(row);
+}
+$("add-time").addEventListener("click", () => addTimeRange());
 
 // The whole list is sent at once, so a rename or a failure never leaves half a change.
 // The list being sent, whose names a refusal's words use (`programs[2]` is the new one).
