@@ -66,6 +66,8 @@ class Counters:
         self.latencies = []
         self.writes = []
         self.errors = 0
+        # What the first errors were, for the failure's line.
+        self.reasons = []
         self.statuses = {}
         self.events = 0
         self.attacks = 0
@@ -78,6 +80,12 @@ class Counters:
             self.statuses[status] = self.statuses.get(status, 0) + 1
             if status >= 500 or status == 0:
                 self.errors += 1
+                self.said("a request answered %d" % status)
+
+    def said(self, reason):
+        """Keeps the first few errors' reasons (the caller holds the lock)."""
+        if len(self.reasons) < 5:
+            self.reasons.append(reason)
 
 
 def stream(port, stop, counters):
@@ -190,13 +198,16 @@ EXPANDING = [
 def expanding(port, stop, counters):
     """Every 100 ms, a document with numbers at the ends of their ranges or one that expands:
     each must be answered (a refusal or 200), never end the server. One dropped before it
-    was read (the connection budget making room for the flood) is sent again, twice at most."""
+    was read (the connection budget making room for the flood) is sent again after 50 ms,
+    as a client would, four times at most."""
     index = 0
     while not stop.is_set():
         method, path, body = EXPANDING[index % len(EXPANDING)]
         index += 1
         answered = False
-        for _ in range(3):
+        for attempt in range(5):
+            if attempt:
+                time.sleep(0.05)
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
             try:
                 connection.request(method, path, body=json.dumps(body), headers={"Content-Type": "application/json"})
@@ -208,6 +219,7 @@ def expanding(port, stop, counters):
                 if answer.status not in (200, 400, 503):
                     with counters.lock:
                         counters.errors += 1
+                        counters.said("%s %s answered %d" % (method, path, answer.status))
                 break
             except OSError:
                 continue
@@ -216,6 +228,7 @@ def expanding(port, stop, counters):
         if not answered:
             with counters.lock:
                 counters.errors += 1
+                counters.said("%s %s dropped five times" % (method, path))
         with counters.lock:
             counters.attacks += 1
         time.sleep(0.1)
@@ -237,6 +250,7 @@ def previewer(port, stop, counters):
             if answer.status not in (200, 408, 503) or (answer.status == 200 and not data.startswith(b"GIF89a")):
                 with counters.lock:
                     counters.errors += 1
+                    counters.said("a preview answered %d with %r" % (answer.status, data[:80]))
         except OSError:
             # Dropped before its request was read: the connection budget at work against the
             # flood of connections (the silent ones, and these), not a failure to answer.
@@ -424,7 +438,7 @@ def main():
     if arguments.attack:
         failed = failed or peak >= arguments.rss_limit_kb or summary["frame_rate_kept_percent"] < 95
     if failed:
-        print("marquee-load failed: errors=%d exit=%s" % (counters.errors, status) + (
+        print("marquee-load failed: errors=%d (%s) exit=%s" % (counters.errors, "; ".join(counters.reasons) or "none", status) + (
             " rss_kb_peak=%d (limit %d) frame_rate_kept_percent=%s" % (
                 peak, arguments.rss_limit_kb, summary["frame_rate_kept_percent"]) if arguments.attack else ""))
     return 1 if failed else 0
