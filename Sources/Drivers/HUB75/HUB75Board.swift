@@ -13,6 +13,8 @@ public struct HUB75Board: Sendable, Equatable {
   /// Panels per chain (`grid.columns`) and parallel chains (`grid.rows`).
   /// hzeller's pixel mappers from the sign's canvas to the chain's (``HUB75PixelMapper``).
   public let pixelMapper: HUB75PixelMapper
+  /// The sign's size in pixels: the chain's canvas, through the pixel mappers.
+  public let width: Int, height: Int
   public let chainLength: Int, parallel: Int
   /// Which GPIO carries each signal.
   public let pins: HUB75PinMap
@@ -110,6 +112,7 @@ public struct HUB75Board: Sendable, Equatable {
     let chain = HUB75PixelMapper.Chain(panelColumns: panelColumns, panelRows: panelRows, length: chainLength, parallel: parallel)
     if let problem = pixelMapper.problem(for: chain) { throw InvalidBoardValue(field: "pixelMapper", reason: problem) }
     self.pixelMapper = pixelMapper
+    (width, height) = pixelMapper.size(for: chain)
   }
 
   /// This board at another full brightness.
@@ -125,9 +128,7 @@ public struct HUB75Board: Sendable, Equatable {
   public var chain: HUB75PixelMapper.Chain {
     HUB75PixelMapper.Chain(panelColumns: panelColumns, panelRows: panelRows, length: chainLength, parallel: parallel)
   }
-  /// The sign's size in pixels: the chain's canvas, through the pixel mappers.
-  public var width: Int { pixelMapper.size(for: chain).width }
-  public var height: Int { pixelMapper.size(for: chain).height }
+
   /// The chain's canvas: its panels side by side in chain order, parallel chains below each other.
   public var matrixWidth: Int { panelColumns * chainLength }
   public var matrixHeight: Int { panelRows * parallel }

@@ -207,9 +207,13 @@ public struct HUB75BoardEmulator: BoardEmulator {
   public private(set) var panels: HUB75Emulator
   var onFraction = 0.0
 
+  /// For each pixel of the sign, its LED on the chain's canvas (through the pixel mappers).
+  let toMatrix: [Int32]
+
   /// The panels of `board` at power-up.
   public init(board: HUB75Board) {
     panels = HUB75Emulator(board: board)
+    toMatrix = board.pixelMapper.table(for: board.chain)
   }
 
   public var width: Int { panels.board.width }
@@ -223,12 +227,10 @@ public struct HUB75BoardEmulator: BoardEmulator {
 
   public func draw(into frame: inout Frame) {
     frame.pixels.clear()
-    let board = panels.board
     for y in 0..<height {
       for x in 0..<width {
         // The sign's pixel, where the pixel mappers put it on the chain.
-        let (matrixX, matrixY) = board.pixelMapper.matrixPosition(x: x, y: y, chain: board.chain)
-        let at = (matrixY * board.matrixWidth + matrixX) * 3
+        let at = Int(toMatrix[y * width + x]) * 3
         if panels.weights[at] | panels.weights[at + 1] | panels.weights[at + 2] != 0 { frame.pixels[x, y] = true }
       }
     }

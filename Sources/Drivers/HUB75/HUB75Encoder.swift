@@ -80,10 +80,11 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
     let (clocks, rowPairs, matrixColumns) = (board.clocksPerRow, board.rowPairs, board.matrixColumns)
     var sources = [Int32](repeating: -1, count: rowPairs * clocks * slots)
     var sourceColors = [UInt8](repeating: 0, count: sources.count)
-    let geometry = board.chain
+    let toMatrix = board.pixelMapper.table(for: board.chain)
     for visibleY in 0..<board.height {
       for visibleX in 0..<board.width {
-        let (x, y) = board.pixelMapper.matrixPosition(x: visibleX, y: visibleY, chain: geometry)
+        let matrixIndex = Int(toMatrix[visibleY * board.width + visibleX])
+        let (x, y) = (matrixIndex % board.matrixWidth, matrixIndex / board.matrixWidth)
         let (chain, panel) = (y / board.panelRows, x / board.panelColumns)
         let place = board.multiplexing.matrixPosition(x: x % board.panelColumns, y: y % board.panelRows, columns: board.panelColumns, rows: board.panelRows)
         let (half, row) = (place.y / rowPairs, place.y % rowPairs)

@@ -103,28 +103,53 @@ public struct HUB75PixelMapper: Sendable, Equatable, CustomStringConvertible {
     return nil
   }
 
+  /// The canvases' sizes: the chain's, then after each step (the last is the visible one).
+  func sizes(for chain: Chain) -> [(width: Int, height: Int)] {
+    var sizes = [(width: chain.width, height: chain.height)]
+    for step in steps { sizes.append(size(after: step, from: sizes[sizes.count - 1], chain: chain)) }
+    return sizes
+  }
+
   /// The visible canvas's size for `chain`.
   public func size(for chain: Chain) -> (width: Int, height: Int) {
-    var (width, height) = (chain.width, chain.height)
-    for step in steps {
-      switch step {
-      case .u: (width, height) = (width / 2, height * 2)
-      case .v: (width, height) = (chain.panelColumns * chain.parallel, chain.panelRows * chain.length)
-      case .rotate(let degrees): if degrees % 180 == 90 { (width, height) = (height, width) }
-      case .mirror: break
+    sizes(for: chain)[steps.count]
+  }
+
+  /// One step's canvas from the one before it.
+  func size(after step: Step, from size: (width: Int, height: Int), chain: Chain) -> (width: Int, height: Int) {
+    switch step {
+    case .u: (size.width / 2, size.height * 2)
+    case .v: (chain.panelColumns * chain.parallel, chain.panelRows * chain.length)
+    case .rotate(let degrees): degrees % 180 == 90 ? (size.height, size.width) : size
+    case .mirror: size
+    }
+  }
+
+  /// For each visible pixel, row by row, its index on the chain's canvas (`y * width + x`
+  /// there): worked out once, for the encoder's table and the emulator's picture.
+  public func table(for chain: Chain) -> [Int32] {
+    let sizes = sizes(for: chain)
+    let (width, height) = sizes[steps.count]
+    var table = [Int32](repeating: 0, count: width * height)
+    for y in 0..<height {
+      for x in 0..<width {
+        let place = matrixPosition(x: x, y: y, chain: chain, sizes: sizes)
+        table[y * width + x] = Int32(place.y * chain.width + place.x)
       }
     }
-    return (width, height)
+    return table
   }
 
   /// The chain canvas's position of the visible pixel (x, y).
   public func matrixPosition(x: Int, y: Int, chain: Chain) -> (x: Int, y: Int) {
-    // The canvases' sizes from the chain up, then the steps undone from the visible end.
-    var sizes = [(chain.width, chain.height)]
-    for index in steps.indices { sizes.append(HUB75PixelMapper(steps: Array(steps[...index])).size(for: chain)) }
+    matrixPosition(x: x, y: y, chain: chain, sizes: sizes(for: chain))
+  }
+
+  /// The same, with the canvases' sizes known: the steps undone from the visible end.
+  func matrixPosition(x: Int, y: Int, chain: Chain, sizes: [(width: Int, height: Int)]) -> (x: Int, y: Int) {
     var (x, y) = (x, y)
     for index in steps.indices.reversed() {
-      let inputWidth = sizes[index].0
+      let inputWidth = sizes[index].width
       let (outputWidth, outputHeight) = sizes[index + 1]
       switch steps[index] {
       case .u:
