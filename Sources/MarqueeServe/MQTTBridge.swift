@@ -204,7 +204,7 @@ public final class MQTTBridge: Sendable {
   /// command is read into the session's command and waits in the inbox (the newest of its
   /// kind replacing the one before) for the job that performs them on the session's queue.
   func take(_ message: MQTTPacket.Message) {
-    let text = MQTTBridge.trimmed(String(decoding: message.payload, as: UTF8.self))
+    let text = String(decoding: message.payload, as: UTF8.self).trimmingWhitespace
     guard let (source, topic) = commandTopic(message.topic) else {
       // A placeholder's topic: its value, shown by the zones that name it.
       session.take(topic: message.topic, payload: text)
@@ -344,9 +344,6 @@ public final class MQTTBridge: Sendable {
     }
   }
 
-  static func trimmed(_ text: String) -> String {
-    String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
-  }
 
   static func switchValue(_ text: String) -> Bool? {
     switch text.lowercased() {

@@ -1,16 +1,16 @@
 import Drivers
 import Platform
 
-/// The checks, each reading the kernel's own files (hzeller's rpi-rgb-led-matrix README and
-/// issues, and the Raspberry Pi documentation, say why each matters:
-/// ../shared/research/hub75.md and owners.md in the project's notes; Docs/hardware.md "Flicker").
+/// The checks, each reading the kernel's own files; Docs/hardware.md "Flicker" gives each
+/// one's source (hzeller's rpi-rgb-led-matrix README and issues, the Raspberry Pi
+/// documentation).
 extension Doctor {
   /// The Pi model and its GPIO block, from the device tree.
   func machine() -> Finding {
-    do {
-      let pi = try RaspberryPi.detect(deviceTree: root + "/proc/device-tree")
+    switch pi {
+    case .success(let pi):
       return Finding(check: "machine", verdict: .ok, found: "\(pi.model) (\(pi.chip.rawValue)), GPIO through \(pi.gpioDevice)")
-    } catch {
+    case .failure(let error):
       return Finding(
         check: "machine", verdict: .problem, found: "\(error.description.prefix { $0 != "." })",
         why: "HUB75 and HUB12 panels are driven through a Raspberry Pi's GPIO; the other checks below still apply",
@@ -18,20 +18,9 @@ extension Doctor {
     }
   }
 
-  /// The cores, from `/sys/devices/system/cpu/present` (`0-3`).
-  var coreCount: Int {
-    guard let present = text("/sys/devices/system/cpu/present")?.split(separator: "\n").first,
-      let last = present.split(separator: "-").last.flatMap({ Int($0) })
-    else { return 1 }
-    return last + 1
-  }
-
-  /// The kernel's command line, as words.
-  var commandLine: [Substring] { (text("/proc/cmdline") ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" }) }
-
   /// The GPIO device node, readable and writable by this user.
   func gpioAccess() -> Finding? {
-    guard let pi = try? RaspberryPi.detect(deviceTree: root + "/proc/device-tree") else { return nil }
+    guard case .success(let pi) = pi else { return nil }
     let path = root + pi.gpioDevice
     guard access(path, F_OK) == 0 else {
       return Finding(check: "GPIO access", verdict: .problem, found: "\(pi.gpioDevice) does not exist",
@@ -51,7 +40,6 @@ extension Doctor {
     let last = coreCount - 1
     let line = "isolcpus=\(last) nohz_full=\(last) rcu_nocbs=\(last)"
     let fix = "add \(line) to the one line of /boot/firmware/cmdline.txt and reboot"
-    let isolated = (text("/sys/devices/system/cpu/isolated") ?? "").trimmingWhitespace
     guard coreCount > 1 else {
       return Finding(check: "isolated core", verdict: .note, found: "one core: the refresh shares it with everything else",
                      why: "with more cores, one can be kept for the refresh alone")
@@ -60,8 +48,7 @@ extension Doctor {
       return Finding(check: "isolated core", verdict: .problem, found: "no core is isolated",
                      why: "the kernel schedules other work on the refresh's core; each pause shows as a flicker", fix: fix)
     }
-    let words = commandLine
-    let missing = ["nohz_full", "rcu_nocbs"].filter { key in !words.contains { $0.hasPrefix(key + "=") } }
+    let missing = ["nohz_full", "rcu_nocbs"].filter { key in !commandLine.contains { $0.hasPrefix(key + "=") } }
     guard missing.isEmpty else {
       return Finding(check: "isolated core", verdict: .problem, found: "core \(isolated) is isolated, without \(missing.joined(separator: " and "))",
                      why: "the timer tick and RCU callbacks still interrupt the isolated core", fix: fix)
@@ -71,7 +58,6 @@ extension Doctor {
 
   /// The refresh core's cpufreq governor: `performance`, so the clock does not drop under it.
   func governor() -> Finding? {
-    let isolated = (text("/sys/devices/system/cpu/isolated") ?? "").trimmingWhitespace
     let core = Int(isolated.split(separator: ",").last?.split(separator: "-").last ?? "") ?? (coreCount - 1)
     guard let governor = text("/sys/devices/system/cpu/cpu\(core)/cpufreq/scaling_governor")?.trimmingWhitespace else { return nil }
     guard governor == "performance" else {
@@ -126,7 +112,7 @@ extension Doctor {
 
   /// 1-Wire (`w1-gpio`) holds GPIO 4, which HUB75 wirings use.
   func oneWire() -> Finding? {
-    let loaded = (text("/proc/modules") ?? "").split(separator: "\n").contains { $0.hasPrefix("w1_gpio ") }
+    let loaded = modules.contains("w1_gpio")
     let configured = configLines.contains { $0.hasPrefix("dtoverlay=w1-gpio") }
     guard loaded || configured else { return Finding(check: "1-Wire", verdict: .ok, found: "w1-gpio is not loaded") }
     let pin = 4
@@ -136,12 +122,6 @@ extension Doctor {
     return Finding(check: "1-Wire", verdict: .problem, found: "w1-gpio is loaded and holds GPIO \(pin)",
                    why: "HUB75 wirings drive a panel line on GPIO 4; the 1-Wire driver fights it",
                    fix: "remove dtoverlay=w1-gpio from /boot/firmware/config.txt and reboot")
-  }
-
-  /// config.txt's lines, without comments.
-  var configLines: [String] {
-    let text = self.text("/boot/firmware/config.txt") ?? self.text("/boot/config.txt") ?? ""
-    return text.split(separator: "\n").map { String($0.prefix { $0 != "#" }).trimmingWhitespace }.filter { !$0.isEmpty }
   }
 
   /// SPI, I2C or a UART switched on over pins the board drives.
@@ -162,7 +142,7 @@ extension Doctor {
   /// The on-board sound (snd_bcm2835): marquee times the panel with the CPU, not the PWM
   /// block hzeller's pulser shares with it, so it is a note, not a problem.
   func sound() -> Finding? {
-    let loaded = (text("/proc/modules") ?? "").split(separator: "\n").contains { $0.hasPrefix("snd_bcm2835 ") }
+    let loaded = modules.contains("snd_bcm2835")
     guard loaded || configLines.contains("dtparam=audio=on") else { return nil }
     return Finding(check: "sound", verdict: .note, found: "the on-board sound is on",
                    why: "marquee does not use the PWM block the sound takes (hzeller's pulser does); its interrupts still land on the cores",
@@ -181,14 +161,5 @@ extension Doctor {
                      fix: "sudo systemctl set-default multi-user.target && sudo reboot (Raspberry Pi OS Lite needs nothing)")
     }
     return Finding(check: "desktop", verdict: .ok, found: "no desktop session")
-  }
-}
-
-extension String {
-  /// The text without spaces, tabs and line breaks at either end.
-  var trimmingWhitespace: String {
-    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
-    guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else { return "" }
-    return String(self[first...last])
   }
 }

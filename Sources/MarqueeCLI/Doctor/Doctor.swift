@@ -24,19 +24,41 @@ struct Doctor {
   }
 
   /// Where the kernel's files are read from.
-  var root: String
+  let root: String
   /// The board the sign drives, if given: its pins and family decide some checks.
-  var board: SignBoard?
+  let board: SignBoard?
+  /// What several checks read, read once: the machine, the cores, the kernel's command
+  /// line, the isolated cores, the loaded modules and config.txt's lines.
+  let pi: Result<RaspberryPi, NotARaspberryPi>
+  let coreCount: Int
+  let commandLine: [Substring]
+  let isolated: String
+  let modules: [Substring]
+  let configLines: [String]
 
   /// The command line's doctor: the system's files, or `$MARQUEE_SYSTEM_ROOT`'s.
   init(board: SignBoard?, root: String? = getenv("MARQUEE_SYSTEM_ROOT").map { String(cString: $0) }) {
-    self.root = root ?? ""
+    let root = root ?? ""
+    let text = { (path: String) in Doctor.text(root + path) }
+    self.root = root
     self.board = board
+    pi = Result { () throws(NotARaspberryPi) in try RaspberryPi.detect(deviceTree: root + "/proc/device-tree") }
+    // `0-3`: the last core's number, plus one.
+    coreCount = text("/sys/devices/system/cpu/present")?.split(separator: "\n").first?.split(separator: "-").last.flatMap { Int($0) }.map { $0 + 1 } ?? 1
+    commandLine = (text("/proc/cmdline") ?? "").split(whereSeparator: { $0 == " " || $0 == "\n" })
+    isolated = (text("/sys/devices/system/cpu/isolated") ?? "").trimmingWhitespace
+    // Each line of /proc/modules starts with the module's name.
+    modules = (text("/proc/modules") ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").first }
+    configLines = (text("/boot/firmware/config.txt") ?? text("/boot/config.txt") ?? "").split(separator: "\n")
+      .map { String($0.prefix { $0 != "#" }).trimmingWhitespace }.filter { !$0.isEmpty }
   }
 
   /// A file's text under the root, or nil.
-  func text(_ path: String) -> String? {
-    guard let bytes = try? FileBytes.read(root + path, limit: 1 << 20) else { return nil }
+  func text(_ path: String) -> String? { Doctor.text(root + path) }
+
+  /// The text of the file at `path` (up to its first NUL), or nil.
+  static func text(_ path: String) -> String? {
+    guard let bytes = try? FileBytes.read(path, limit: 1 << 20) else { return nil }
     return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
   }
 
