@@ -56,7 +56,8 @@ final class SystemdLink: Sendable {
       if now >= next {
         next = now + step
         stepped = true
-        if let watchdog, heartbeat.isAlive(at: clock.monotonicNanoseconds, limit: Int64(saturating: watchdog * 5e8)) {
+        // The heartbeat is stamped by the player on the kernel's monotonic clock: read on the same.
+        if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(saturating: watchdog * 5e8)) {
           send("WATCHDOG=1")
         }
       }
@@ -96,7 +97,8 @@ final class SystemdLink: Sendable {
 
   /// A SIGHUP reload begins (`MONOTONIC_USEC`: when, as `Type=notify-reload` asks).
   func reloading() {
-    send("RELOADING=1\nMONOTONIC_USEC=\(session.clock.monotonicNanoseconds / 1000)")
+    // systemd compares it with its own CLOCK_MONOTONIC: the kernel's, whatever the session's is.
+    send("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)")
   }
 
   /// The reload ended (done, or refused with the old config still running).

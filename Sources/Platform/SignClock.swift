@@ -2,7 +2,7 @@ import Synchronization
 
 /// The one clock a running sign reads: the wall clock (Unix time: schedules, `{time}`, what
 /// is kept until when) and the monotonic clock (lifetimes, wakes, MQTT's keep-alive and
-/// pauses, systemd's pings, how long things last), named apart so that an NTP jump at boot
+/// pauses, how long things last), named apart so that an NTP jump at boot
 /// moves the one and not the other, and a sleep on the monotonic clock. Tests give a
 /// ``ManualSignClock`` and move it by hand; nothing then waits for real time to pass.
 ///
