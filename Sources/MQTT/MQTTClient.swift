@@ -179,14 +179,11 @@ public final class MQTTClient: Sendable {
       // Only a connection that lasted starts the pauses again from the shortest.
       let clock = configuration.clock
       if let connectedAt, clock.monotonic() - connectedAt >= MQTTClient.steadyConnection { pause = 0.5 }
-      let connection = state.withLock { state in
-        defer {
-          state.connected = false
-          state.connection = nil
-        }
-        return state.connection
+      // The connection let go (a socket closes with it).
+      state.withLock { state in
+        state.connected = false
+        state.connection = nil
       }
-      connection?.close()
       if stopped.load(ordering: .acquiring) { return }
       onEvent(.disconnected(reason: reason, retryIn: pause))
       // The pause, in steps of at most 50 ms so that a stop is noticed.

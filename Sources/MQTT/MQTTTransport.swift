@@ -10,7 +10,7 @@ public protocol MQTTTransport: Sendable {
   func open(_ host: String, _ port: UInt16) throws(MQTTConnectionError) -> any MQTTConnection
 }
 
-/// One connection to a broker.
+/// One connection to a broker, released when the client lets it go.
 public protocol MQTTConnection: AnyObject, Sendable {
   /// Sends `bytes` whole; whether it could.
   func send(_ bytes: [UInt8]) -> Bool
@@ -20,8 +20,6 @@ public protocol MQTTConnection: AnyObject, Sendable {
   func receive(within seconds: Double) throws(MQTTConnectionError) -> ArraySlice<UInt8>?
   /// Ends the connection in both directions: a thread in ``receive(within:)`` returns.
   func shutdown()
-  /// Releases the connection (after ``shutdown()`` or its loss).
-  func close()
 }
 
 extension MQTTTransport where Self == TCPTransport {
@@ -35,17 +33,18 @@ public struct TCPTransport: MQTTTransport {
 
   public func open(_ host: String, _ port: UInt16) throws(MQTTConnectionError) -> any MQTTConnection {
     do {
-      return TCPLink(descriptor: try TCPConnection.open(host, port, seconds: 5))
+      return TCPLink(descriptor: FileDescriptor(owning: try TCPConnection.open(host, port, seconds: 5)))
     } catch {
       throw MQTTConnectionError(error.lookup ? "cannot find the broker \(host): \(error.reason)" : "cannot connect to the broker at \(host):\(port): \(error.reason)")
     }
   }
 
-  /// A connected socket.
+  /// A connected socket, closed when the link goes away.
   final class TCPLink: MQTTConnection {
-    let descriptor: Int32
+    let socket: FileDescriptor
+    var descriptor: Int32 { socket.raw }
 
-    init(descriptor: Int32) { self.descriptor = descriptor }
+    init(descriptor: consuming FileDescriptor) { socket = descriptor }
 
     func send(_ bytes: [UInt8]) -> Bool { TCPConnection.write(bytes, to: descriptor) }
 
@@ -62,7 +61,5 @@ public struct TCPTransport: MQTTTransport {
     }
 
     func shutdown() { TCPConnection.shutDown(descriptor) }
-
-    func close() { TCPConnection.release(descriptor) }
   }
 }

@@ -1,6 +1,6 @@
 /// A file descriptor this value owns: closed when the value goes away, on every path out
 /// of the code that opened it (a thrown error included), unless ``release()`` hands it on.
-public struct FileDescriptor: ~Copyable {
+public struct FileDescriptor: ~Copyable, Sendable {
   /// The descriptor number.
   public let raw: Int32
 

@@ -55,8 +55,4 @@ public enum TCPConnection {
     _ = shutdown(descriptor, Int32(SHUT_RDWR))
   }
 
-  /// Closes the descriptor.
-  public static func release(_ descriptor: Int32) {
-    _ = close(descriptor)
-  }
 }

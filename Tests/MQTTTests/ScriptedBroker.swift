@@ -72,6 +72,5 @@ final class ScriptedBroker: MQTTTransport {
     }
 
     func shutdown() { drop() }
-    func close() { drop() }
   }
 }
