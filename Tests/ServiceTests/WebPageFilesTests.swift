@@ -33,6 +33,33 @@ import TestSupport
     #expect(WebPage.icon == (try WebPageFilesTests.file("icon.svg")))
   }
 
+  /// Input borders stand out at least 3:1 against the page and the field behind them (WCAG
+  /// 1.4.11), as the style sheet declares the colours.
+  @Test func inputBordersHaveThreeToOneContrast() throws {
+    let css = try WebPageFilesTests.file("page.css")
+    func colour(_ pattern: String) throws -> String {
+      let match = try #require(css.range(of: pattern + "#[0-9a-f]{3,6}", options: .regularExpression))
+      return String(css[match].drop { $0 != "#" }.dropFirst())
+    }
+    func luminance(_ hex: String) -> Double {
+      let full = hex.count == 3 ? hex.map { "\($0)\($0)" }.joined() : hex
+      let channels = stride(from: 0, to: 6, by: 2).map { index -> Double in
+        let start = full.index(full.startIndex, offsetBy: index)
+        let value = Double(Int(full[start..<full.index(start, offsetBy: 2)], radix: 16)!) / 255
+        return value <= 0.04045 ? value / 12.92 : pow((value + 0.055) / 1.055, 2.4)
+      }
+      return 0.2126 * channels[0] + 0.7152 * channels[1] + 0.0722 * channels[2]
+    }
+    func contrast(_ a: String, _ b: String) -> Double {
+      let (light, dark) = (max(luminance(a), luminance(b)), min(luminance(a), luminance(b)))
+      return (light + 0.05) / (dark + 0.05)
+    }
+    let border = try colour("--line: "), page = try colour("body \\{ margin: 0; background: "),
+      field = try colour("textarea, select, input \\{ background: ")
+    #expect(contrast(border, page) >= 3, "border #\(border) on the page #\(page): \(contrast(border, page))")
+    #expect(contrast(border, field) >= 3, "border #\(border) on a field #\(field): \(contrast(border, field))")
+  }
+
   /// The gzipped copies are the files: read back by gunzip (an independent decoder), each is
   /// its text, byte for byte; the sign sends them to a browser that accepts gzip, and the
   /// text to one that does not (or refuses it with q=0).
