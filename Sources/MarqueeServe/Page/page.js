@@ -944,9 +944,8 @@ async function loadWeek() {
   drawWeekBars(table.entries);
   const now = Date.now() / 1000;
   upcoming = table.entries.filter((entry) => entry.at > now);
-  const overlapsBefore = JSON.stringify([...overlaps].map(([name, set]) => [name, [...set]]));
-  noteOverlaps(table.entries);
-  if (JSON.stringify([...overlaps].map(([name, set]) => [name, [...set]])) !== overlapsBefore) loadPrograms();
+  // The list says where programs overlap: drawn again when that changed.
+  if (noteOverlaps(table.entries)) loadPrograms();
   const next = $("upcoming");
   next.innerHTML = "";
   for (const entry of upcoming.slice(0, 5)) {
@@ -1017,8 +1016,9 @@ let editing = null;
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
 const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "seconds", "passes", "default"];
 
-// Which programs the week ahead has due together (they take turns), by program.
-let overlaps = new Map();
+// Which programs the week ahead has due together (they take turns), by program; whether
+// that changed.
+let overlaps = new Map(), overlapsSaid = "";
 function noteOverlaps(entries) {
   overlaps = new Map();
   for (const entry of entries) {
@@ -1027,6 +1027,10 @@ function noteOverlaps(entries) {
       for (const other of entry.takeTurns) if (other !== name) overlaps.get(name).add(other);
     }
   }
+  const said = JSON.stringify([...overlaps].map(([name, others]) => [name, [...others]]));
+  const changed = said !== overlapsSaid;
+  overlapsSaid = said;
+  return changed;
 }
 async function loadPrograms() {
   let playing = null;
