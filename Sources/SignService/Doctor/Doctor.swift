@@ -2,25 +2,26 @@ import Drivers
 import Platform
 import SimpleJSON
 
-/// `marquee doctor [--board NAME|FILE] [--json]`: what on this machine makes a panel
-/// flicker or stay dark, each with what was found, why it matters and the exact fix.
+/// What on this machine makes a panel flicker or stay dark, each with what was found, why it
+/// matters and the exact fix (`marquee doctor [--board NAME|FILE] [--json]`, which exits 0
+/// when nothing stands in the way and 1 with the list otherwise).
 ///
 /// It reads the kernel's files (`/proc`, `/sys`, the device tree, `config.txt` and
-/// `cmdline.txt`) under ``root`` (`/`, or `$MARQUEE_SYSTEM_ROOT` for tests), changes
-/// nothing, and exits 0 when nothing stands in the way, 1 with the list otherwise.
-struct Doctor {
+/// `cmdline.txt`) under ``root`` (`/`, or `$MARQUEE_SYSTEM_ROOT` for tests) and changes
+/// nothing.
+public struct Doctor: Sendable {
   /// One thing looked at.
-  struct Finding: Equatable {
-    enum Verdict: String { case ok, problem, note }
+  public struct Finding: Equatable, Sendable {
+    public enum Verdict: String, Sendable { case ok, problem, note }
     /// A short name (`isolated core`).
-    var check: String
-    var verdict: Verdict
+    public var check: String
+    public var verdict: Verdict
     /// What was found.
-    var found: String
+    public var found: String
     /// Why it matters (empty when it is fine).
-    var why = ""
+    public var why = ""
     /// The exact fix (empty when nothing is to be done).
-    var fix = ""
+    public var fix = ""
   }
 
   /// Where the kernel's files are read from.
@@ -37,7 +38,7 @@ struct Doctor {
   let configLines: [String]
 
   /// The command line's doctor: the system's files, or `$MARQUEE_SYSTEM_ROOT`'s.
-  init(board: SignBoard?, root: String? = getenv("MARQUEE_SYSTEM_ROOT").map { String(cString: $0) }) {
+  public init(board: SignBoard?, root: String? = getenv("MARQUEE_SYSTEM_ROOT").map { String(cString: $0) }) {
     let root = root ?? ""
     let text = { (path: String) in Doctor.text(root + path) }
     self.root = root
@@ -63,14 +64,14 @@ struct Doctor {
   }
 
   /// Every check, in the order a person works through them.
-  func findings() -> [Finding] {
+  public func findings() -> [Finding] {
     var all = [machine()]
     all += [gpioAccess(), isolatedCore(), governor(), power(), realTimeThrottling(), oneWire(), busesOnPanelPins(), sound(), desktop()].compactMap { $0 }
     return all
   }
 
   /// The findings as the terminal shows them.
-  static func text(_ findings: [Finding]) -> String {
+  public static func text(_ findings: [Finding]) -> String {
     var lines: [String] = []
     for finding in findings {
       let mark = finding.verdict == .ok ? "ok     " : finding.verdict == .problem ? "PROBLEM" : "note   "
@@ -84,7 +85,7 @@ struct Doctor {
   }
 
   /// The findings as JSON, for scripts.
-  static func json(_ findings: [Finding]) -> String {
+  public static func json(_ findings: [Finding]) -> String {
     JSONValue.object([
       ("ok", .bool(!findings.contains { $0.verdict == .problem })),
       ("findings", .array(findings.map { finding in
