@@ -20,10 +20,10 @@ public enum FontLocator {
   /// `$XDG_DATA_HOME/fonts` (or `~/.local/share/fonts`).
   public static var searchFolders: [String] {
     var folders = ["/usr/share/unifont", "/usr/share/consolefonts", "/usr/share/fonts/X11/misc"]
-    if let xdg = getenv("XDG_DATA_HOME"), xdg.pointee != 0 {
-      folders.append(String(cString: xdg) + "/fonts")
-    } else if let home = getenv("HOME") {
-      folders.append(String(cString: home) + "/.local/share/fonts")
+    if let xdg = Environment.nonEmpty("XDG_DATA_HOME") {
+      folders.append(xdg + "/fonts")
+    } else if let home = Environment.value("HOME") {
+      folders.append(home + "/.local/share/fonts")
     }
     return folders
   }
@@ -101,6 +101,6 @@ public enum FontLocator {
   /// The file `name` means when it is not built in: a path (anything with a `/`, or a file
   /// that exists as named), else the font of that name in the search folders.
   public static func file(named name: String) -> String? {
-    name.contains("/") || access(name, F_OK) == 0 ? name : path(named: name)
+    name.contains("/") || FileBytes.exists(name) ? name : path(named: name)
   }
 }

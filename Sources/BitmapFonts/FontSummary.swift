@@ -109,12 +109,10 @@ public struct FontSummary: Sendable, Equatable {
   /// The number of non-empty lines (newlines found with `memchr`: fast in any build).
   static func lines(_ bytes: [UInt8]) -> Int {
     bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return 0 }
       var count = 0
       var lineStart = 0
       while lineStart < buffer.count {
-        let found = memchr(base + lineStart, 0x0A, buffer.count - lineStart)
-        let end = found.map { base.distance(to: UnsafeRawPointer($0)) } ?? buffer.count
+        let end = FileBytes.firstIndex(of: 0x0A, in: buffer, from: lineStart) ?? buffer.count
         if end > lineStart { count += 1 }
         lineStart = end + 1
       }

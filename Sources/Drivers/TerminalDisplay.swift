@@ -72,7 +72,7 @@ public struct TerminalDisplay: Display {
   let fitsTerminal: Bool
   var buffer: [UInt8] = []
   var drawn = false
-  var savedSettings: termios?
+  var savedSettings: Terminal.Settings?
   /// The cells on screen, row by row, and the cells of the frame being drawn.
   var shown: [Cell] = []
   var next: [Cell] = []

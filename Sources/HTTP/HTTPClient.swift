@@ -94,7 +94,7 @@ public struct HTTPClient: Sendable, Equatable {
     } catch {
       throw Failure(description: error.lookup ? "cannot find the host \(address.host): \(error.reason)" : "cannot reach \(url): \(error.reason)")
     }
-    defer { close(descriptor) }
+    defer { Descriptor.close(descriptor) }
     guard TCPConnection.write(request, to: descriptor) else { throw Failure(description: "\(url) closed the connection") }
     var chunk = [UInt8](repeating: 0, count: 16_384)
     var answer: [UInt8] = []
@@ -102,10 +102,8 @@ public struct HTTPClient: Sendable, Equatable {
     while answer.count < 1 << 20 {
       let left = deadline - SystemClock.monotonicSeconds()
       guard left > 0 else { throw late }
-      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(saturating: (left * 1000).rounded(.up))) }
-      guard ready > 0 else { throw late }
-      let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }
+      guard Descriptor.waitReadable(descriptor, milliseconds: Int32(saturating: (left * 1000).rounded(.up))) else { throw late }
+      let count = chunk.withUnsafeMutableBytes { Descriptor.receive(descriptor, into: $0) }
       if count < 0 { throw late }
       if count == 0 { break }
       answer += chunk[0..<count]

@@ -58,7 +58,7 @@ public final class HTTPServer: @unchecked Sendable {
   let completions = Mutex<[(UInt64, HTTPResponse)]>([])
   var connections: [HTTPConnection] = []
   var nextID: UInt64 = 0
-  var thread = pthread_t()
+  var thread: JoinableThread?
   var scratch = [UInt8](repeating: 0, count: 16 * 1024)
 
   /// Binds and listens on `address`; `shouldStop` is asked every turn of the loop (at
@@ -76,77 +76,68 @@ public final class HTTPServer: @unchecked Sendable {
     self.onTick = onTick
     listener = try address.listen()
     self.address = ListenAddress.bound(listener, like: address)
-    var ends: [Int32] = [-1, -1]
-    guard pipe(&ends) == 0 else {
-      close(listener)
-      throw ListenAddress.ListenError(description: "\(address): cannot make the server's wake pipe: \(String(cString: strerror(errno)))")
+    guard let ends = Descriptor.pipe() else {
+      Descriptor.close(listener)
+      throw ListenAddress.ListenError(description: "\(address): cannot make the server's wake pipe: \(SystemError.last("pipe").reason)")
     }
-    (wakeRead, wakeWrite) = (ends[0], ends[1])
-    SocketCalls.prepare(wakeRead)
-    SocketCalls.prepare(wakeWrite)
+    (wakeRead, wakeWrite) = ends
+    Descriptor.makeNonBlocking(wakeRead)
+    Descriptor.makeNonBlocking(wakeWrite)
   }
 
   /// Starts serving on a thread of its own.
   public func start() {
-    let body: @convention(c) (UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? = { context in
-      let server = Unmanaged<HTTPServer>.fromOpaque(context!).takeRetainedValue()
-      server.serve()
-      return nil
-    }
-    pthread_create(&thread, nil, body, Unmanaged.passRetained(self).toOpaque())
+    thread = JoinableThread { [self] in serve() }
   }
 
   /// Waits for the server thread to end (after `shouldStop` said so); it closes every
   /// connection and the listener as it ends.
   public func join() {
     wake()
-    pthread_join(thread, nil)
+    thread?.join()
   }
 
   /// Makes the server thread look at once (a stop, an answer ready).
   public func wake() {
-    var byte: UInt8 = 1
-    _ = write(wakeWrite, &byte, 1)
+    let byte: UInt8 = 1
+    _ = withUnsafeBytes(of: byte) { Descriptor.write(wakeWrite, $0) }
   }
 
   func serve() {
-    var descriptors: [pollfd] = []
+    var descriptors: [WaitEntry] = []
     while !shouldStop() {
       descriptors.removeAll(keepingCapacity: true)
-      descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
-      descriptors.append(pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0))
+      descriptors.append(WaitEntry(listener, read: true))
+      descriptors.append(WaitEntry(wakeRead, read: true))
       for connection in connections {
-        var events: Int16 = 0
-        if wantsInput(connection) { events |= Int16(POLLIN) }
-        if connection.hasOutput { events |= Int16(POLLOUT) }
-        descriptors.append(pollfd(fd: connection.descriptor, events: events, revents: 0))
+        descriptors.append(WaitEntry(connection.descriptor, read: wantsInput(connection), write: connection.hasOutput))
       }
       let streaming = connections.contains { $0.events != nil }
-      _ = poll(&descriptors, nfds_t(descriptors.count), streaming ? 20 : 200)
+      _ = Descriptor.wait(&descriptors, milliseconds: streaming ? 20 : 200)
       let now = clock.monotonicNanoseconds
-      if descriptors[1].revents != 0 { drainWakePipe() }
+      if descriptors[1].isReady { drainWakePipe() }
       for (index, connection) in connections.enumerated() {
-        let revents = descriptors[index + 2].revents
-        if revents & Int16(POLLERR) != 0 { connection.dead = true }
-        if revents & Int16(POLLIN | POLLHUP) != 0 { receive(connection, now: now) }
+        let entry = descriptors[index + 2]
+        if entry.failed { connection.dead = true }
+        if entry.canRead { receive(connection, now: now) }
       }
       deliverCompletions(now: now)
       onTick?()
       for connection in connections where !connection.dead { serveInput(connection, now: now) }
       // New connections after the requests already read are answered: a full budget makes
       // room among connections that are waiting, never one with its request in hand.
-      if descriptors[0].revents & Int16(POLLIN) != 0 { acceptAll(now: now) }
+      if descriptors[0].canRead { acceptAll(now: now) }
       for connection in connections where connection.events != nil && !connection.dead && !connection.hasOutput {
         push(to: connection, now: now)
       }
-      for connection in connections where connection.hasOutput && !connection.dead { send(connection, now: now) }
+      for connection in connections where connection.hasOutput && !connection.dead { self.send(connection, now: now) }
       expire(now: now)
     }
-    for connection in connections { close(connection.descriptor) }
+    for connection in connections { Descriptor.close(connection.descriptor) }
     connections.removeAll()
-    close(listener)
-    close(wakeRead)
-    close(wakeWrite)
+    Descriptor.close(listener)
+    Descriptor.close(wakeRead)
+    Descriptor.close(wakeWrite)
   }
 
   /// Whether to read a connection now: a stream always (its input is dropped, its end
@@ -159,7 +150,7 @@ public final class HTTPServer: @unchecked Sendable {
 
   func drainWakePipe() {
     var bytes = [UInt8](repeating: 0, count: 64)
-    while read(wakeRead, &bytes, bytes.count) > 0 {}
+    while bytes.withUnsafeMutableBytes({ Descriptor.read(wakeRead, into: $0) }) > 0 {}
   }
 
   func acceptAll(now: Int64) {
@@ -181,18 +172,17 @@ public final class HTTPServer: @unchecked Sendable {
         let unproven = older.filter { $0.answered == 0 }
         victim = (unproven.isEmpty ? older : unproven).min { $0.quietSince < $1.quietSince }
       }
-      let descriptor = accept(listener, nil, nil)
+      let descriptor = Socket.accept(listener)
       if descriptor < 0 { return }
-      SocketCalls.prepare(descriptor)
       if open.count >= limits.connections {
         guard let victim else {
-          SocketCalls.sendOnce(descriptor, HTTPResponse.error(503, "the sign is answering \(limits.connections) requests; try again later")
+          Descriptor.sendOnce(descriptor, HTTPResponse.error(503, "the sign is answering \(limits.connections) requests; try again later")
             .serialized(closes: true))
-          close(descriptor)
+          Descriptor.close(descriptor)
           continue
         }
         if !victim.input.isEmpty {
-          SocketCalls.sendOnce(victim.descriptor, HTTPResponse.error(408, "the request did not arrive in time").serialized(closes: true))
+          Descriptor.sendOnce(victim.descriptor, HTTPResponse.error(408, "the request did not arrive in time").serialized(closes: true))
         }
         victim.dead = true
       }
@@ -210,10 +200,10 @@ public final class HTTPServer: @unchecked Sendable {
     while connection.input.room > 0 {
       let wanted = min(connection.input.room, scratch.count)
       let count = retryingOnInterrupt {
-        scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
+        scratch.withUnsafeMutableBytes { Descriptor.receive(connection.descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<wanted])) }
       }
       if count < 0 {
-        if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
+        if !Socket.lastCallWouldBlock { connection.dead = true }
         return
       }
       if count == 0 {
@@ -231,9 +221,9 @@ public final class HTTPServer: @unchecked Sendable {
   /// or at the client's end.
   func receiveOnStream(_ connection: HTTPConnection) {
     while true {
-      let count = retryingOnInterrupt { scratch.withUnsafeMutableBytes { SocketCalls.receive(connection.descriptor, $0) } }
+      let count = scratch.withUnsafeMutableBytes { Descriptor.receive(connection.descriptor, into: $0) }
       if count < 0 {
-        if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
+        if !Socket.lastCallWouldBlock { connection.dead = true }
         return
       }
       if count == 0 {
@@ -328,10 +318,10 @@ public final class HTTPServer: @unchecked Sendable {
   func send(_ connection: HTTPConnection, now: Int64) {
     while connection.hasOutput {
       let count = retryingOnInterrupt {
-        connection.output.withUnsafeBytes { SocketCalls.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: $0[connection.written...])) }
+        connection.output.withUnsafeBytes { Descriptor.send(connection.descriptor, UnsafeRawBufferPointer(rebasing: $0[connection.written...])) }
       }
       if count < 0 {
-        if errno != EAGAIN && errno != EWOULDBLOCK { connection.dead = true }
+        if !Socket.lastCallWouldBlock { connection.dead = true }
         return
       }
       connection.written += count
@@ -345,7 +335,7 @@ public final class HTTPServer: @unchecked Sendable {
   func expire(now: Int64) {
     connections.removeAll { connection in
       guard !connection.dead else {
-        close(connection.descriptor)
+        Descriptor.close(connection.descriptor)
         return true
       }
       var drop = connection.closeAfterWrite && !connection.hasOutput && !connection.awaiting
@@ -353,16 +343,16 @@ public final class HTTPServer: @unchecked Sendable {
         let quiet = !connection.awaiting && !connection.hasOutput
         // A request begun and not finished in time is answered 408 before the close.
         if quiet && !connection.input.isEmpty && now - connection.headStarted > limits.headDeadline {
-          SocketCalls.sendOnce(connection.descriptor, HTTPResponse.error(408, "the request did not arrive in time").serialized(closes: true))
+          Descriptor.sendOnce(connection.descriptor, HTTPResponse.error(408, "the request did not arrive in time").serialized(closes: true))
           drop = true
         }
         if quiet && connection.input.isEmpty && now - connection.lastActivity > limits.idleTimeout { drop = true }
         if connection.hasOutput && now - connection.waitingSince > limits.stallTimeout { drop = true }
       } else {
-        if !connection.hasOutput && SocketCalls.unacknowledged(connection.descriptor) == 0 { connection.drainedAt = now }
+        if !connection.hasOutput && Descriptor.unacknowledged(connection.descriptor) == 0 { connection.drainedAt = now }
         if now - connection.drainedAt > limits.streamStallTimeout { drop = true }
       }
-      if drop { close(connection.descriptor) }
+      if drop { Descriptor.close(connection.descriptor) }
       return drop
     }
   }

@@ -53,14 +53,9 @@ public struct HostNames: Sendable, Equatable {
 
   /// Whether `host` is an IPv4 address in dotted form or an IPv6 address.
   static func isAddressLiteral(_ host: String) -> Bool {
-    var v4 = in_addr(), v6 = in6_addr()
-    return inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1
+    IPAddress(host) != nil
   }
 
   /// The machine's host name (`gethostname`).
-  public static func machineName() -> String? {
-    var buffer = [CChar](repeating: 0, count: 256)
-    guard gethostname(&buffer, buffer.count - 1) == 0 else { return nil }
-    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-  }
+  public static func machineName() -> String? { Environment.hostName() }
 }

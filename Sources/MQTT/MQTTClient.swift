@@ -112,7 +112,7 @@ public final class MQTTClient: Sendable {
       if disconnecting, state.connected { _ = state.connection?.send(MQTTPacket.disconnect.bytes) }
       state.connection?.shutdown()
     }
-    for _ in 0..<100 where !finished.load(ordering: .acquiring) { usleep(10_000) }
+    for _ in 0..<100 where !finished.load(ordering: .acquiring) { SignClock.kernelSleep(0.01) }
   }
 
   /// Sends a message now if connected. QoS 1 messages are kept until acknowledged, and
@@ -209,7 +209,7 @@ public final class MQTTClient: Sendable {
     connect.cleanSession = true
     guard connection.send(MQTTPacket.connect(connect).bytes) else { throw MQTTConnectionError("cannot send to the broker") }
     var decoder = MQTTDecoder()
-    guard case .connectAcknowledgement(_, let code)? = try read(connection, &decoder, within: 10) else {
+    guard case .connectAcknowledgement(_, let code)? = try readPacket(connection, &decoder, within: 10) else {
       throw MQTTConnectionError("the broker did not answer the connect within 10 s")
     }
     guard code == 0 else { throw MQTTConnectionError(MQTTPacket.refusal(code)) }
@@ -252,7 +252,7 @@ public final class MQTTClient: Sendable {
           _ = connection.send(MQTTPacket.pingRequest.bytes)
         }
       }
-      guard let packet = try read(connection, &decoder, within: 0.25) else { continue }
+      guard let packet = try readPacket(connection, &decoder, within: 0.25) else { continue }
       lastHeard = clock.monotonic()
       switch packet {
       case .publish(let message, let id):
@@ -281,7 +281,7 @@ public final class MQTTClient: Sendable {
   }
 
   /// The next packet within `seconds`, or nil; throws when the connection is lost.
-  func read(_ connection: any MQTTConnection, _ decoder: inout MQTTDecoder, within seconds: Double) throws(MQTTConnectionError) -> MQTTPacket? {
+  func readPacket(_ connection: any MQTTConnection, _ decoder: inout MQTTDecoder, within seconds: Double) throws(MQTTConnectionError) -> MQTTPacket? {
     let deadline = configuration.clock.monotonic() + seconds
     while true {
       do {

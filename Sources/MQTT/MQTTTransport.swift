@@ -49,13 +49,11 @@ public struct TCPTransport: MQTTTransport {
     func send(_ bytes: [UInt8]) -> Bool { TCPConnection.write(bytes, to: descriptor) }
 
     func receive(within seconds: Double) throws(MQTTConnectionError) -> ArraySlice<UInt8>? {
-      var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let ready = retryingOnInterrupt { poll(&poller, 1, Int32(saturating: max(1, seconds * 1000))) }
-      if ready == 0 { return nil }
+      guard Descriptor.waitReadable(descriptor, milliseconds: Int32(saturating: max(1, seconds * 1000))) else { return nil }
       var chunk = [UInt8](repeating: 0, count: 16_384)
-      let count = retryingOnInterrupt { recv(descriptor, &chunk, chunk.count, 0) }
+      let count = chunk.withUnsafeMutableBytes { Descriptor.receive(descriptor, into: $0) }
       guard count > 0 else {
-        throw MQTTConnectionError(count == 0 ? "the broker closed the connection" : "the connection failed: \(String(cString: strerror(errno)))")
+        throw MQTTConnectionError(count == 0 ? "the broker closed the connection" : "the connection failed: \(SystemError.last("receive").reason)")
       }
       return chunk[0..<count]
     }

@@ -38,16 +38,8 @@
         let hour = Int(clock[0]), let minute = Int(clock[1]), (1...12).contains(month), (1...31).contains(day),
         (0...23).contains(hour), (0...59).contains(minute)
       else { return nil }
-      var parts = tm()
-      parts.tm_year = Int32(year - 1900)
-      parts.tm_mon = Int32(month - 1)
-      parts.tm_mday = Int32(day)
-      parts.tm_hour = Int32(hour)
-      parts.tm_min = Int32(minute)
-      parts.tm_isdst = -1
-      let when = mktime(&parts)
-      guard when != -1 else { return nil }
-      return .span(moment: Double(when), down: down, format: pieces.count == 2 ? String(pieces[1]) : "%dd %hh %mm")
+      guard let when = CalendarTime.instant(of: .init(year: year, month: month, day: day, hour: hour, minute: minute)) else { return nil }
+      return .span(moment: when, down: down, format: pieces.count == 2 ? String(pieces[1]) : "%dd %hh %mm")
     }
 
     /// A span of `seconds` in `format`.
@@ -68,10 +60,8 @@
     /// The lunar day of the local date at `epochSeconds` in `format` (empty outside the years
     /// the calendar covers).
     static func lunarText(_ format: String, _ epochSeconds: Double) -> String {
-      var seconds = time_t(epochSeconds.rounded(.down))
-      var parts = tm()
-      localtime_r(&seconds, &parts)
-      guard let day = ChineseCalendar.day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)) else {
+      let local = CalendarTime.local(epochSeconds)
+      guard let day = ChineseCalendar.day(year: local.year, month: local.month, day: local.day) else {
         return ""
       }
       return substitute(format) { code in
@@ -95,12 +85,7 @@
     }
 
     static func format(_ format: String, _ epochSeconds: Double) -> String {
-      var seconds = time_t(epochSeconds.rounded(.down))
-      var parts = tm()
-      localtime_r(&seconds, &parts)
-      var buffer = [CChar](repeating: 0, count: 256)
-      let count = strftime(&buffer, buffer.count, format, &parts)
-      return String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      CalendarTime.format(format, epochSeconds)
     }
   }
 #endif

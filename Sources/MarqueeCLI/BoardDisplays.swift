@@ -35,7 +35,7 @@ enum BoardDisplays {
       regions: options.colorRegions, warn: { printError("Warning: \($0)") }, onFailure: { stop.set() })
     if let tap { settings.watch = { tap.heartbeat.watch($0) } }
     // A scanning loop's figures, for marquee-bench (MARQUEE_SCAN_REPORT=FILE).
-    if let path = getenv("MARQUEE_SCAN_REPORT").map({ String(cString: $0) }) {
+    if let path = Environment.value("MARQUEE_SCAN_REPORT") {
       settings.report = { line in
         guard let report = try? FileDescriptor(creating: path, operation: "write the scan report") else { return }
         try? writeAll(Array((line + "\n").utf8), to: report.raw, what: path)

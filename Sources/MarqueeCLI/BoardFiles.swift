@@ -14,8 +14,8 @@ enum BoardFiles {
   /// `bin`), and this package's own `Boards/` (for `swift run` from anywhere).
   static var searchFolders: [String] {
     var folders = ["Boards"]
-    if let raw = getenv("MARQUEE_BOARDS") {
-      folders += String(cString: raw).split(separator: ":").map(String.init)
+    if let raw = Environment.value("MARQUEE_BOARDS") {
+      folders += raw.split(separator: ":").map(String.init)
     }
     if let executable = executablePath() {
       let bin = executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
@@ -27,11 +27,7 @@ enum BoardFiles {
   }
 
   /// The running binary's path, from /proc.
-  static func executablePath() -> String? {
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = buffer.withUnsafeMutableBufferPointer { readlink("/proc/self/exe", $0.baseAddress!, 4095) }
-    return count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : nil
-  }
+  static func executablePath() -> String? { Environment.executablePath() }
 
   /// A board file found by name: its name and path.
   struct Entry {
@@ -67,7 +63,7 @@ enum BoardFiles {
   /// Reads a board file; errors name the file and the field. Notices (an old key still
   /// read) go to standard error when `noticing`.
   static func load(_ path: String, noticing: Bool = true) throws -> SignBoard {
-    let (board, notices) = try read(path)
+    let (board, notices) = try BoardFiles.read(path)
     if noticing { for notice in notices { printError("Notice: \(notice)") } }
     return board
   }
@@ -86,7 +82,7 @@ enum BoardFiles {
   /// family, size, device nodes, and each unit (module, backpack, panel) in data order with
   /// its place on the sign. A file that does not check is an error naming the field.
   static func check(_ path: String) throws -> String {
-    let (board, notices) = try read(BoardFiles.resolve(path))
+    let (board, notices) = try BoardFiles.read(BoardFiles.resolve(path))
     let units = board.units
     var lines = [
       "\(path): a valid board file (schema \(SignBoard.schemaVersion))",

@@ -17,9 +17,9 @@ enum BrokerConnection {
     onMessage: @escaping @Sendable (MQTTPacket.Message) -> Void = { _ in }
   ) throws -> MQTTClient? {
     var configuration = MQTTClient.Configuration(
-      host: address.host, port: address.port, clientID: "marquee-\(tool)-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+      host: address.host, port: address.port, clientID: "marquee-\(tool)-\(FileSystem.processID)-\(UInt32.random(in: 0...UInt32.max))")
     configuration.username = address.username
-    configuration.password = address.password ?? getenv("MARQUEE_MQTT_PASSWORD").map { String(cString: $0) }
+    configuration.password = address.password ?? Environment.value("MARQUEE_MQTT_PASSWORD")
     configuration.subscriptions = subscriptions
     let failure = Mutex<String?>(nil)
     let client = MQTTClient(configuration, onMessage: onMessage, onEvent: { event in
@@ -33,7 +33,7 @@ enum BrokerConnection {
         if stop?.isSet == true { return nil }
         throw SignFailure(failure.withLock { $0 } ?? "the broker at \(HostPort(host: address.host, port: address.port)) did not answer within 10 s")
       }
-      usleep(20_000)
+      SignClock.kernelSleep(0.02)
     }
     return client
   }

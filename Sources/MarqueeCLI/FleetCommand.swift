@@ -146,7 +146,7 @@ public struct FleetCommand: Sendable, Equatable {
   public static func table(under prefix: String, messages: [MQTTPacket.Message]) -> String {
     var signs: [String: Sign] = [:]
     for message in messages {
-      guard let (name, said) = read(message, under: prefix), signs[name] != nil || signs.count < signLimit else { continue }
+      guard let (name, said) = FleetCommand.read(message, under: prefix), signs[name] != nil || signs.count < signLimit else { continue }
       signs[name, default: Sign(name: name)].take(said)
     }
     return table(signs.values.sorted { $0.name < $1.name })
@@ -185,7 +185,7 @@ public struct FleetCommand: Sendable, Equatable {
     while !stop.isSet, SystemClock.monotonicSeconds() - quietSince < 0.5, SystemClock.monotonicSeconds() - connected < 6 {
       let now = heard.changes.load(ordering: .acquiring)
       if now != seen { (seen, quietSince) = (now, SystemClock.monotonicSeconds()) }
-      usleep(50_000)
+      SignClock.kernelSleep(0.05)
     }
     let signs = { heard.signs.withLock { $0.values.sorted { $0.name < $1.name } } }
     if json {
@@ -196,7 +196,7 @@ public struct FleetCommand: Sendable, Equatable {
     guard watch else { return }
     var shown = heard.changes.load(ordering: .acquiring)
     while !stop.isSet {
-      usleep(200_000)
+      SignClock.kernelSleep(0.2)
       let now = heard.changes.load(ordering: .acquiring)
       guard now != shown else { continue }
       shown = now

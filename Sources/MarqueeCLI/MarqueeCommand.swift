@@ -19,7 +19,7 @@ public enum MarqueeCommand {
     let stop = StopFlag()
     // Under 'serve' with a config file, SIGHUP reloads it (the service-manager convention).
     let reloads = arguments.first == "serve" && ConfigFile.path(in: arguments) != nil
-    _ = SignalTrap(stop: stop, signals: reloads ? [SIGINT, SIGTERM] : SignalTrap.stoppingSignals)
+    _ = SignalTrap(stop: stop, signals: reloads ? [StopSignal.interrupt, StopSignal.terminate] : SignalTrap.stoppingSignals)
     if reloads { HangupSignal.install() }
     do {
       // A config file's options first; the command line's override them.
@@ -180,7 +180,7 @@ public enum MarqueeCommand {
       let screen = AsciiDisplay(width: options.width, height: options.height)
       try play(timeline, on: screen, board: board, options: options, stop: stop, tap: tap)
     case .leds:
-      let color = options.color && getenv("NO_COLOR").map { $0.pointee == 0 } ?? true
+      let color = options.color && Environment.nonEmpty("NO_COLOR") == nil
       let screen: TerminalDisplay
       do {
         screen = try TerminalDisplay(
@@ -199,7 +199,7 @@ public enum MarqueeCommand {
       sleep: { seconds in
         var left = seconds
         while left > 0 && !stop.isSet {
-          usleep(50_000)
+          SignClock.kernelSleep(0.05)
           left -= 0.05
         }
         return !stop.isSet

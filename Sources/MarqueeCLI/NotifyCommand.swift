@@ -154,7 +154,7 @@ extension NotifyCommand {
       if sent && client.unacknowledgedCount == 0 {
         return document != nil ? "Notification published to \(topic)\n" : "Dismissal published to \(topic)\n"
       }
-      usleep(20_000)
+      SignClock.kernelSleep(0.02)
     }
     throw SignFailure("the broker at \(HostPort(host: broker.host, port: broker.port)) did not acknowledge within 10 s")
   }

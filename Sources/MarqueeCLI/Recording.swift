@@ -33,11 +33,9 @@ enum Recording {
   }
 
   static func writeFile(_ bytes: [UInt8], to path: String) throws {
-    let descriptor = StopSignal.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else { throw SignFailure("\(path): \(String(cString: strerror(errno)))") }
-    defer { close(descriptor) }
     do {
-      try writeAll(bytes, to: descriptor, what: path)
+      let file = try FileDescriptor(creating: path, operation: "create")
+      try writeAll(bytes, to: file.raw, what: path)
     } catch {
       throw SignFailure("\(error)")
     }
@@ -45,7 +43,7 @@ enum Recording {
 
   /// Renders one GIF per effect and per mode into `folder`, each captioned with its name.
   static func gallery(into folder: String) throws {
-    mkdir(folder, 0o755)
+    FileBytes.makeFolders(folder)
     var options = RunOptions()
     options.width = 32
     options.height = 8

@@ -13,12 +13,11 @@ import SignService
 /// that goes away or a file size limit becomes an error with a message, not a silent death.
 public final class SignalTrap: Sendable {
   /// The signals that stop the sign.
-  public static let stoppingSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+  public static let stoppingSignals: [Int32] = [StopSignal.interrupt, StopSignal.terminate, StopSignal.hangUp]
 
   /// Starts catching `signals`; each sets `stop` with its number.
   public nonisolated init(stop: StopFlag, signals: [Int32] = SignalTrap.stoppingSignals) {
-    signal(SIGPIPE, SIG_IGN)
-    signal(SIGXFSZ, SIG_IGN)
+    StopSignal.ignoreWriteSignals()
     let wake = StopSignal.install(signals)
     TerminalResize.install()
     if StopSignal.pending != 0 { stop.set(signal: StopSignal.pending) }
@@ -26,7 +25,7 @@ public final class SignalTrap: Sendable {
     DetachedThread.start {
       var byte: UInt8 = 0
       while true {
-        let count = retryingOnInterrupt { read(wake, &byte, 1) }
+        let count = withUnsafeMutableBytes(of: &byte) { Descriptor.read(wake, into: $0) }
         if count <= 0 { return }
         // A resize wakes the player to redraw; a stop signal stops it.
         if StopSignal.pending != 0 { stop.set(signal: StopSignal.pending) }
@@ -45,9 +44,10 @@ enum StandardDescriptors {
   /// later takes its number (frames written to "standard output" would land in a device or a
   /// dump file), and remembers which were closed.
   static func secure() {
-    for descriptor: Int32 in 0...2 where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
-      // open() takes the lowest free number: this one.
-      let opened = open("/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY)
+    for descriptor: Int32 in 0...2 where !Descriptor.isOpen(descriptor) {
+      // open() takes the lowest free number: this one. Left open across exec, as the
+      // descriptor it stands for would be.
+      let opened = Descriptor.open("/dev/null", descriptor == 0 ? OpenFlag.readOnly : OpenFlag.writeOnly, keepOnExec: true)
       if opened == descriptor { closed.insert(descriptor) }
     }
   }

@@ -14,7 +14,7 @@ enum TerminalMessages {
   }
 
   /// The language of the locale in `environment` (the process's by default).
-  static func language(_ environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) -> Language {
+  static func language(_ environment: (String) -> String? = Environment.value) -> Language {
     for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
       guard let value = environment(name), !value.isEmpty else { continue }
       return value.lowercased().hasPrefix("zh") ? .chinese : .english

@@ -355,9 +355,7 @@ public final class MQTTBridge: Sendable {
 
   /// `marquee/<hostname>`: this machine's name, lower case, made topic-safe.
   public static func defaultPrefix() -> String {
-    var buffer = [CChar](repeating: 0, count: 256)
-    gethostname(&buffer, buffer.count - 1)
-    let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).lowercased()
+    let name = (Environment.hostName() ?? "").lowercased()
     let safe = String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
     return "marquee/" + (safe.isEmpty ? "sign" : safe)
   }

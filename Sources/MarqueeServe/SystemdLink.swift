@@ -35,15 +35,15 @@ final class SystemdLink: Sendable {
 
   func run() {
     let heartbeat = session.heartbeat
-    while !stop.isSet && heartbeat.framesShown == 0 { usleep(10_000) }
+    while !stop.isSet && heartbeat.framesShown == 0 { SignClock.kernelSleep(0.01) }
     if stop.isSet {
       stopping()
       return
     }
     // READY=1 in a datagram of its own: nothing a person named can keep systemd from it.
-    send("READY=1")
+    notify("READY=1")
     var said = status()
-    send("STATUS=" + said)
+    notify("STATUS=" + said)
     let step = min(1.0, (watchdog ?? 2) / 2)
     let clock = session.clock
     var next = clock.monotonic()
@@ -58,7 +58,7 @@ final class SystemdLink: Sendable {
         stepped = true
         // The heartbeat is stamped by the player on the kernel's monotonic clock: read on the same.
         if let watchdog, heartbeat.isAlive(at: SystemClock.monotonicNanoseconds(), limit: Int64(saturating: watchdog * 5e8)) {
-          send("WATCHDOG=1")
+          notify("WATCHDOG=1")
         }
       }
       // The status is made again after a change to the sign, and once a step (at most a
@@ -68,7 +68,7 @@ final class SystemdLink: Sendable {
         let line = status()
         if line != said {
           said = line
-          send("STATUS=" + line)
+          notify("STATUS=" + line)
         }
       }
       // Woken by a change (the status follows it at once), else at the next ping; the way
@@ -89,7 +89,7 @@ final class SystemdLink: Sendable {
   }
 
   /// Sends `message` unless `STOPPING=1` went already.
-  func send(_ message: String) {
+  func notify(_ message: String) {
     stoppingSaid.withLock { said in
       if !said { notifier.send(message) }
     }
@@ -98,13 +98,13 @@ final class SystemdLink: Sendable {
   /// A SIGHUP reload begins (`MONOTONIC_USEC`: when, as `Type=notify-reload` asks).
   func reloading() {
     // systemd compares it with its own CLOCK_MONOTONIC: the kernel's, whatever the session's is.
-    send("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)")
+    notify("RELOADING=1\nMONOTONIC_USEC=\(SystemClock.monotonicNanoseconds() / 1000)")
   }
 
   /// The reload ended (done, or refused with the old config still running).
   func reloaded() {
-    send("READY=1")
-    send("STATUS=" + status())
+    notify("READY=1")
+    notify("STATUS=" + status())
   }
 
   /// One line a person reads in `systemctl status`: the program, lit or dark, what each

@@ -13,25 +13,20 @@ public enum TokenFile {
       guard token.count >= 16 else {
         throw SignFailure("\(path): the token is shorter than 16 characters; delete the file to have a new one made")
       }
-      var status = stat()
-      if stat(path, &status) == 0 && status.st_mode & 0o077 != 0 {
-        reports.warning("\(path) can be read by others (mode \(String(status.st_mode & 0o777, radix: 8))); chmod 600 it")
+      if let status = FileStatus(path: path), status.permissions & 0o077 != 0 {
+        reports.warning("\(path) can be read by others (mode \(String(status.permissions & 0o777, radix: 8))); chmod 600 it")
       }
       return token
     }
-    var random = [UInt8](repeating: 0, count: 24)
-    let source = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-    guard source >= 0, read(source, &random, random.count) == random.count else {
-      throw SignFailure("cannot read /dev/urandom to make a token")
+    // The system's generator is the kernel's (getrandom(2)): fit for a secret.
+    var generator = SystemRandomNumberGenerator()
+    let token = (0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) }.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+    let raw = Descriptor.open(path, OpenFlag.writeOnly | OpenFlag.create | OpenFlag.exclusive, mode: 0o600)
+    guard raw >= 0 else {
+      throw SignFailure("\(path): cannot create the token file: \(SystemError.last("create").reason)")
     }
-    close(source)
-    let token = random.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    let file = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard file >= 0 else {
-      throw SignFailure("\(path): cannot create the token file: \(String(cString: strerror(errno)))")
-    }
-    defer { close(file) }
-    try writeAll(Array((token + "\n").utf8), to: file, what: path)
+    let file = FileDescriptor(owning: raw)
+    try writeAll(Array((token + "\n").utf8), to: file.raw, what: path)
     reports.notice("Made a new token in \(path) (mode 600): give it to the clients as 'Authorization: Bearer <token>'.")
     return token
   }

@@ -15,7 +15,7 @@ public enum SnapshotRecording: String, Sendable {
   /// The mode asked for in the environment: `missing` or `all`; anything else, or nothing,
   /// means `never`.
   public static var fromEnvironment: SnapshotRecording {
-    guard let raw = getenv(environmentVariable) else { return .never }
-    return SnapshotRecording(rawValue: String(cString: raw)) ?? .never
+    guard let text = Environment.value(environmentVariable) else { return .never }
+    return SnapshotRecording(rawValue: text) ?? .never
   }
 }

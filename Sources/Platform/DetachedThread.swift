@@ -1,4 +1,11 @@
 import Dispatch
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A thread of its own for a loop that runs as long as the sign does (a reader blocked on a
 /// descriptor, a watcher that sleeps between looks).
@@ -34,5 +41,41 @@ public enum DetachedThread {
       DispatchQueue.global().async { box.body() }
     }
     return started
+  }
+}
+
+/// A thread another waits for: started with a body, joined once it is told to end (a
+/// server's loop, which closes its sockets as it ends).
+public final class JoinableThread: @unchecked Sendable {
+  var handle = ThreadHandle()
+  var joined = false
+
+  /// The thread `pthread_create` started.
+  init(handle: ThreadHandle) { self.handle = handle }
+
+  /// Starts `body` on a new thread; nil when the system has no thread to give.
+  public init?(_ body: @escaping @Sendable () -> Void) {
+    let context = Unmanaged.passRetained(DetachedThread.Box(body)).toOpaque()
+    let started = pthread_create(&handle, nil, { context in
+      let box = Unmanaged<DetachedThread.Box>.fromOpaque(context!).takeRetainedValue()
+      box.body()
+      return nil
+    }, context) == 0
+    guard started else {
+      Unmanaged<DetachedThread.Box>.fromOpaque(context).release()
+      return nil
+    }
+  }
+
+  /// Waits until the body has returned (once; later calls return at once). Not thread-safe:
+  /// one owner joins.
+  public func join() {
+    guard !joined else { return }
+    joined = true
+    #if canImport(Darwin)
+      if let handle { pthread_join(handle, nil) }
+    #else
+      pthread_join(handle, nil)
+    #endif
   }
 }

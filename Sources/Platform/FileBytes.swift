@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 
 /// Reading whole files and file descriptors with the C library (no Foundation), retrying on
 /// EINTR and refusing more than a limit, so a wrong path to a huge file cannot exhaust memory.
@@ -62,6 +70,39 @@ public enum FileBytes {
     }
     if bytes.count > limit { throw ReadError(path: path, reason: "larger than \(limit >> 20) MiB", tooLarge: true) }
     return bytes
+  }
+
+  /// Writes `bytes` to `path` (created mode 0644, or truncated), all of them: plainly, for
+  /// tools and golden files. What must survive a power cut is written by ``DurableFile``.
+  ///
+  /// - Throws: ``SystemError`` naming the file and the call that failed.
+  public static func write(_ bytes: [UInt8], to path: String) throws(SystemError) {
+    let file = try FileDescriptor(creating: path, operation: "create")
+    guard Descriptor.writeAll(file.raw, bytes) else { throw SystemError.last("write", path: path) }
+  }
+
+  /// Makes the folder `path` and those above it that are missing (as `mkdir -p`, mode 0755);
+  /// whether it is a folder now.
+  @discardableResult
+  public static func makeFolders(_ path: String) -> Bool {
+    var folder = path.hasPrefix("/") ? "/" : ""
+    for component in path.split(separator: "/") {
+      folder += component
+      _ = mkdir(folder, 0o755)
+      folder += "/"
+    }
+    return isFolder(path)
+  }
+
+  /// Whether something is at `path` (a file, a folder, a device, a link that leads somewhere).
+  public static func exists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+  }
+
+  /// The offset of the first `byte` in `buffer` at or after `start`, or nil (`memchr`).
+  public static func firstIndex(of byte: UInt8, in buffer: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
+    guard let base = buffer.baseAddress, start < buffer.count else { return nil }
+    return memchr(base + start, Int32(byte), buffer.count - start).map { base.distance(to: UnsafeRawPointer($0)) }
   }
 
   /// Whether `path` is a folder.

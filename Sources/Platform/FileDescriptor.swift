@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A file descriptor this value owns: closed when the value goes away, on every path out
 /// of the code that opened it (a thrown error included), unless ``release()`` hands it on.
 public struct FileDescriptor: ~Copyable, Sendable {

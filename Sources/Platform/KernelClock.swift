@@ -1,4 +1,11 @@
 import CPlatform
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What the kernel knows of the wall clock: whether NTP has set it, and a notice when
 /// anyone sets it.

@@ -1,4 +1,11 @@
 import CPlatform
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A joinable thread for a loop that keeps LEDs lit (a panel's scan): at real-time priority
 /// (SCHED_FIFO) when the process may have it, at the normal priority otherwise.
@@ -16,7 +23,7 @@ public enum RealTimeThread {
   /// - Throws: ``SystemError`` when no thread can be started at all.
   public static func start(
     priority: Int32, name: String = "marquee-scan", _ body: @escaping @Sendable () -> Void
-  ) throws(SystemError) -> (thread: ThreadHandle, realTimeError: Int32) {
+  ) throws(SystemError) -> (thread: JoinableThread, realTimeError: Int32) {
     let body: @Sendable () -> Void = {
       _ = marquee_name_calling_thread(name)
       body()
@@ -43,7 +50,7 @@ public enum RealTimeThread {
         throw SystemError(code: result, operation: "start a thread")
       }
     }
-    return (thread, realTimeError)
+    return (JoinableThread(handle: thread), realTimeError)
   }
 }
 

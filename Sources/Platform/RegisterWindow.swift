@@ -1,4 +1,11 @@
 import CPlatform
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// A block of device registers mapped from a device node (`/dev/gpiomem`, `/dev/gpiomem0`):
 /// 32-bit words read and written through volatile loads and stores, so no write is dropped,

@@ -1,9 +1,30 @@
 import CPlatform
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The process's stop signal, as the command line's signal handler records it: code that
 /// blocks in a system call asks it whether an interruption (EINTR) means "stop" rather than
 /// "try again".
 public enum StopSignal {
+  /// SIGINT (Ctrl-C).
+  public static let interrupt = SIGINT
+  /// SIGTERM (systemd's, `kill`'s).
+  public static let terminate = SIGTERM
+  /// SIGHUP (the terminal closed; a reload under a service manager).
+  public static let hangUp = SIGHUP
+
+  /// Ignores SIGPIPE and SIGXFSZ: a reader that went away, or a file at its size limit,
+  /// makes a write fail with its error instead of ending the program.
+  public static func ignoreWriteSignals() {
+    signal(SIGPIPE, SIG_IGN)
+    signal(SIGXFSZ, SIG_IGN)
+  }
+
   /// The first stop signal caught (SIGINT, SIGTERM, SIGHUP), or 0.
   public static var pending: Int32 { marquee_stop_signal() }
 

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// The kernel's clocks in one place: the monotonic clock the frame loop, the scanner and the
 /// timeouts run on, the wall clock the schedule reads, and a thread's CPU time.
 public enum SystemClock {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// A failed system call: its `errno`, what was being done, and on which file.
 ///
 /// The errors of the devices (``description`` aside) are this with advice for their kind of

@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 /// A TCP connection made the way a client needs it: the host looked up, each address tried,
 /// and connect, send and receive giving up after a time instead of hanging.
 public enum TCPConnection {

@@ -30,7 +30,7 @@ extension Feed {
     guard start else { return }
     DetachedThread.start { [self] in
       while !stop.isSet {
-        usleep(250_000)
+        clock.sleep(0.25)
         expire(at: clock.monotonic())
       }
     }

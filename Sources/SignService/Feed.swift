@@ -277,7 +277,7 @@ public final class Feed: Sendable {
     while !stop.isSet {
       let ready = state.withLock { $0.received > 0 || $0.ended }
       if ready { return }
-      usleep(2000)
+      SignClock.kernelSleep(0.002)
     }
   }
 }

@@ -164,10 +164,8 @@ public final class FontCache: Sendable {
       guard path != nil else { throw NotOffered(name: name) }
     }
     let file = path!
-    var info = stat()
-    guard stat(file, &info) == 0 else { throw SignFailure("\(file): \(String(cString: strerror(errno)))") }
-    let identity = Identity.file(
-      device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size), modified: Int(info.st_mtim.tv_sec))
+    guard let info = FileStatus(path: file) else { throw SignFailure("\(file): \(SystemError.last("stat").reason)") }
+    let identity = Identity.file(device: info.device, inode: info.inode, size: info.size, modified: info.modified)
     return (identity, { [reports] in
       let loaded: FontFile.Loaded
       do {
@@ -192,9 +190,5 @@ public final class FontCache: Sendable {
   }
 
   /// The path with links, `.` and `..` resolved, or nil if it does not exist.
-  static func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
-  }
+  static func realPath(_ path: String) -> String? { FileSystem.resolvedPath(path) }
 }

@@ -143,12 +143,12 @@ public enum StateFile {
   ///   I/O error, not a regular file): the sign does not start rather than overwrite what a
   ///   person changed with its next write.
   public static func load(_ path: String, reports: SignReports = .inMemory(), now: Double = LocalTime.now()) throws -> SignState? {
-    try read(path, reports: reports, now: now).state
+    try StateFile.read(path, reports: reports, now: now).state
   }
 
   /// What ``load(_:reports:now:)`` found: the state, or why the file was set aside.
   public static func read(_ path: String, reports: SignReports, now: Double) throws -> (state: SignState?, setAside: String?) {
-    if access(path, F_OK) != 0 && errno == ENOENT { return (nil, nil) }
+    if !FileBytes.exists(path) && Errno.current == Errno.noSuchFileOrDirectory { return (nil, nil) }
     let bytes: [UInt8]
     do {
       bytes = try FileBytes.read(path, limit: limit, regularOnly: true)
@@ -169,7 +169,7 @@ public enum StateFile {
   /// starts from its config).
   static func setAside(_ path: String, because reason: String, reports: SignReports, now: Double) -> String {
     let aside = "\(path).broken-\(Int(saturating: now))"
-    let moved = rename(path, aside) == 0
+    let moved = FileSystem.move(path, to: aside)
     let said = "\(path): \(reason); \(moved ? "kept aside as \(aside)" : "left in place"), starting from the config"
     reports.warning(said)
     return said
@@ -180,19 +180,13 @@ public enum StateFile {
   ///
   /// - Throws: ``SignFailure`` naming the folder and its mode.
   public static func checkFolder(of path: String) throws {
-    let folder = StateFile.folder(of: path)
-    var info = stat()
+    let folder = DurableFile.folder(of: path)
     // A folder that is not there yet: each write then says why it cannot be made.
-    guard stat(folder, &info) == 0 else { return }
-    if info.st_mode & (S_IWGRP | S_IWOTH) != 0 {
-      let mode = String(info.st_mode & 0o7777, radix: 8)
+    guard let info = FileStatus(path: folder) else { return }
+    if info.othersMayWrite {
+      let mode = String(info.permissions, radix: 8)
       throw SignFailure("\(folder): the state file's folder may be written by others (mode \(mode)); give '--state' a file in a folder only the sign's user may write (chmod go-w, or /var/lib/marquee)")
     }
-  }
-
-  static func folder(of path: String) -> String {
-    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
-    return folder.isEmpty ? "/" : folder
   }
 
   /// Writes `state` to `path` atomically and durably: only when this returns is the change
@@ -204,6 +198,10 @@ public enum StateFile {
   public static func save(_ state: SignState, to path: String) throws {
     let bytes = Array((state.json.text + "\n").utf8)
     guard bytes.count <= limit else { throw TooLarge(bytes: bytes.count) }
-    try DurableFile.write(bytes, to: path, what: "the state")
+    do {
+      try DurableFile.write(bytes, to: path, what: "the state")
+    } catch {
+      throw SignFailure(error.description)
+    }
   }
 }

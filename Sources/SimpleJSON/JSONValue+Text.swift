@@ -3,7 +3,7 @@ extension JSONValue {
   /// without a fraction, keys in their order.
   public var text: String {
     var output = ""
-    write(into: &output)
+    self.write(into: &output)
     return output
   }
 

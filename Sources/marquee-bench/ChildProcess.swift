@@ -1,3 +1,4 @@
+import Foundation
 import Platform
 
 /// Runs another program and measures it: wall time from start to exit and its CPU time.
@@ -13,11 +14,14 @@ enum ChildProcess {
   /// or with `openInput` a pipe held open and silent until the child exits, or `inputFile`),
   /// and waits for it.
   static func run(_ arguments: [String], environment: [String: String] = [:], openInput: Bool = false, inputFile: String? = nil) -> ChildRun? {
-    var fds: [Int32] = [0, 0]
-    guard pipe(&fds) == 0 else { return nil }
+    guard let captured = Descriptor.pipe() else { return nil }
+    let fds = [captured.read, captured.write]
     var input: [Int32] = [-1, -1]
-    if openInput { guard pipe(&input) == 0 else { return nil } }
-    defer { for fd in input where fd >= 0 { close(fd) } }
+    if openInput {
+      guard let ends = Descriptor.pipe() else { return nil }
+      input = [ends.read, ends.write]
+    }
+    defer { for fd in input where fd >= 0 { Descriptor.close(fd) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -27,18 +31,11 @@ enum ChildProcess {
       posix_spawn_file_actions_adddup2(&actions, input[0], 0)
       posix_spawn_file_actions_addclose(&actions, input[1])
     } else {
-      posix_spawn_file_actions_addopen(&actions, 0, inputFile ?? "/dev/null", O_RDONLY, 0)
+      posix_spawn_file_actions_addopen(&actions, 0, inputFile ?? "/dev/null", OpenFlag.readOnly, 0)
     }
-    var environ: [String] = []
-    var index = 0
-    while let entry = LibC.environment[index] {
-      let text = String(cString: entry)
-      if !environment.keys.contains(where: { text.hasPrefix($0 + "=") }) { environ.append(text) }
-      index += 1
-    }
-    environ += environment.map { "\($0.key)=\($0.value)" }
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { _, given in given }
     let argv = arguments.map { strdup($0) } + [nil]
-    let envp = environ.map { strdup($0) } + [nil]
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
     defer {
       argv.forEach { free($0) }
       envp.forEach { free($0) }
@@ -46,19 +43,19 @@ enum ChildProcess {
     var pid: pid_t = 0
     let start = Measure.monotonic()
     guard posix_spawn(&pid, arguments[0], &actions, nil, argv, envp) == 0 else {
-      close(fds[0])
-      close(fds[1])
+      Descriptor.close(fds[0])
+      Descriptor.close(fds[1])
       return nil
     }
-    close(fds[1])
+    Descriptor.close(fds[1])
     var output: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)
     while true {
-      let count = retryingOnInterrupt { read(fds[0], &chunk, chunk.count) }
+      let count = chunk.withUnsafeMutableBytes { Descriptor.read(fds[0], into: $0) }
       if count <= 0 { break }
       if output.count < 1 << 20 { output += chunk[0..<count] }
     }
-    close(fds[0])
+    Descriptor.close(fds[0])
     var status: Int32 = 0
     var usage = rusage()
     _ = retryingOnInterrupt { wait4(pid, &status, 0, &usage) }
@@ -75,11 +72,11 @@ enum ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0) }
+    for descriptor: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, descriptor, "/dev/null", descriptor == 0 ? OpenFlag.readOnly : OpenFlag.writeOnly, 0) }
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, LibC.environment) == 0 else { return nil }
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return nil }
     return pid
   }
 
@@ -94,7 +91,7 @@ enum ChildProcess {
   static func freePort() -> UInt16? {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
+    defer { Descriptor.close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -107,7 +104,7 @@ enum ChildProcess {
 
   /// The path of a program found in `PATH` or in /usr/sbin (where Debian puts mosquitto).
   static func find(_ name: String) -> String? {
-    let path = (getenv("PATH").map { String(cString: $0) } ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
+    let path = (Environment.value("PATH") ?? "/usr/bin:/bin") + ":/usr/sbin:/sbin"
     return path.split(separator: ":").map { "\($0)/\(name)" }.first { access($0, X_OK) == 0 }
   }
 
@@ -121,17 +118,17 @@ enum ChildProcess {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", OpenFlag.readOnly, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", OpenFlag.writeOnly, 0)
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, LibC.environment) == 0 else { return nil }
+    guard posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0 else { return nil }
     var status: Int32 = 0
     let deadline = Measure.monotonic() + Int64(seconds * 1e9)
     while Measure.monotonic() < deadline {
       if waitpid(pid, &status, WNOHANG) == pid { return nil }
-      usleep(10_000)
+      SignClock.kernelSleep(0.01)
     }
     let peak = highWaterMark(of: pid)
     kill(pid, SIGTERM)

@@ -1,3 +1,4 @@
+import Foundation
 import Platform
 
 /// The HUB12 scanning loop of the real `marquee` program, for one P10 panel and a 4x1 chain

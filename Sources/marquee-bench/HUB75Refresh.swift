@@ -1,3 +1,4 @@
+import Foundation
 import Drivers
 import MatrixCore
 import Platform

@@ -1,3 +1,4 @@
+import Foundation
 import Drivers
 import Platform
 
@@ -108,7 +109,7 @@ struct ProgramAllocations {
     var now = timespec()
     clock_gettime(CLOCK_REALTIME, &now)
     let intoMinute = Double(now.tv_sec % 60) + Double(now.tv_nsec) / 1e9
-    if 60 - intoMinute < seconds { usleep(UInt32((60 - intoMinute + 0.2) * 1_000_000)) }
+    if 60 - intoMinute < seconds { SignClock.kernelSleep(60 - intoMinute + 0.2) }
   }
 
   /// A 5x5 bar turning in four frames of 20 ms, as a GIF.
@@ -137,7 +138,7 @@ struct ProgramAllocations {
       if let run = ChildProcess.run([publish, "-h", "127.0.0.1", "-p", "\(port)", "-r", "-t", "bench/outside/temp", "-m", "7.5"]), run.status == 0 {
         return (pid, port)
       }
-      usleep(100_000)
+      SignClock.kernelSleep(0.1)
     }
     ChildProcess.stop(pid)
     return nil

@@ -1,3 +1,4 @@
+import Foundation
 import Platform
 
 /// How long `marquee serve` takes to answer a change, with `--state` (each change written
@@ -38,7 +39,7 @@ struct SavedChanges {
   /// A free loopback port, found by binding to port 0.
   func freePort() -> UInt16? {
     let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(probe) }
+    defer { Descriptor.close(probe) }
     var address = sockaddr_in(sin_family: sa_family_t(AF_INET), sin_port: 0, sin_addr: in_addr(s_addr: inet_addr("127.0.0.1")), sin_zero: (0, 0, 0, 0, 0, 0, 0, 0))
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     let bound = withUnsafeMutablePointer(to: &address) { pointer in
@@ -54,7 +55,7 @@ struct SavedChanges {
       pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
     if connected { return descriptor }
-    close(descriptor)
+    Descriptor.close(descriptor)
     return nil
   }
 
@@ -64,12 +65,12 @@ struct SavedChanges {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? O_RDONLY : O_WRONLY, 0) }
+    for fd: Int32 in [0, 1, 2] { posix_spawn_file_actions_addopen(&actions, fd, "/dev/null", fd == 0 ? OpenFlag.readOnly : OpenFlag.writeOnly, 0) }
     let arguments = [marquee, "serve", "--listen", "127.0.0.1:\(port)", "--output", "ascii", "--fps", "20"] + extra + ["Start"]
     let argv = arguments.map { strdup($0) } + [nil]
     defer { argv.forEach { free($0) } }
     var pid: pid_t = 0
-    guard posix_spawn(&pid, marquee, &actions, nil, argv, LibC.environment) == 0 else { return nil }
+    guard posix_spawn(&pid, marquee, &actions, nil, argv, environ) == 0 else { return nil }
     defer {
       kill(pid, SIGTERM)
       var status: Int32 = 0
@@ -78,22 +79,22 @@ struct SavedChanges {
     var connection: Int32?
     for _ in 0..<500 where connection == nil {
       connection = connectTo(port)
-      if connection == nil { usleep(10_000) }
+      if connection == nil { SignClock.kernelSleep(0.01) }
     }
     guard let descriptor = connection else { return nil }
-    defer { close(descriptor) }
+    defer { Descriptor.close(descriptor) }
     var times: [Double] = []
     var buffer = [UInt8](repeating: 0, count: 65536)
     for index in 0..<changes {
       let body = #"{"messages": ["Change \#(index)"]}"#
       let request = "PATCH /api/content HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
       let start = Measure.monotonic()
-      guard Array(request.utf8).withUnsafeBytes({ write(descriptor, $0.baseAddress, $0.count) }) == request.utf8.count else { return nil }
+      guard Descriptor.writeAll(descriptor, Array(request.utf8)) else { return nil }
       // Read the head, then as many bytes as Content-Length says.
       var answer: [UInt8] = []
       var expected: Int?
       while expected.map({ answer.count < $0 }) ?? true {
-        let count = retryingOnInterrupt { read(descriptor, &buffer, buffer.count) }
+        let count = buffer.withUnsafeMutableBytes { Descriptor.read(descriptor, into: $0) }
         guard count > 0 else { return nil }
         answer += buffer[0..<count]
         if expected == nil, let end = find(answer, [13, 10, 13, 10]) {

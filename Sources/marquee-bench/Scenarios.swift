@@ -1,3 +1,4 @@
+import Foundation
 import BitmapFonts
 import Drivers
 import Platform
@@ -200,9 +201,9 @@ struct Scenarios {
   static func linksSwiftRuntimeStatically(_ path: String) -> Bool {
     // Read in small pieces: this process's own peak memory must stay small, since a child
     // spawned from it starts with that peak on its count.
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = Descriptor.open(path, OpenFlag.readOnly)
     guard descriptor >= 0 else { return false }
-    defer { close(descriptor) }
+    defer { Descriptor.close(descriptor) }
     let needle = Array("libswiftCore.so".utf8)
     var window: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 65536)

@@ -1,3 +1,4 @@
+import Foundation
 import BitmapFonts
 import Drivers
 import Platform
@@ -23,8 +24,8 @@ struct TerminalBytes {
   }
 
   func measure(_ scenario: String, _ timeline: some Timeline) throws {
-    let null = open("/dev/null", O_WRONLY | O_CLOEXEC)
-    defer { close(null) }
+    let null = Descriptor.open("/dev/null", OpenFlag.writeOnly)
+    defer { Descriptor.close(null) }
     var display = TerminalDisplay(width: width, height: height, descriptor: null, style: .init(color: true))
     let fps = 40.0, frames = 1200
     var previous = timeline.frame(at: 0)

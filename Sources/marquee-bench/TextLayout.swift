@@ -1,3 +1,4 @@
+import Foundation
 import BitmapFonts
 import Platform
 import Marquee

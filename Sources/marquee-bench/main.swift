@@ -2,6 +2,7 @@
 // without system calls in the timed loops, beside luma.led_matrix's benchmark when a Python
 // with luma is given. Run with `swift build -c release && .build/release/marquee-bench` (the
 // first-frame, rss and idle scenarios run the marquee binary built beside it).
+import Foundation
 @preconcurrency import Platform
 import BitmapFonts
 import Marquee
@@ -17,7 +18,7 @@ var lumaScript = "Sources/marquee-bench/Luma/luma_compare.py"
 nonisolated(unsafe) var arguments = Array(CommandLine.arguments.dropFirst())
 func value() -> String {
   guard arguments.count >= 2 else {
-    fputs("Error: \(arguments[0]) needs a value\n", LibC.standardError)
+    complain("Error: \(arguments[0]) needs a value\n")
     exit(64)
   }
   let text = arguments[1]
@@ -26,7 +27,7 @@ func value() -> String {
 }
 func integer(_ text: String, _ option: String) -> Int {
   guard let number = Int(text), number > 0 else {
-    fputs("Error: \(option) needs a positive whole number, got '\(text)'\n", LibC.standardError)
+    complain("Error: \(option) needs a positive whole number, got '\(text)'\n")
     exit(64)
   }
   return number
@@ -56,7 +57,7 @@ while let first = arguments.first {
       """)
     exit(0)
   default:
-    fputs("Error: unknown option '\(first)'\n", LibC.standardError)
+    complain("Error: unknown option '\(first)'\n")
     exit(64)
   }
 }
@@ -92,8 +93,8 @@ do {
   let runsMarquee = ["first-frame", "rss", "idle", "allocs", "scan", "save"].filter(wants)
   if !runsMarquee.isEmpty && access(marquee, X_OK) != 0 {
     // `swift run marquee-bench` builds only the benchmark; these scenarios run the program.
-    fputs("marquee-bench: \(marquee) is not built, so \(runsMarquee.joined(separator: ", ")) cannot run: "
-      + "build it first (swift build -c release)\n", LibC.standardError)
+    complain("marquee-bench: \(marquee) is not built, so \(runsMarquee.joined(separator: ", ")) cannot run: "
+      + "build it first (swift build -c release)\n")
     for name in runsMarquee { print("marquee-bench scenario=\(name) error=marquee-not-built") }
   } else {
     if wants("first-frame") { base.firstFrame(marquee: marquee) }
@@ -109,6 +110,11 @@ do {
   if wants("hub75") { HUB75Refresh().run() }
   if wants("devices") { try DeviceEncoding(frames: frames, message: Scenarios.lumaMessage).run() }
 } catch {
-  fputs("Error: \(error)\n", LibC.standardError)
+  complain("Error: \(error)\n")
   exit(1)
+}
+
+/// Writes `text` to standard error.
+func complain(_ text: String) {
+  FileHandle.standardError.write(Data(text.utf8))
 }

@@ -1,4 +1,4 @@
 import Platform
 import MarqueeCLI
 
-exit(MarqueeCommand.main(Array(CommandLine.arguments.dropFirst())))
+Environment.exitProcess(MarqueeCommand.main(Array(CommandLine.arguments.dropFirst())))

@@ -28,13 +28,7 @@ struct HTTPTestClient {
     if var size = receiveBuffer {
       setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
     }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let result = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { LibC.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
+    let result = Socket.connect(fd, to: IPAddress("127.0.0.1")!, port: port)
     if result != 0 {
       close(fd)
       return -1
@@ -47,7 +41,7 @@ struct HTTPTestClient {
   static func send(_ fd: Int32, _ bytes: [UInt8]) -> Int {
     var offset = 0
     while offset < bytes.count {
-      let count = bytes[offset...].withUnsafeBytes { LibC.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      let count = bytes[offset...].withUnsafeBytes { Descriptor.send(fd, $0) }
       if count <= 0 { return offset }
       offset += count
     }
@@ -72,7 +66,7 @@ struct HTTPTestClient {
           return Response(status: status, headers: headers, body: data[bodyStart..<(bodyStart + length)])
         }
       }
-      let count = LibC.recv(fd, &buffer, buffer.count, 0)
+      let count = buffer.withUnsafeMutableBytes { Descriptor.receive(fd, into: $0) }
       if count <= 0 { return nil }
       data.append(contentsOf: buffer[0..<count])
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Platform
 import MarqueeTesting
 import MatrixCore

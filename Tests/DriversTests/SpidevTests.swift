@@ -1,3 +1,4 @@
+import Foundation
 import CKernel
 import Platform
 import Testing

@@ -1,3 +1,4 @@
+import Foundation
 import HTTP
 import Platform
 import Synchronization

@@ -1,4 +1,4 @@
-import Platform
+import Foundation  // mktime, the C library's reading of a local date
 import Testing
 
 @testable import Marquee

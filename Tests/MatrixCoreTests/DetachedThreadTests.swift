@@ -16,20 +16,20 @@ import Testing
       #expect(DetachedThread.start {
         started.add(1, ordering: .relaxed)
         // Each holds its thread until every one has started.
-        while !release.load(ordering: .acquiring) { usleep(1000) }
+        while !release.load(ordering: .acquiring) { SignClock.kernelSleep(0.001) }
         finished.add(1, ordering: .relaxed)
       })
     }
     var waited = 0
     while started.load(ordering: .relaxed) < count && waited < 10_000 {
-      usleep(1000)
+      SignClock.kernelSleep(0.001)
       waited += 1
     }
     #expect(started.load(ordering: .relaxed) == count, "only \(started.load(ordering: .relaxed)) of \(count) loops started")
     release.store(true, ordering: .releasing)
     waited = 0
     while finished.load(ordering: .relaxed) < count && waited < 10_000 {
-      usleep(1000)
+      SignClock.kernelSleep(0.001)
       waited += 1
     }
     #expect(finished.load(ordering: .relaxed) == count)

@@ -28,7 +28,7 @@ import Testing
       seen.pinned.store(RealTimeThread.pinCallingThread(to: cpu), ordering: .relaxed)
       seen.ran.store(true, ordering: .relaxed)
     }
-    pthread_join(started.thread, nil)
+    started.thread.join()
     let (ran, pinned) = (seen.ran.load(ordering: .relaxed), seen.pinned.load(ordering: .relaxed))
     #expect(ran)
     #expect(pinned, "CPU \(cpu) is allowed")

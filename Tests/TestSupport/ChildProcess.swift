@@ -119,7 +119,7 @@ public final class ChildProcess: @unchecked Sendable {
     data.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = LibC.write(inputFD, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = Descriptor.write(inputFD, UnsafeRawBufferPointer(rebasing: buffer[offset...]))
         if written < 0 && errno == EINTR { continue }
         if written <= 0 { return }
         offset += written

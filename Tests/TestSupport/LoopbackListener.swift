@@ -1,3 +1,4 @@
+import Foundation
 import Platform
 
 /// A TCP socket listening on a loopback port the kernel chose (no fixed port to collide

@@ -16,7 +16,7 @@ enum GIFDecoder {
   }
 
   static func decode(_ bytes: [UInt8]) throws(PictureFormatError) -> Picture {
-    let (width, height, blocks) = try read(bytes)
+    let (width, height, blocks) = try Self.read(bytes)
     guard !blocks.isEmpty else { throw PictureFormatError("no frame") }
     // Any transparent colour decides the rule for every frame.
     let transparency = blocks.contains { $0.transparent >= 0 }

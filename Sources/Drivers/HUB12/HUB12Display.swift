@@ -95,7 +95,7 @@ public final class HUB12DumpTransport: BatchTransport {
   }
 
   public func reopen() throws {
-    throw SPIError(path: file.path, code: ENOTSUP, operation: "reopen")
+    throw SPIError(path: file.path, code: Errno.notSupported, operation: "reopen")
   }
 }
 

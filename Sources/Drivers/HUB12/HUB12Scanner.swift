@@ -50,7 +50,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   var spare = HUB12Cycle()
   /// The thread's buffer (only the thread touches it while it runs).
   var current = HUB12Cycle()
-  var thread = pthread_t()
+  var thread: JoinableThread?
   var finished = false
   /// Times the loop idled through a dark cycle.
   var idles = 0
@@ -132,7 +132,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   }
 
   public func reopen() throws {
-    throw SPIError(path: board.device, code: ENOTSUP, operation: "reopen (a HUB12 sign is scanned continuously)")
+    throw SPIError(path: board.device, code: Errno.notSupported, operation: "reopen (a HUB12 sign is scanned continuously)")
   }
 
   public func check() throws {
@@ -144,7 +144,7 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
     guard !finished else { return }
     finished = true
     shared.withLock { $0.stop = true }
-    pthread_join(thread, nil)
+    thread?.join()
     try check()
   }
 

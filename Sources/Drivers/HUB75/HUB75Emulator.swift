@@ -81,8 +81,8 @@ public struct HUB75Emulator: Sendable {
   /// Runs one step.
   public mutating func run(_ step: HUB75Program.Step) {
     switch step {
-    case .set(let mask): write(levels | mask)
-    case .clear(let mask): write(levels & ~mask)
+    case .set(let mask): self.write(levels | mask)
+    case .clear(let mask): self.write(levels & ~mask)
     case .pulse(let plane): light(plane: plane)
     }
   }

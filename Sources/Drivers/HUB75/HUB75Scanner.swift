@@ -45,7 +45,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
   let warn: (@Sendable (String) -> Void)?
   /// The display's buffer and the thread's.
   var spare = HUB75Program(), current = HUB75Program()
-  var thread = ThreadHandle()
+  var thread: JoinableThread?
   var finished = false
   /// Working while a refresh runs, resting while it idles dark or waits for its next turn:
   /// a loop stuck in a register write or a wait stops a watchdog's pings.
@@ -110,7 +110,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     guard !finished else { return }
     finished = true
     shared.withLock { $0.stop = true }
-    pthread_join(thread, nil)
+    thread?.join()
     gpio.release()
   }
 

@@ -115,21 +115,20 @@ public final class HUB75DumpTransport: BatchTransport {
       start += text + Array("# refresh\n".utf8)
     }
     pins = start
-    var info = stat()
-    rewrites = fstat(file.raw, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    rewrites = Descriptor.isRegularFile(file.raw)
   }
 
   public func send(_ program: HUB75Program) throws {
     guard !program.words.isEmpty else { return }
     text.removeAll(keepingCapacity: true)
     HUB75Trace.append(program, pins: pins, to: &text)
-    if rewrites, lseek(file.raw, 0, SEEK_SET) != 0 || ftruncate(file.raw, 0) != 0 {
+    if rewrites, !Descriptor.truncateToStart(file.raw) {
       throw SystemError.last("rewrite the trace", path: path)
     }
     try writeAll(text, to: file.raw, what: path)
   }
 
   public func reopen() throws {
-    throw SystemError(code: ENOTSUP, operation: "reopen", path: path)
+    throw SystemError(code: Errno.notSupported, operation: "reopen", path: path)
   }
 }

@@ -16,7 +16,7 @@ public struct OutputError: Error, Sendable, Equatable, CustomStringConvertible {
   }
 
   /// Whether the reader went away (EPIPE): the end of a pipeline, not a failure of ours.
-  public var isBrokenPipe: Bool { code == EPIPE }
+  public var isBrokenPipe: Bool { code == Errno.brokenPipe }
 
   public var description: String {
     "\(what): \(system.reason)"
@@ -43,13 +43,13 @@ public func writeAll(_ raw: UnsafeRawBufferPointer, to descriptor: Int32, what: 
   var offset = 0
   while offset < raw.count {
     if StopSignal.pending != 0 && !StopSignal.waitWritable(descriptor, milliseconds: 500) {
-      throw OutputError(code: EINTR, what: what)
+      throw OutputError(code: Errno.interrupted, what: what)
     }
-    let written = retryingOnInterrupt(unless: { StopSignal.pending != 0 }) { write(descriptor, raw.baseAddress! + offset, raw.count - offset) }
+    let written = retryingOnInterrupt(unless: { StopSignal.pending != 0 }) { Descriptor.write(descriptor, UnsafeRawBufferPointer(rebasing: raw[offset...])) }
     if written < 0 {
       // Interrupted by a stop: the top of the loop gives the reader half a second.
-      if errno == EINTR { continue }
-      throw OutputError(code: errno, what: what)
+      if Errno.current == Errno.interrupted { continue }
+      throw OutputError(code: Errno.current, what: what)
     }
     offset += written
   }

@@ -97,7 +97,7 @@ enum Serve {
       throw UsageError("--mqtt: \(error)")
     }
     // A password from a file or the environment keeps it out of the process list.
-    let environment = getenv("MARQUEE_MQTT_PASSWORD").map { String(cString: $0) }
+    let environment = Environment.value("MARQUEE_MQTT_PASSWORD")
     if let file = options.mqttPasswordFile {
       guard address.password == nil else { throw UsageError("'--mqtt-password-file' and a password in '--mqtt' both give the password: give it once.") }
       do {

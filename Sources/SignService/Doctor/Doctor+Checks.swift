@@ -22,11 +22,11 @@ extension Doctor {
   func gpioAccess() -> Finding? {
     guard case .success(let pi) = pi else { return nil }
     let path = root + pi.gpioDevice
-    guard access(path, F_OK) == 0 else {
+    guard FileBytes.exists(path) else {
       return Finding(check: "GPIO access", verdict: .problem, found: "\(pi.gpioDevice) does not exist",
                      why: "the refresh writes the GPIO registers through it", fix: "use Raspberry Pi OS's kernel, which makes \(pi.gpioDevice)")
     }
-    guard access(path, R_OK | W_OK) == 0 else {
+    guard FileSystem.mayAccess(path, write: true) else {
       return Finding(
         check: "GPIO access", verdict: .problem, found: "this user cannot read and write \(pi.gpioDevice)",
         why: "without it the sign cannot drive the panel",

@@ -38,7 +38,7 @@ public struct Doctor: Sendable {
   let configLines: [String]
 
   /// The command line's doctor: the system's files, or `$MARQUEE_SYSTEM_ROOT`'s.
-  public init(board: SignBoard?, root: String? = getenv("MARQUEE_SYSTEM_ROOT").map { String(cString: $0) }) {
+  public init(board: SignBoard?, root: String? = Environment.value("MARQUEE_SYSTEM_ROOT")) {
     let root = root ?? ""
     let text = { (path: String) in Doctor.text(root + path) }
     self.root = root

@@ -75,11 +75,8 @@ public enum Weekday: String, Sendable, CaseIterable, Hashable {
 public enum LocalTime {
   /// The local date and the minute of the day (0...1439) at Unix time `t`.
   public static func date(at t: Double) -> (date: LocalDate, minute: Int) {
-    var seconds = time_t(floor(t))
-    var parts = tm()
-    localtime_r(&seconds, &parts)
-    return (LocalDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday)),
-            Int(parts.tm_hour) * 60 + Int(parts.tm_min))
+    let local = CalendarTime.local(t)
+    return (LocalDate(year: local.year, month: local.month, day: local.day), local.hour * 60 + local.minute)
   }
 
   /// The Unix time at which the local clock first shows `minute` (0...1440) of `date`
@@ -112,16 +109,9 @@ public enum LocalTime {
   /// The first instant showing `minute` of `day`, from the C library's `mktime`.
   static func search(_ day: LocalDate, _ minute: Int) -> Double {
     var candidates: [Double] = []
-    for dst: Int32 in [0, 1] {
-      var parts = tm()
-      parts.tm_year = Int32(day.year - 1900)
-      parts.tm_mon = Int32(day.month - 1)
-      parts.tm_mday = Int32(day.day)
-      parts.tm_hour = Int32(minute / 60)
-      parts.tm_min = Int32(minute % 60)
-      parts.tm_isdst = dst
-      let value = mktime(&parts)
-      if value != -1 { candidates.append(Double(value)) }
+    for daylight in [false, true] {
+      let reading = CalendarTime.Reading(year: day.year, month: day.month, day: day.day, hour: minute / 60, minute: minute % 60)
+      if let value = CalendarTime.instant(of: reading, daylight: daylight) { candidates.append(value) }
     }
     // The readings that really show the wanted wall time, earliest first.
     if let first = candidates.filter({ c in let shown = LocalTime.date(at: c); return shown.date == day && shown.minute == minute }).min() {
@@ -134,7 +124,7 @@ public enum LocalTime {
       return (shown.date, shown.minute) > (day, minute)
     }
     while high - low > 1 {
-      let middle = floor((low + high) / 2)
+      let middle = ((low + high) / 2).rounded(.down)
       if isPast(middle) { high = middle } else { low = middle }
     }
     return high
@@ -149,16 +139,11 @@ public enum LocalTime {
       let start = dayStart(day), end = dayStart(day.adding(days: 1))
       if end - start != 86_400 {
         // The offset changes once in the day: find the second it does.
-        func offset(_ t: Double) -> Int {
-          var seconds = time_t(floor(t))
-          var parts = tm()
-          localtime_r(&seconds, &parts)
-          return Int(parts.tm_gmtoff)
-        }
+        func offset(_ t: Double) -> Int { CalendarTime.local(t).offset }
         var low = start, high = end - 1
         let first = offset(low)
         while high - low > 1 {
-          let middle = floor((low + high) / 2)
+          let middle = ((low + high) / 2).rounded(.down)
           if offset(middle) == first { low = middle } else { high = middle }
         }
         changes.append((high, date(at: high - 1).minute, date(at: high).minute))

@@ -237,7 +237,7 @@ public final class SchedulePump: Sendable {
         let due = state.withLock { nextDue($0) }
         let milliseconds = Int32(saturating: max(1, min(1000, ((due - clock.wall()) * 1000).rounded(.up))))
         var noticed = false
-        if let notice { noticed = notice.wait(milliseconds: milliseconds) } else { usleep(UInt32(milliseconds) * 1000) }
+        if let notice { noticed = notice.wait(milliseconds: milliseconds) } else { clock.sleep(Double(milliseconds) / 1000) }
         if stop.isSet { return }
         look(noticed: noticed)
       }

@@ -52,20 +52,20 @@ public enum SunTimes {
     let meanAnomaly = 357.52911 + t * (35_999.05029 - 0.0001537 * t)
     let eccentricity = 0.016708634 - t * (0.000042037 + 0.0000001267 * t)
     let m = meanAnomaly * radians
-    let center = sin(m) * (1.914602 - t * (0.004817 + 0.000014 * t)) + sin(2 * m) * (0.019993 - 0.000101 * t) + sin(3 * m) * 0.000289
+    let center = Trigonometry.sine(m) * (1.914602 - t * (0.004817 + 0.000014 * t)) + Trigonometry.sine(2 * m) * (0.019993 - 0.000101 * t) + Trigonometry.sine(3 * m) * 0.000289
     let omega = (125.04 - 1934.136 * t) * radians
-    let apparentLongitude = (meanLongitude + center - 0.00569 - 0.00478 * sin(omega)) * radians
+    let apparentLongitude = (meanLongitude + center - 0.00569 - 0.00478 * Trigonometry.sine(omega)) * radians
     let meanObliquity = 23 + (26 + (21.448 - t * (46.815 + t * (0.00059 - t * 0.001813))) / 60) / 60
-    let obliquity = (meanObliquity + 0.00256 * cos(omega)) * radians
-    let declination = asin(sin(obliquity) * sin(apparentLongitude))
-    let y = pow(tan(obliquity / 2), 2)
+    let obliquity = (meanObliquity + 0.00256 * Trigonometry.cosine(omega)) * radians
+    let declination = Trigonometry.arcSine(Trigonometry.sine(obliquity) * Trigonometry.sine(apparentLongitude))
+    let y = Trigonometry.power(Trigonometry.tangent(obliquity / 2), 2)
     let l0 = meanLongitude * radians
-    let equationOfTime = 4 / radians * (y * sin(2 * l0) - 2 * eccentricity * sin(m) + 4 * eccentricity * y * sin(m) * cos(2 * l0)
-      - 0.5 * y * y * sin(4 * l0) - 1.25 * eccentricity * eccentricity * sin(2 * m))
+    let equationOfTime = 4 / radians * (y * Trigonometry.sine(2 * l0) - 2 * eccentricity * Trigonometry.sine(m) + 4 * eccentricity * y * Trigonometry.sine(m) * Trigonometry.cosine(2 * l0)
+      - 0.5 * y * y * Trigonometry.sine(4 * l0) - 1.25 * eccentricity * eccentricity * Trigonometry.sine(2 * m))
     let latitude = location.latitude * radians
-    let cosine = cos(90.833 * radians) / (cos(latitude) * cos(declination)) - tan(latitude) * tan(declination)
+    let cosine = Trigonometry.cosine(90.833 * radians) / (Trigonometry.cosine(latitude) * Trigonometry.cosine(declination)) - Trigonometry.tangent(latitude) * Trigonometry.tangent(declination)
     guard (-1...1).contains(cosine) else { return nil }
-    let hourAngle = acos(cosine) / radians
+    let hourAngle = Trigonometry.arcCosine(cosine) / radians
     return 720 - 4 * (location.longitude + (rising ? hourAngle : -hourAngle)) - equationOfTime
   }
 }

@@ -43,7 +43,7 @@ extension SignSession {
       throw SignRefusal(.notSaved, "the icon was not added: \(error)")
     }
     // The same name under another kind of file would be read first, or after: only this one.
-    for other in PictureFile.extensions where other != kind { unlink("\(folder)/\(name).\(other)") }
+    for other in PictureFile.extensions where other != kind { FileSystem.removeFile("\(folder)/\(name).\(other)") }
     feed.fonts.replaceIcons(feed.fonts.icons.replacing(icon))
     changed()
   }

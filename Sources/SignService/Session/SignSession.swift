@@ -138,7 +138,7 @@ public final class SignSession: Sendable {
     var removed = 0
     if let state {
       let name = state.split(separator: "/", omittingEmptySubsequences: false).last.map(String.init) ?? state
-      removed += DurableFile.removeLeftovers(in: StateFile.folder(of: state)) { $0 == name }
+      removed += DurableFile.removeLeftovers(in: DurableFile.folder(of: state)) { $0 == name }
     }
     if let icons {
       removed += DurableFile.removeLeftovers(in: icons) { file in

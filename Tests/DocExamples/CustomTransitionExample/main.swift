@@ -4,7 +4,7 @@ import BitmapFonts
 import Marquee
 import MatrixCore
 
-import Platform  // exit
+import Foundation  // exit
 
 // From Docs/effects.md:
 let blink = Transition(duration: 0.6) { old, new, p, area in

@@ -2,7 +2,7 @@
 // that it stays so), driven by a player and checked.
 import Marquee
 
-import Platform  // exit
+import Foundation  // exit
 
 // From Docs/zones.md:
 import MatrixCore

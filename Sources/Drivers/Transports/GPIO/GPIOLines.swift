@@ -14,16 +14,16 @@ public struct GPIOError: DeviceNodeError, Sendable, Equatable {
   public var description: String {
     let name = system.reason
     switch code {
-    case ENOENT where operation == "open":
+    case Errno.noSuchFileOrDirectory where operation == "open":
       return "\(path): no such GPIO chip — 'gpiodetect' (package gpiod) lists the chips"
-    case EACCES where operation == "open", EPERM where operation == "open":
+    case Errno.permissionDenied where operation == "open", Errno.notPermitted where operation == "open":
       return "\(path): permission denied — add your user to the 'gpio' group "
         + "(sudo usermod -aG gpio $USER, then log in again) or run as root"
-    case EBUSY:
+    case Errno.resourceBusy:
       return "\(path): \(operation): a line is held by another program or driver (\(name)) — 'gpioinfo' shows who"
-    case EINVAL where operation.hasPrefix("request"):
+    case Errno.invalidArgument where operation.hasPrefix("request"):
       return "\(path): \(operation): no such line on this chip (\(name)) — 'gpioinfo' lists its lines"
-    case ENOTTY:
+    case Errno.inappropriateControl:
       return "\(path): not a GPIO chip (\(operation): \(name))"
     default:
       return "\(path): \(operation) failed: \(name)"
@@ -48,29 +48,29 @@ public final class GPIOLines {
   public init(chip: String, offsets: [Int], consumer: String, initial: UInt64) throws(GPIOError) {
     self.chip = chip
     self.offsets = offsets
-    let chipFD = StopSignal.open(chip, O_RDWR | O_CLOEXEC)
-    guard chipFD >= 0 else { throw GPIOError(path: chip, code: errno, operation: "open") }
+    let chipFD = StopSignal.open(chip, OpenFlag.readWrite | OpenFlag.closeOnExec)
+    guard chipFD >= 0 else { throw GPIOError(path: chip, code: Errno.current, operation: "open") }
     chipDescriptor = chipFD
     let lines = offsets.map { UInt32($0) }
     let fd = lines.withUnsafeBufferPointer { offsets in
       marquee_gpio_request_outputs(chipFD, offsets.baseAddress, UInt32(offsets.count), consumer, initial)
     }
     guard fd >= 0 else {
-      let code = errno
-      close(chipFD)
+      let code = Errno.current
+      Descriptor.close(chipFD)
       throw GPIOError(path: chip, code: code, operation: "request lines \(offsets.map(String.init).joined(separator: ", "))")
     }
     descriptor = fd
   }
 
   deinit {
-    close(descriptor)
-    close(chipDescriptor)
+    Descriptor.close(descriptor)
+    Descriptor.close(chipDescriptor)
   }
 
   /// Sets the lines of `mask` to `bits`, together.
   public func set(_ bits: UInt64, mask: UInt64) throws(GPIOError) {
     let result = retryingOnInterrupt { marquee_gpio_set_values(descriptor, bits, mask) }
-    if result < 0 { throw GPIOError(path: chip, code: errno, operation: "set lines") }
+    if result < 0 { throw GPIOError(path: chip, code: Errno.current, operation: "set lines") }
   }
 }

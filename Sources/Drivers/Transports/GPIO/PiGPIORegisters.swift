@@ -8,9 +8,9 @@ public struct GPIORegisterError: Error, Sendable, Equatable, CustomStringConvert
 
   init(mapping error: SystemError) {
     switch error.code {
-    case ENOENT:
+    case Errno.noSuchFileOrDirectory:
       self.init("\(error.path ?? ""): no such device — the kernel's GPIO memory driver is missing (Raspberry Pi OS and Debian's Pi kernels have it)")
-    case EACCES, EPERM:
+    case Errno.permissionDenied, Errno.notPermitted:
       self.init("\(error.path ?? ""): permission denied — add your user to the 'gpio' group (sudo usermod -aG gpio $USER, then log in again) or run as root")
     default:
       self.init(error.description)

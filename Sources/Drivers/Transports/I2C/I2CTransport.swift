@@ -10,7 +10,7 @@ public protocol I2CTransport: BatchTransport where Batch == I2CWrites {
 
 extension I2CTransport {
   public mutating func reopen() throws {
-    throw I2CError(path: "transport", code: ENOTSUP, operation: "reopen")
+    throw I2CError(path: "transport", code: Errno.notSupported, operation: "reopen")
   }
 }
 
@@ -37,20 +37,20 @@ public struct I2CError: DeviceNodeError, Sendable, Equatable {
     let name = system.reason
     let bus = path.split(separator: "-").last.map(String.init) ?? "1"
     switch (code, address) {
-    case (ENOENT, _) where operation == "open":
+    case (Errno.noSuchFileOrDirectory, _) where operation == "open":
       return "\(path): no such I2C bus — is I2C enabled (dtparam=i2c_arm=on), and is this the right bus number?"
-    case (EACCES, _) where operation == "open", (EPERM, _) where operation == "open":
+    case (Errno.permissionDenied, _) where operation == "open", (Errno.notPermitted, _) where operation == "open":
       return "\(path): permission denied — add your user to the 'i2c' group "
         + "(sudo usermod -aG i2c $USER, then log in again) or run as root"
-    case (EREMOTEIO, let address?), (ENXIO, let address?):
+    case (Errno.remoteIOError, let address?), (Errno.noSuchDeviceOrAddress, let address?):
       return "\(path): no device acknowledged at address \(hex(address)) (\(name)) — check the wiring, "
         + "power and the address jumpers; 'i2cdetect -y \(bus)' lists the addresses that answer"
-    case (EBUSY, let address?):
+    case (Errno.resourceBusy, let address?):
       return "\(path): address \(hex(address)) is held by a kernel driver (an ht16k33 overlay?) — remove it "
         + "from config.txt, or unbind the driver"
-    case (ENOTTY, _):
+    case (Errno.inappropriateControl, _):
       return "\(path): not an I2C bus (\(operation): \(name))"
-    case (let code, let address?) where code == ETIMEDOUT || code == EAGAIN:
+    case (let code, let address?) where code == Errno.timedOut || code == Errno.tryAgain:
       return "\(path): \(operation) to \(hex(address)) timed out (\(name)) — is the bus stuck, or the pull-ups missing?"
     case (_, let address?):
       return "\(path): \(operation) to \(hex(address)) failed: \(name)"
@@ -78,49 +78,49 @@ public final class I2CDevTransport: I2CTransport {
   /// - Throws: ``I2CError`` naming the bus, with advice for the usual causes.
   public init(path: String) throws(I2CError) {
     self.path = path
-    try open()
+    try openBus()
   }
 
   /// Opens the bus (again) and checks its functions.
-  func open() throws(I2CError) {
-    let fd = StopSignal.open(path, O_RDWR | O_CLOEXEC)
-    guard fd >= 0 else { throw I2CError(path: path, code: errno, operation: "open") }
+  func openBus() throws(I2CError) {
+    let fd = StopSignal.open(path, OpenFlag.readWrite | OpenFlag.closeOnExec)
+    guard fd >= 0 else { throw I2CError(path: path, code: Errno.current, operation: "open") }
     var mask: UInt = 0
-    guard ioctl(fd, I2CDevTransport.functions, &mask) == 0 else {
-      let code = errno
-      close(fd)
+    guard Descriptor.control(fd, I2CDevTransport.functions, &mask) else {
+      let code = Errno.current
+      Descriptor.close(fd)
       throw I2CError(path: path, code: code, operation: "read the adapter's functions")
     }
     guard mask & UInt(marquee_i2c_func_i2c()) != 0 else {
-      close(fd)
-      throw I2CError(path: path, code: EOPNOTSUPP, operation: "plain I2C writes (this adapter only does SMBus)")
+      Descriptor.close(fd)
+      throw I2CError(path: path, code: Errno.notSupported, operation: "plain I2C writes (this adapter only does SMBus)")
     }
     descriptor = fd
     currentAddress = -1
   }
 
   public func reopen() throws {
-    if descriptor >= 0 { close(descriptor) }
+    if descriptor >= 0 { Descriptor.close(descriptor) }
     descriptor = -1
-    try open()
+    try openBus()
   }
 
-  deinit { if descriptor >= 0 { close(descriptor) } }
+  deinit { if descriptor >= 0 { Descriptor.close(descriptor) } }
 
   public func send(_ writes: I2CWrites) throws {
     for index in 0..<writes.count {
       let address = writes.address(index)
       if Int(address) != currentAddress {
         guard marquee_i2c_set_address(descriptor, UInt32(address)) == 0 else {
-          throw I2CError(path: path, code: errno, operation: "select", address: address)
+          throw I2CError(path: path, code: Errno.current, operation: "select", address: address)
         }
         currentAddress = Int(address)
       }
       let bytes = writes.bytes(index)
-      let written = retryingOnInterrupt { bytes.withUnsafeBytes { LibC.write(descriptor, $0.baseAddress, $0.count) } }
-      if written < 0 { throw I2CError(path: path, code: errno, operation: "write \(bytes.count) bytes", address: address) }
+      let written = retryingOnInterrupt { bytes.withUnsafeBytes { Descriptor.write(descriptor, $0) } }
+      if written < 0 { throw I2CError(path: path, code: Errno.current, operation: "write \(bytes.count) bytes", address: address) }
       if written != bytes.count {
-        throw I2CError(path: path, code: EIO, operation: "write \(bytes.count) bytes (only \(written) went)", address: address)
+        throw I2CError(path: path, code: Errno.ioError, operation: "write \(bytes.count) bytes (only \(written) went)", address: address)
       }
     }
   }

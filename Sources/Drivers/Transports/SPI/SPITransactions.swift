@@ -40,7 +40,7 @@ public struct SPITransactions: ByteBatch, Sendable, Equatable {
   public mutating func append(contentsOf other: SPITransactions) {
     for index in 0..<other.count {
       let bytes = other.transaction(index)
-      write(maxCount: 1, length: bytes.count) { writer in
+      self.write(maxCount: 1, length: bytes.count) { writer in
         bytes.withUnsafeBufferPointer { source in
           if let base = source.baseAddress { writer.next.update(from: base, count: source.count) }
         }

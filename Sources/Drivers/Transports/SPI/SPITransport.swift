@@ -10,7 +10,7 @@ public protocol SPITransport: BatchTransport where Batch == SPITransactions {
 
 extension SPITransport {
   public mutating func reopen() throws {
-    throw SPIError(path: "transport", code: ENOTSUP, operation: "reopen")
+    throw SPIError(path: "transport", code: Errno.notSupported, operation: "reopen")
   }
 }
 
@@ -72,16 +72,16 @@ public struct SPIError: DeviceNodeError, Sendable, Equatable {
 
   public var description: String {
     switch code {
-    case ENOENT where operation == "open":
+    case Errno.noSuchFileOrDirectory where operation == "open":
       return "\(path): no such device — is SPI enabled (dtparam=spi=on)?"
-    case EACCES where operation == "open", EPERM where operation == "open":
+    case Errno.permissionDenied where operation == "open", Errno.notPermitted where operation == "open":
       return "\(path): permission denied — add your user to the 'spi' group "
         + "(sudo usermod -aG spi $USER, then log in again) or run as root"
-    case ENXIO where operation == "open", ENODEV where operation == "open":
+    case Errno.noSuchDeviceOrAddress where operation == "open", Errno.noSuchDevice where operation == "open":
       return "\(path): no SPI device behind this node (\(name)) — is the spidev driver bound to it?"
-    case ENOTTY:
+    case Errno.inappropriateControl:
       return "\(path): not an SPI device (\(operation): \(name))"
-    case ESHUTDOWN, ENODEV, EIO:
+    case Errno.shutDown, Errno.noSuchDevice, Errno.ioError:
       return "\(path): \(operation) failed: \(message) — was the device removed?"
     default:
       return "\(path): \(operation) failed: \(message)"

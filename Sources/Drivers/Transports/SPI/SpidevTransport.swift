@@ -48,14 +48,14 @@ public final class SpidevTransport: SPITransport {
     requestedSpeed = requested
     descriptor = -1
     bufferSize = SpidevTransport.readBufferSize()
-    try open()
+    try openDevice()
   }
 
   /// Opens and configures the device (again).
-  func open() throws(SPIError) {
+  func openDevice() throws(SPIError) {
     let requested = requestedSpeed
-    let fd = StopSignal.open(path, O_RDWR | O_CLOEXEC)
-    guard fd >= 0 else { throw SPIError(path: path, code: errno, operation: "open") }
+    let fd = StopSignal.open(path, OpenFlag.readWrite | OpenFlag.closeOnExec)
+    guard fd >= 0 else { throw SPIError(path: path, code: Errno.current, operation: "open") }
     descriptor = fd
     do throws(SPIError) {
       var mode: UInt8 = 0
@@ -69,36 +69,31 @@ public final class SpidevTransport: SPITransport {
       try control(SpidevTransport.readMaxSpeed, &speed, "read the clock")
       speedHz = speed
       if mode & 0x03 != 0 || (bits != 8 && bits != 0) {
-        throw SPIError(path: path, code: EINVAL, operation: "set SPI mode 0 with 8-bit words (driver kept mode \(mode), \(bits) bits)")
+        throw SPIError(path: path, code: Errno.invalidArgument, operation: "set SPI mode 0 with 8-bit words (driver kept mode \(mode), \(bits) bits)")
       }
     } catch {
-      close(fd)
+      Descriptor.close(fd)
       descriptor = -1
       throw error
     }
   }
 
   public func reopen() throws {
-    if descriptor >= 0 { close(descriptor) }
+    if descriptor >= 0 { Descriptor.close(descriptor) }
     descriptor = -1
-    try open()
+    try openDevice()
   }
 
-  deinit { if descriptor >= 0 { close(descriptor) } }
+  deinit { if descriptor >= 0 { Descriptor.close(descriptor) } }
 
   func control<T: BitwiseCopyable>(_ request: UInt, _ value: inout T, _ operation: String) throws(SPIError) {
-    let result = retryingOnInterrupt { withUnsafeMutableBytes(of: &value) { ioctl(descriptor, request, $0.baseAddress!) } }
-    if result < 0 { throw SPIError(path: path, code: errno, operation: operation) }
+    if !Descriptor.control(descriptor, request, &value) { throw SPIError(path: path, code: Errno.current, operation: operation) }
   }
 
   /// The driver's `bufsiz` parameter, or its default of 4096.
   static func readBufferSize() -> Int {
-    let fd = StopSignal.open("/sys/module/spidev/parameters/bufsiz", O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return 4096 }
-    defer { close(fd) }
-    var buffer = [UInt8](repeating: 0, count: 32)
-    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, 31) }
-    let text = count > 0 ? String(decoding: buffer[0..<count], as: UTF8.self) : ""
+    let bytes = (try? FileBytes.read("/sys/module/spidev/parameters/bufsiz", limit: 32)) ?? []
+    let text = String(decoding: bytes, as: UTF8.self)
     let value = Int(text.filter(\.isNumber)) ?? 0
     return value > 0 ? value : 4096
   }
@@ -118,7 +113,7 @@ public final class SpidevTransport: SPITransport {
           if budget + aligned > bufferSize {
             if last == first {
               throw SPIError(
-                path: path, code: EMSGSIZE,
+                path: path, code: Errno.messageTooLong,
                 operation: "send a \(length)-byte transaction (spidev's buffer is \(bufferSize) bytes; raise it with "
                   + "spidev.bufsiz=65536 on the kernel command line, cmdline.txt on a Raspberry Pi)")
             }
@@ -170,9 +165,9 @@ public final class SpidevTransport: SPITransport {
     SpidevTransport.packTransfers(
       into: &records, bufferAddress: UInt64(UInt(bitPattern: bytes.baseAddress)),
       transactions: transactions, from: first, to: last, speedHz: speedHz)
-    let result = retryingOnInterrupt {
-      records.withUnsafeMutableBytes { raw in ioctl(descriptor, SpidevTransport.messageRequest(count: count), raw.baseAddress!) }
+    let result = records.withUnsafeMutableBytes { raw in
+      Descriptor.control(descriptor, SpidevTransport.messageRequest(count: count), raw.baseAddress!)
     }
-    if result < 0 { throw SPIError(path: path, code: errno, operation: "write") }
+    if result < 0 { throw SPIError(path: path, code: Errno.current, operation: "write") }
   }
 }

@@ -1,56 +1,71 @@
-import Platform
-import Drivers
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Writing a file so that a power cut leaves the old one or the new one, whole: a new file
 /// beside it under a name of its own (never through a link: `O_EXCL | O_NOFOLLOW`, mode
 /// 0600), flushed, renamed over the old, and the folder flushed. Only when ``write(_:to:what:)``
 /// returns is the change on the disk. The state file and uploaded icons are written so.
-enum DurableFile {
+public enum DurableFile {
+  /// Why a file could not be written: the file and the step that failed, in words.
+  public struct Failure: Error, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
   /// Writes `bytes` to `path`; `what` names the file's kind in errors ("the state").
   ///
-  /// - Throws: ``SignFailure`` naming the file and what failed (nothing replaced).
-  static func write(_ bytes: [UInt8], to path: String, what: String) throws {
+  /// - Throws: ``Failure`` naming the file and what failed (nothing replaced).
+  public static func write(_ bytes: [UInt8], to path: String, what: String) throws(Failure) {
     var temporary = ""
     var descriptor: Int32 = -1
     for attempt in 0..<16 where descriptor < 0 {
       temporary = "\(path).new-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-      descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+      descriptor = Descriptor.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode: 0o600)
       if descriptor < 0 && (errno != EEXIST || attempt == 15) {
-        throw SignFailure("\(temporary): cannot write \(what): \(String(cString: strerror(errno)))")
+        throw Failure(description: "\(temporary): cannot write \(what): \(SystemError.last("open").reason)")
       }
     }
-    do {
-      try writeAll(bytes, to: descriptor, what: temporary)
-    } catch {
-      close(descriptor)
+    guard Descriptor.writeAll(descriptor, bytes) else {
+      let reason = SystemError.last("write").reason
+      Descriptor.close(descriptor)
       unlink(temporary)
-      throw SignFailure("\(error)")
+      throw Failure(description: "\(temporary): cannot write \(what): \(reason)")
     }
     guard fsync(descriptor) == 0 else {
       let code = errno
-      close(descriptor)
+      Descriptor.close(descriptor)
       unlink(temporary)
-      throw SignFailure("\(temporary): cannot flush \(what) to the disk: \(String(cString: strerror(code)))")
+      throw Failure(description: "\(temporary): cannot flush \(what) to the disk: \(String(cString: strerror(code)))")
     }
-    close(descriptor)
+    Descriptor.close(descriptor)
     guard rename(temporary, path) == 0 else {
       let code = errno
       unlink(temporary)
-      throw SignFailure("\(path): cannot replace \(what): \(String(cString: strerror(code)))")
+      throw Failure(description: "\(path): cannot replace \(what): \(String(cString: strerror(code)))")
     }
     // The rename is on the disk once the folder is.
-    let directory = open(StateFile.folder(of: path), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    let directory = Descriptor.open(folder(of: path), O_RDONLY | O_DIRECTORY)
     if directory >= 0 {
       _ = fsync(directory)
-      close(directory)
+      Descriptor.close(directory)
     }
+  }
+
+  /// The folder a file is in ("." for a bare name, "/" for a file at the root).
+  public static func folder(of path: String) -> String {
+    let folder = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+    return folder.isEmpty ? "/" : folder
   }
 
   /// Removes what writes cut short left in `folder` (a SIGKILL or a power cut between the
   /// new file's creation and its rename): files named as ``write(_:to:what:)`` names its
   /// new files, `NAME.new-PID-NUMBER`, for the names `belongs` accepts. Returns how many.
   @discardableResult
-  static func removeLeftovers(in folder: String, of belongs: (String) -> Bool) -> Int {
+  public static func removeLeftovers(in folder: String, of belongs: (String) -> Bool) -> Int {
     var removed = 0
     for entry in FileBytes.entries(of: folder) {
       guard let marker = entry.ranges(of: ".new-").last else { continue }
