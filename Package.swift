@@ -14,8 +14,11 @@ let package = Package(
   products: [
     .library(name: "Platform", targets: ["Platform"]),
     .library(name: "MatrixCore", targets: ["MatrixCore"]),
+    .library(name: "FontCore", targets: ["FontCore"]),
     .library(name: "BitmapFonts", targets: ["BitmapFonts"]),
+    .library(name: "TimelineCore", targets: ["TimelineCore"]),
     .library(name: "Marquee", targets: ["Marquee"]),
+    .library(name: "MAX7219Core", targets: ["MAX7219Core"]),
     .library(name: "Drivers", targets: ["Drivers"]),
     .library(name: "MarqueeTesting", targets: ["MarqueeTesting"]),
     .library(name: "SimpleJSON", targets: ["SimpleJSON"]),
@@ -43,12 +46,25 @@ let package = Package(
     // Pixels: framebuffers, frames and the display protocol. Depends on nothing.
     .target(name: "MatrixCore"),
     .target(name: "SimpleJSON"),
-    .target(name: "BitmapFonts", dependencies: ["Platform", "MatrixCore"], exclude: ["Writing/Generator", "Art"]),
-    // The generator of the Chinese calendar's tables is a script beside them.
-    .target(name: "Marquee", dependencies: ["Platform", "TotalConversion", "MatrixCore", "BitmapFonts"], exclude: ["Calendar/Generator"]),
+    // The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
+    // writing systems. Needs no operating system: it builds in Embedded Swift for a
+    // microcontroller as it is (Docs/embedded.md). The tables' generators are scripts beside them.
+    .target(name: "FontCore", dependencies: ["MatrixCore"], exclude: ["Writing/Generator", "Art"]),
+    // Font files and their formats, the font folders, picture files; re-exports FontCore.
+    .target(name: "BitmapFonts", dependencies: ["Platform", "MatrixCore", "FontCore"]),
+    // The timeline core: ribbon, cycle, transitions, zones and the Chinese calendar. Builds in
+    // Embedded Swift (the time placeholders, which need the local time zone, left out there).
+    .target(
+      name: "TimelineCore", dependencies: ["Platform", "TotalConversion", "MatrixCore", "FontCore"], exclude: ["Calendar/Generator"]),
+    // The player, its clock, the sign with notifications; re-exports TimelineCore.
+    .target(name: "Marquee", dependencies: ["Platform", "MatrixCore", "TimelineCore"]),
     // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.
     .target(name: "CKernel"),
-    .target(name: "Drivers", dependencies: ["Platform", "MatrixCore", "SimpleJSON", "CKernel"]),
+    // The MAX7219 core: the encoder, its board and wiring, the SPI transactions it writes and
+    // the chain's emulator. Builds in Embedded Swift (the firmware drives a chain with it).
+    .target(name: "MAX7219Core", dependencies: ["MatrixCore"]),
+    // Where frames go: every LED family, transports to the kernel; re-exports MAX7219Core.
+    .target(name: "Drivers", dependencies: ["Platform", "MatrixCore", "SimpleJSON", "CKernel", "MAX7219Core"]),
     .target(name: "MarqueeTesting", dependencies: ["Platform", "MatrixCore"]),
     // An HTTP/1.1 server with a responder seam: bytes to requests, requests to responses.
     .target(name: "HTTP", dependencies: ["Platform", "SimpleJSON"]),
@@ -96,12 +112,12 @@ let package = Package(
       name: "MatrixCoreTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "BitmapFontsTests", dependencies: ["Platform", "BitmapFonts", "MarqueeTesting", "TestSupport"],
+      name: "BitmapFontsTests", dependencies: ["Platform", "FontCore", "BitmapFonts", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
     .testTarget(
-      name: "MarqueeTests", dependencies: ["Platform", "Marquee", "MarqueeTesting", "TestSupport"],
+      name: "MarqueeTests", dependencies: ["Platform", "TimelineCore", "Marquee", "MarqueeTesting", "TestSupport"],
       exclude: ["__Snapshots__"]),
-    .testTarget(name: "DriversTests", dependencies: ["Platform", "Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
+    .testTarget(name: "DriversTests", dependencies: ["Platform", "MAX7219Core", "Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
     .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON", "TestSupport"]),
     .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),

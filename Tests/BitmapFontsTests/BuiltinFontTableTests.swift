@@ -11,22 +11,22 @@ import Testing
 
   @Test(.enabled(if: python != nil, "needs python3"), arguments: ["5x7", "3x5"])
   func theFontsDataIsWhatTheGeneratorWritesFromTheDrawing(font: String) throws {
-    let script = Self.root.appendingPathComponent("Sources/BitmapFonts/Art/font_tables.py").path
+    let script = Self.root.appendingPathComponent("Sources/FontCore/Art/font_tables.py").path
     let result = try ChildProcess.run(Self.python!, [script, font], timeout: 60)
     #expect(result.status == 0, "\(result.stderr)")
     let committed = try String(
-      contentsOf: Self.root.appendingPathComponent("Sources/BitmapFonts/BuiltinFont\(font)+Data.swift"), encoding: .utf8)
+      contentsOf: Self.root.appendingPathComponent("Sources/FontCore/BuiltinFont\(font)+Data.swift"), encoding: .utf8)
     let same = result.stdout == committed
     #expect(same, "BuiltinFont\(font)+Data.swift differs from what Art/font_tables.py writes: run it again")
   }
 
   @Test(.enabled(if: python != nil, "needs python3"))
   func theIconsDataIsWhatTheGeneratorWritesFromTheDrawing() throws {
-    let script = Self.root.appendingPathComponent("Sources/BitmapFonts/Art/icon_tables.py").path
+    let script = Self.root.appendingPathComponent("Sources/FontCore/Art/icon_tables.py").path
     let result = try ChildProcess.run(Self.python!, [script], timeout: 60)
     #expect(result.status == 0, "\(result.stderr)")
     let committed = try String(
-      contentsOf: Self.root.appendingPathComponent("Sources/BitmapFonts/Icons/BuiltinIcons+Data.swift"), encoding: .utf8)
+      contentsOf: Self.root.appendingPathComponent("Sources/FontCore/Icons/BuiltinIcons+Data.swift"), encoding: .utf8)
     let same = result.stdout == committed
     #expect(same, "BuiltinIcons+Data.swift differs from what Art/icon_tables.py writes: run it again")
   }

@@ -3,6 +3,7 @@ import MatrixCore
 import Testing
 
 @testable import BitmapFonts
+@testable import FontCore
 
 @Suite struct BuiltinFontTests {
   let font = BuiltinFont5x7()

@@ -6,6 +6,7 @@ import TestSupport
 import Testing
 
 @testable import BitmapFonts
+@testable import FontCore
 
 @Suite struct GzipTests {
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/bin/gzip"), "needs the Debian package gzip"),

@@ -2,6 +2,7 @@ import MatrixCore
 import Testing
 
 @testable import BitmapFonts
+@testable import FontCore
 
 /// Lines for pages: Latin at spaces and hyphens, CJK between characters but never a line
 /// that starts with closing or ends with opening punctuation (避头尾), overlong words split.

@@ -3,6 +3,7 @@ import MatrixCore
 import Testing
 
 @testable import BitmapFonts
+@testable import FontCore
 
 @Suite(.enabled(if: DebianFonts.exists(DebianFonts.unifontHex), "needs the Debian package unifont"))
 struct MixedFontTests {

@@ -3,6 +3,7 @@ import MatrixCore
 import Testing
 
 @testable import BitmapFonts
+@testable import FontCore
 
 /// Bad picture files: a clear reason naming the file, never a crash.
 @Suite struct PictureErrorTests {

@@ -3,6 +3,7 @@ import MatrixCore
 import Testing
 
 @testable import BitmapFonts
+@testable import FontCore
 
 @Suite struct TextRendererTests {
   let renderer = TextRenderer()

@@ -19,10 +19,10 @@ import Testing
   func tablesAreWhatTheGeneratorWritesFromTheInstalledDatabase() throws {
     _ = try ucdFile("UnicodeData.txt")
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let script = root.appendingPathComponent("Sources/BitmapFonts/Writing/Generator/unicode_tables.py").path
+    let script = root.appendingPathComponent("Sources/FontCore/Writing/Generator/unicode_tables.py").path
     let result = try ChildProcess.run("/usr/bin/env", ["python3", script], timeout: 300)
     #expect(result.status == 0, "\(result.stderr)")
-    let committed = try String(contentsOf: root.appendingPathComponent("Sources/BitmapFonts/Writing/Unicode+Tables.swift"), encoding: .utf8)
+    let committed = try String(contentsOf: root.appendingPathComponent("Sources/FontCore/Writing/Unicode+Tables.swift"), encoding: .utf8)
     let same = result.stdout == committed
     #expect(same, Comment(rawValue: "Unicode+Tables.swift differs from what the generator writes: run it again"))
     #expect(committed.contains("Character Database \(UnicodeTables.unicodeVersion) "))

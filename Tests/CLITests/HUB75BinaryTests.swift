@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// The real binary on HUB75 panels: its trace decoded by the emulated panels, and its run on
 /// the registers the fake kernel serves (a file for `/dev/gpiomem`, a Pi 4's device tree).

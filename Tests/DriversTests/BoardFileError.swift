@@ -1,4 +1,5 @@
 @testable import Drivers
+@testable import MAX7219Core
 
 /// What reading `json` as a board file (named `path`) says is wrong, or "" when it loads.
 func boardFileError(_ json: String, path: String) -> String {

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// Runs `body` with a pipe's write end and returns everything written to it.
 func capture(_ body: (Int32) throws -> Void) rethrows -> String {

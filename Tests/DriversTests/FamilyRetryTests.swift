@@ -4,6 +4,7 @@ import MatrixCore
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// An I2C bus that fails on demand, and whose reopening can fail too.
 final class FlakyI2C: I2CTransport {

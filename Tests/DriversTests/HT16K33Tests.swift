@@ -4,6 +4,7 @@ import SimpleJSON
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// HT16K33 backpacks: the bytes on the bus checked against Adafruit's drawing rules, and
 /// round trips through the chip emulator.

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// HUB12 panels: the bytes checked against the Freetronics DMD library's scan, the
 /// emulated panels against the frame, and board files.

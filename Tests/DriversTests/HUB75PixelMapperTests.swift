@@ -3,6 +3,7 @@ import TestSupport
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// hzeller's pixel mappers, checked against a model of the arrangements his documentation
 /// draws (rpi-rgb-led-matrix, examples-api-use/README "Remapping coordinates"), not his code:

@@ -7,6 +7,7 @@ import TestSupport
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// HUB75 RGB panels: the refresh program decoded by the emulated panels in every wiring,
 /// address kind, multiplexing, chain, parallel chains and depth; the trace; board files;

@@ -2,6 +2,7 @@ import MatrixCore
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// The scanners' lateness figures: the values at ranks count × p of the sorted latenesses,
 /// as a sort finds them, found by selection instead.

@@ -5,6 +5,7 @@ import MatrixCore
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 
 func randomFrame(width: Int, height: Int, using random: inout SplitMix64) -> Frame {

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// WS2812/SK6812 and APA102/SK9822 panels: pulse timing and frames checked by emulators
 /// written from the datasheets, panel wiring against hand-drawn orders, the current limit.

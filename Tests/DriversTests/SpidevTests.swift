@@ -4,6 +4,7 @@ import Platform
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 @Suite struct SpidevTests {
   @Test func ioctlNumbersAreTheKernels() {

@@ -6,6 +6,7 @@ import MatrixCore
 import Testing
 
 @testable import Drivers
+@testable import MAX7219Core
 
 /// The terminal simulator, checked by what a terminal would show (``TerminalScreen``) after
 /// every frame: changed cells only are rewritten, in every style, and the screen always shows

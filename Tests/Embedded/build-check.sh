@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the pixel core (MatrixCore), the font core (most of BitmapFonts) and the timeline
-# core (most of Marquee) in Embedded Swift for the three microcontroller architectures the toolchain ships (armv6m: Cortex-M0+,
+# Builds the engine's modules that need no operating system (Tests/Embedded/modules.sh:
+# MatrixCore, TotalConversion, FontCore, TimelineCore, MAX7219Core) in Embedded Swift for the three microcontroller architectures the toolchain ships (armv6m: Cortex-M0+,
 # the RP2040; armv7em: Cortex-M4/M7; riscv32), with warnings as errors, so nothing that
 # Embedded Swift lacks creeps into them.
 # Prints the object size per target. Exit 0 when all build; 1 when one fails. Skips (exit 0,
@@ -33,11 +33,9 @@ build() {
 status=0
 for target in armv6m-none-none-eabi armv7em-none-none-eabi riscv32-none-none-eabi; do
   mkdir -p "$out/$target"
-  build "$target" MatrixCore MatrixCore Sources/MatrixCore/*.swift \
-    && build "$target" BitmapFonts "the font core (${#font_core[@]} files of BitmapFonts)" "${font_core[@]}" \
-    && build "$target" TotalConversion TotalConversion Sources/TotalConversion/*.swift \
-    && build "$target" Marquee "the timeline core (${#timeline_core[@]} files of Marquee)" "${timeline_core[@]}" \
-    && build "$target" Drivers "the MAX7219 core (${#max7219_core[@]} files of Drivers)" "${max7219_core[@]}" \
-    || status=1
+  for module in "${embedded_modules[@]}"; do
+    mapfile -t files < <(module_files "$module")
+    build "$target" "$module" "$module (${#files[@]} files)" "${files[@]}" || { status=1; break; }
+  done
 done
 exit "$status"

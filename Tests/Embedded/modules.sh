@@ -1,29 +1,17 @@
-# The files of each part of the engine that builds in Embedded Swift, in arrays
-# (sourced by build-check.sh and run-qemu.sh from the package's root).
-# The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
-# writing-system tables. Left out, as they need an operating system or are not needed on a
-# microcontroller: font files and the font locator, the file formats' readers, the icon
-# folder and picture files with their decoders.
-font_core=()
-while IFS= read -r file; do font_core+=("$file"); done < <(
-  find Sources/BitmapFonts -name '*.swift' \
-    ! -name FontFile.swift ! -name FontLocator.swift ! -name FontSummary.swift \
-    ! -path '*/Formats/*' ! -name 'IconSet+Folder.swift' ! -name PictureFile.swift ! -name '*Decoder.swift' | sort)
-# The timeline core: ribbon, cycle, transitions, zones and the Chinese calendar, on the
-# total conversions. Left out, as they need an operating system: the player and its clock,
-# the sign controller and the stop flag, the sign with its notifications. The text
-# templates' time placeholders are left out inside (`#if !hasFeature(Embedded)`).
-timeline_core=()
-while IFS= read -r file; do timeline_core+=("$file"); done < <(
-  find Sources/Marquee -name '*.swift' \
-    ! -name Player.swift ! -name PlayerClock.swift ! -name SignController.swift ! -name StopFlag.swift \
-    ! -name 'Sign+Notifications.swift' ! -name Sign.swift ! -name NotificationQueue.swift | sort)
-# The MAX7219 core of Drivers: the encoder, its board and wiring, the SPI transactions it
-# writes into and the chain's emulator. Left out: board files (JSON), the transports to the
-# kernel, the displays and the other chip families.
-max7219_core=(Sources/Drivers/FrameEncoder.swift Sources/Drivers/DimmingStep.swift Sources/Drivers/Layout.swift
-  Sources/Drivers/InvalidBoardValue.swift Sources/Drivers/Transports/SPI/SPITransactions.swift
-  Sources/Drivers/MAX7219/BitBlock.swift Sources/Drivers/MAX7219/MAX7219Board.swift Sources/Drivers/MAX7219/ModuleWiring.swift
-  Sources/Drivers/MAX7219/MAX7219Register.swift Sources/Drivers/MAX7219/MAX7219Encoder.swift
-  Sources/Drivers/MAX7219/MAX7219Encoder+Blocks.swift Sources/Drivers/MAX7219/MAX7219Encoder+Segments.swift
-  Sources/Drivers/MAX7219/MAX7219ChainEmulator.swift)
+# The modules of the engine that build in Embedded Swift, each a target of Package.swift
+# whose folder under Sources is built whole (sourced by build-check.sh and run-qemu.sh from
+# the package's root), in the order they import each other:
+#   MatrixCore      pixels: framebuffers, frames, the display protocol
+#   TotalConversion conversions to fixed-width integers that never trap
+#   FontCore        glyphs, the built-in fonts and icons, FontChain, TextRenderer, writing systems
+#   TimelineCore    ribbon, cycle, transitions, zones, the Chinese calendar (the time
+#                   placeholders are left out inside, `#if !hasFeature(Embedded)`)
+#   MAX7219Core     the MAX7219 encoder, its board and wiring, SPI transactions, the chain's emulator
+# What needs an operating system is in the modules that import these (BitmapFonts, Marquee,
+# Drivers), so nothing is picked out of a module by file name.
+embedded_modules=(MatrixCore TotalConversion FontCore TimelineCore MAX7219Core)
+
+# module_files MODULE: the Swift files of MODULE's folder, in order.
+module_files() {
+  find "Sources/$1" -name '*.swift' | sort
+}

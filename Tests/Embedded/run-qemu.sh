@@ -71,11 +71,10 @@ mkdir -p "$build/modules"
 # One build at a time per CPU (tests run the script side by side).
 exec 9> "$build/lock"
 flock 9
-swift_module MatrixCore Sources/MatrixCore/*.swift
-swift_module BitmapFonts "${font_core[@]}"
-swift_module TotalConversion Sources/TotalConversion/*.swift
-swift_module Marquee "${timeline_core[@]}"
-swift_module Drivers "${max7219_core[@]}"
+for module in "${embedded_modules[@]}"; do
+  mapfile -t files < <(module_files "$module")
+  swift_module "$module" "${files[@]}"
+done
 swift_module Firmware -import-objc-header "$firmware/Firmware.h" "$firmware"/*.swift
 if [[ ! -f $build/firmware.elf || $firmware/Hooks.c -nt $build/firmware.elf || $firmware/mps2.ld -nt $build/firmware.elf || $0 -nt $build/firmware.elf ]]; then
   arm-none-eabi-gcc "${gcc_cpu[@]}" -Os -std=c11 -masm-syntax-unified -Wall -Wextra -Werror -ffunction-sections -fno-builtin \

@@ -4,6 +4,7 @@ import TestSupport
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// The lunar date and the solar terms of `{lunar}`: names as calendars print them, and every
 /// day from 1901 to 2099 against other sources (lunardate's tables and PyEphem's sun).

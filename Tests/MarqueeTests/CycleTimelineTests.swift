@@ -4,6 +4,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 @Suite struct CycleTimelineTests {
   let renderer = TextRenderer()

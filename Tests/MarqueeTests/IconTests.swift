@@ -3,6 +3,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// Icons inside messages: `{icon:NAME}` is one character of the line, drawn from the
 /// renderer's icon set at the line's height, scrolled and cut like the letters around it.

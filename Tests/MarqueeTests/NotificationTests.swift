@@ -2,6 +2,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// Notifications: which shows when (a pure function of the queue and the time), and on a
 /// sign, that each shows over its zone or the whole sign and the sign then goes on from

@@ -3,6 +3,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// A display that records what it was given.
 struct RecordingDisplay: Display {

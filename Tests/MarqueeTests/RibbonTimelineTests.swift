@@ -4,6 +4,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// The framebuffer shifted left by `n` columns, dark columns entering at the right.
 func shiftedLeft(_ framebuffer: Framebuffer, by n: Int) -> Framebuffer {

@@ -4,6 +4,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// Messages that read right to left move and stand the way their readers expect: a ribbon
 /// scrolls towards the right with the first message entering first, cycled messages stand

@@ -2,6 +2,7 @@ import Foundation  // mktime, the C library's reading of a local date
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// Countdowns and count-ups in message text: the arithmetic and the formats, whatever the
 /// machine's time zone (the moment is the C library's reading of the local date).

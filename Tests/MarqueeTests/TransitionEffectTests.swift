@@ -4,6 +4,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// Properties every effect of the catalog must have, checked on every effect.
 @Suite struct TransitionEffectTests {

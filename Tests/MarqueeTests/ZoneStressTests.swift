@@ -4,6 +4,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 /// Updates, pauses and resumes in any order and at any pace (as a feed or an HTTP client
 /// sends them): the latest content is always the one the zone shows or will show, it is in

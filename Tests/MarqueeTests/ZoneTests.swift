@@ -3,6 +3,7 @@ import MatrixCore
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 
 @Suite struct ZoneTests {
   let renderer = TextRenderer()

@@ -111,10 +111,17 @@ import Testing
     for case let file as URL in files where file.pathExtension == "swift" {
       swift = true
       // `import X`, and `@_exported import X` (attributes before the keyword).
-      for line in (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n") ?? []
-      where line.hasPrefix("import ") || (line.hasPrefix("@") && line.contains(" import ")) {
+      // Indented imports count too: those inside `#if !hasFeature(Embedded)`.
+      // A system library imported where it can be (`#if canImport(...)`) is the platform's,
+      // not a dependency.
+      var previous: Substring = ""
+      for raw in (try? String(contentsOf: file, encoding: .utf8))?.split(separator: "\n") ?? [] {
+        let line = raw.drop { $0 == " " }
+        defer { previous = line }
+        guard line.hasPrefix("import ") || (line.hasPrefix("@") && line.contains(" import ")) else { continue }
+        if previous.hasPrefix("#if canImport(") || previous.hasPrefix("#elseif canImport(") { continue }
         let module = line.hasPrefix("import ") ? line.dropFirst("import ".count) : line[line.range(of: " import ")!.upperBound...]
-        modules.insert(String(module).trimmingCharacters(in: .whitespaces))
+        modules.insert(String(module.prefix { $0 != "/" }).trimmingCharacters(in: .whitespaces))
       }
     }
     return swift ? modules.subtracting(toolchain) : nil

@@ -4,6 +4,7 @@ import SimpleJSON
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 @testable import SignService
 
 /// How long a person's content holds (`"hold"`): the program's stretch by default, until

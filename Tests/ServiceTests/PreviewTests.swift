@@ -8,6 +8,7 @@ import Testing
 import TestSupport
 
 @testable import Marquee
+@testable import TimelineCore
 @testable import MarqueeServe
 @testable import SignService
 

@@ -5,6 +5,7 @@ import SimpleJSON
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 @testable import MarqueeServe
 @testable import SignService
 

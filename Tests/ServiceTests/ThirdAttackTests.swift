@@ -9,6 +9,7 @@ import TestSupport
 import Testing
 
 @testable import Marquee
+@testable import TimelineCore
 @testable import MarqueeCLI
 @testable import MarqueeServe
 @testable import SignService

@@ -1,5 +1,5 @@
-import BitmapFonts
-import Marquee
+import FontCore
+import TimelineCore
 
 /// What went wrong, said in one line.
 struct FirmwareError: Error {

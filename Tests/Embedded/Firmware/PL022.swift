@@ -1,4 +1,4 @@
-import Drivers
+import MAX7219Core
 import _Volatile
 
 /// An SPI transport for an Arm PrimeCell PL022 synchronous serial port: the RP2040's two SPI

@@ -1,6 +1,6 @@
-import BitmapFonts
-import Drivers
-import Marquee
+import FontCore
+import MAX7219Core
+import TimelineCore
 import MatrixCore
 
 /// The firmware's entry, called by Hooks.c after reset: reads the arguments, plays the

@@ -1,0 +1,12 @@
+/// Hexadecimal digits as the font formats and the generated tables write them.
+package enum HexDigit {
+  /// The value of an ASCII hexadecimal digit (`0`-`9`, `A`-`F`, `a`-`f`), or nil.
+  package static func value(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    default: nil
+    }
+  }
+}
