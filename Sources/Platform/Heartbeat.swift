@@ -1,4 +1,11 @@
 import Synchronization
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What a loop that must not stop is doing, for a watchdog: resting (waiting for its next
 /// turn, asleep in an off period, nothing to do) or working since when. A loop stuck in its

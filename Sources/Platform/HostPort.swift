@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 /// A host and a port as people write them after `//` or on their own: `HOST:PORT`,
 /// `[IPv6]:PORT`, or the host alone where a default port applies.
 ///

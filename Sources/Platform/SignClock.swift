@@ -1,4 +1,11 @@
 import Synchronization
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The one clock a running sign reads: the wall clock (Unix time: schedules, `{time}`, what
 /// is kept until when) and the monotonic clock (lifetimes, wakes, MQTT's keep-alive and

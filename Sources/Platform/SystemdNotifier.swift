@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 /// The service manager's notification socket (systemd's `Type=notify`): one datagram per
 /// message on the Unix socket `NOTIFY_SOCKET` names (`@name` for an abstract one), as
 /// `sd_notify(3)` sends it; no library needed.

@@ -5,7 +5,7 @@ import Platform
 public func eventually(within seconds: Double = 10, _ condition: () -> Bool) -> Bool {
   for _ in 0..<Int(seconds / 0.02) {
     if condition() { return true }
-    usleep(20_000)
+    SignClock.kernelSleep(0.02)
   }
   return condition()
 }
