@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "Drivers", targets: ["Drivers"]),
     .library(name: "MarqueeTesting", targets: ["MarqueeTesting"]),
     .library(name: "SimpleJSON", targets: ["SimpleJSON"]),
+    .library(name: "LiveData", targets: ["LiveData"]),
     .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "MQTT", targets: ["MQTT"]),
     .library(name: "SignService", targets: ["SignService"]),
@@ -46,6 +47,9 @@ let package = Package(
     // Pixels: framebuffers, frames and the display protocol. Depends on nothing.
     .target(name: "MatrixCore"),
     .target(name: "SimpleJSON"),
+    // What live data sources send, read: JSON paths and number formats, RSS and Atom feeds
+    // (on a small XML reader), plain text. Pure and bounded, for the sign's sources.
+    .target(name: "LiveData", dependencies: ["SimpleJSON"]),
     // The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
     // writing systems. Needs no operating system: it builds in Embedded Swift for a
     // microcontroller as it is (Docs/embedded.md). The tables' generators are scripts beside them.
@@ -119,6 +123,7 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Platform", "MAX7219Core", "Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
+    .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "SimpleJSON", "TestSupport"], exclude: ["independent_readers.py"]),
     .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON", "TestSupport"]),
     .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.

@@ -1,0 +1,178 @@
+import SimpleJSON
+
+/// One live data source of a sign: where it is fetched from, how often, and what is taken
+/// from it. A config's `"sources"` array holds them:
+///
+/// ```json
+/// {"name": "weather", "url": "http://…/forecast.json", "every": 600,
+///  "json": "/current/temperature_2m", "format": "{0:.0f}°C"}
+/// {"name": "news", "url": "http://…/feed.xml", "every": 900, "rss": {"items": 5}}
+/// {"name": "notice", "url": "/var/lib/marquee/notice.txt", "every": 60, "text": {"lines": 3}}
+/// ```
+public struct LiveSource: Sendable, Equatable {
+  /// What is taken from a fetched document.
+  public enum Reading: Sendable, Equatable {
+    /// The value at a path (a list when it is an array), written by a format.
+    case json(JSONPath, format: NumberFormat?)
+    /// The first `items` titles of an RSS or Atom feed, with their dates if `dates`.
+    case feed(items: Int, dates: Bool)
+    /// The first `lines` lines that are not empty.
+    case text(lines: Int)
+  }
+
+  /// The name messages use: `{source:NAME}`.
+  public var name: String
+  /// `http://…`, `https://…`, or a file's path.
+  public var url: String
+  /// Seconds between fetches.
+  public var every: Double
+  /// The limit of one fetch, connecting, redirects and reading included, in seconds.
+  public var timeout: Double
+  /// The largest document taken, in bytes; a larger one is an error, not a cut.
+  public var maximumBytes: Int
+  public var reading: Reading
+
+  /// The shortest interval: no source is fetched more often.
+  public static let shortestInterval = 1.0
+  /// The most items a list source gives.
+  public static let maximumItems = 50
+  /// The most sources a sign has.
+  public static let maximumSources = 32
+
+  public init(name: String, url: String, every: Double, timeout: Double = 10, maximumBytes: Int = 1 << 20, reading: Reading) {
+    (self.name, self.url, self.every, self.timeout, self.maximumBytes, self.reading) = (name, url, every, timeout, maximumBytes, reading)
+  }
+
+  /// Whether a source's name may be used: letters, digits, `-` and `_`, at most 32.
+  public static func isValidName(_ name: String) -> Bool {
+    !name.isEmpty && name.count <= 32 && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+  }
+
+  /// The sources of a config's `"sources"` array (`path` names it in errors).
+  ///
+  /// - Throws: ``JSONFieldError`` at the field that is wrong (`sources[1].every`).
+  public static func list(_ value: JSONValue, path: String = "sources") throws(JSONFieldError) -> [LiveSource] {
+    guard case .array(let entries) = value else { throw JSONFieldError(field: path, reason: "expected an array of sources, got \(value.typeName)") }
+    guard entries.count <= maximumSources else { throw JSONFieldError(field: path, reason: "at most \(maximumSources) sources, got \(entries.count)") }
+    var sources: [LiveSource] = []
+    for (index, entry) in entries.enumerated() {
+      let source = try LiveSource(entry, path: "\(path)[\(index)]")
+      if sources.contains(where: { $0.name == source.name }) {
+        throw JSONFieldError(field: "\(path)[\(index)].name", reason: "'\(source.name)' names another source already")
+      }
+      sources.append(source)
+    }
+    return sources
+  }
+
+  /// One source from its object in a config.
+  ///
+  /// - Throws: ``JSONFieldError`` at the field that is wrong.
+  public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
+    let fields = try JSONFields(value, path: path)
+    let kinds = ["json", "rss", "text"]
+    try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format"] + kinds)
+    name = try fields.requiredString("name")
+    guard LiveSource.isValidName(name) else {
+      throw JSONFieldError(field: fields.name("name"), reason: "'\(name)' is not a source name: letters, digits, '-' and '_', at most 32")
+    }
+    url = try fields.requiredString("url")
+    guard url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("/") || url.hasPrefix("file://") else {
+      throw JSONFieldError(field: fields.name("url"), reason: "'\(url)' is neither an http:// or https:// address nor a file's absolute path")
+    }
+    every = try fields.number("every", in: LiveSource.shortestInterval...604_800) ?? 300
+    timeout = try fields.number("timeout", in: 0.5...120) ?? 10
+    maximumBytes = try fields.integer("maxBytes", in: 1...(16 << 20)) ?? (1 << 20)
+    let given = kinds.filter { fields.optional($0) != nil }
+    guard given.count == 1 else {
+      throw JSONFieldError(field: path, reason: given.isEmpty ? "say what to take from the source: \"json\", \"rss\" or \"text\"" : "give one of \(given.joined(separator: ", ")), not \(given.count)")
+    }
+    var format: NumberFormat?
+    if let written = try fields.string("format") {
+      do {
+        format = try NumberFormat(written)
+      } catch {
+        throw JSONFieldError(field: fields.name("format"), reason: error.description)
+      }
+    }
+    switch given[0] {
+    case "json":
+      let written = try fields.requiredString("json")
+      do {
+        reading = .json(try JSONPath(written), format: format)
+      } catch {
+        throw JSONFieldError(field: fields.name("json"), reason: error.description)
+      }
+    case "rss":
+      if format != nil { throw JSONFieldError(field: fields.name("format"), reason: "a format is for a JSON value, not a feed") }
+      let options = try fields.object("rss")
+      try options?.rejectUnknownKeys(["items", "dates"])
+      reading = .feed(items: try options?.integer("items", in: 1...LiveSource.maximumItems) ?? 5, dates: try options?.bool("dates") ?? false)
+    default:
+      if format != nil { throw JSONFieldError(field: fields.name("format"), reason: "a format is for a JSON value, not text") }
+      let options = try fields.object("text")
+      try options?.rejectUnknownKeys(["lines"])
+      reading = .text(lines: try options?.integer("lines", in: 1...LiveSource.maximumItems) ?? 1)
+    }
+  }
+
+  /// Why a fetched document gives no items: what was wrong with it, in words.
+  public struct Unreadable: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+  }
+
+  /// The items `bytes` give: one for a value, several for a list.
+  ///
+  /// - Throws: ``Unreadable`` saying what was wrong (not JSON, no value at the path, not a
+  ///   feed, not UTF-8...).
+  public func items(from bytes: [UInt8]) throws(Unreadable) -> [String] {
+    switch reading {
+    case .json(let path, let format):
+      let document: JSONValue
+      do {
+        document = try JSONParser.parse(bytes: bytes)
+      } catch {
+        throw Unreadable("not JSON: \(error)")
+      }
+      guard let value = path.value(in: document) else { throw Unreadable("nothing at \(path.description.isEmpty ? "the top" : path.description)") }
+      let values: [JSONValue]
+      if case .array(let list) = value { values = Array(list.prefix(LiveSource.maximumItems)) } else { values = [value] }
+      var items: [String] = []
+      for value in values {
+        do {
+          switch value {
+          case .number(let number): items.append(try (format ?? NumberFormat.plainValue).text(number))
+          case .string(let text): items.append(try (format ?? NumberFormat.plainValue).text(text))
+          case .bool(let flag): items.append(try (format ?? NumberFormat.plainValue).text(flag ? "true" : "false"))
+          case .null: throw Unreadable("the value at \(path) is null")
+          case .array, .object: throw Unreadable("the value at \(path) is \(value.typeName), not a number or a text")
+          }
+        } catch let error as NumberFormat.Mismatch {
+          throw Unreadable("the value at \(path): \(error)")
+        } catch let error as Unreadable {
+          throw error
+        } catch {
+          throw Unreadable("\(error)")
+        }
+      }
+      return items
+    case .feed(let count, let dates):
+      do {
+        return try FeedReader.items(bytes).prefix(count).map { item in
+          dates && item.date != nil ? "\(item.title) (\(item.date!))" : item.title
+        }
+      } catch {
+        throw Unreadable("\(error)")
+      }
+    case .text(let count):
+      guard let text = String(validating: bytes, as: UTF8.self) else { throw Unreadable("the text is not UTF-8") }
+      return Array(text.split(whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map { String($0).trimmed }.filter { !$0.isEmpty }.prefix(count))
+    }
+  }
+}
+
+extension NumberFormat {
+  /// `{}`: a value as it is.
+  static let plainValue = try! NumberFormat("{}")
+}
