@@ -77,7 +77,7 @@ let package = Package(
     // What runs a sign the way marquee does, for the command line, the server and embedders:
     // the option model, config and layout files, content documents and the update queue,
     // fonts shared by file, the frame tap, and the plan that builds a sign from options.
-    .target(name: "SignService", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "MQTT"]),
+    .target(name: "SignService", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee", "Drivers", "SimpleJSON", "MQTT", "HTTP", "LiveData"]),
     // A served sign: the HTTP routes, the event stream and the page, the MQTT bridge and
     // Home Assistant's discovery, each an adapter over the sign session.
     .target(

@@ -66,7 +66,7 @@ public struct HTTPClient: Sendable, Equatable {
   }
 
   /// Reads a whole answer: status line, headers, and the body (up to `Content-Length`).
-  static func parse(_ bytes: [UInt8]) -> Answer? {
+  static func parse(_ bytes: [UInt8], keepingWholeBody: Bool = false) -> Answer? {
     guard let end = bytes.firstRange(of: Array("\r\n\r\n".utf8)),
       let head = String(validating: bytes[..<end.lowerBound], as: UTF8.self)
     else { return nil }
@@ -80,13 +80,13 @@ public struct HTTPClient: Sendable, Equatable {
       headers.append((String(line[..<colon]), HTTPRequestParser.trimmed(line[line.index(after: colon)...])))
     }
     var body = bytes[end.upperBound...]
-    if let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }), length >= 0, length < body.count {
+    if !keepingWholeBody, let length = headers.first(where: { $0.0.lowercased() == "content-length" }).flatMap({ Int($0.1) }), length >= 0, length < body.count {
       body = body.prefix(length)
     }
     return Answer(status: status, headers: headers, body: Array(body))
   }
 
-  func exchange(_ request: [UInt8]) throws(Failure) -> [UInt8] {
+  func exchange(_ request: [UInt8], maximumBytes: Int = 1 << 20) throws(Failure) -> [UInt8] {
     let deadline = SystemClock.monotonicSeconds() + limit
     let descriptor: Int32
     do {
@@ -99,7 +99,7 @@ public struct HTTPClient: Sendable, Equatable {
     var chunk = [UInt8](repeating: 0, count: 16_384)
     var answer: [UInt8] = []
     let late = Failure(description: "\(url) did not answer within \(limit == limit.rounded() ? String(Int(limit)) : String(limit)) s")
-    while answer.count < 1 << 20 {
+    while answer.count <= maximumBytes {
       let left = deadline - SystemClock.monotonicSeconds()
       guard left > 0 else { throw late }
       guard Descriptor.waitReadable(descriptor, milliseconds: Int32(saturating: (left * 1000).rounded(.up))) else { throw late }

@@ -31,6 +31,12 @@ public struct LiveSource: Sendable, Equatable {
   /// The largest document taken, in bytes; a larger one is an error, not a cut.
   public var maximumBytes: Int
   public var reading: Reading
+  /// Seconds after the last good fetch when the data is stale: then `{source:NAME}` shows
+  /// ``fallback`` (or the placeholder's own default, or nothing) until a fetch succeeds.
+  /// Three intervals by default, and never less than a minute.
+  public var lifetime: Double
+  /// What shows instead of stale data: items, as the source's own would be.
+  public var fallback: [String]?
 
   /// The shortest interval: no source is fetched more often.
   public static let shortestInterval = 1.0
@@ -39,9 +45,17 @@ public struct LiveSource: Sendable, Equatable {
   /// The most sources a sign has.
   public static let maximumSources = 32
 
-  public init(name: String, url: String, every: Double, timeout: Double = 10, maximumBytes: Int = 1 << 20, reading: Reading) {
+  public init(
+    name: String, url: String, every: Double, timeout: Double = 10, maximumBytes: Int = 1 << 20, reading: Reading,
+    lifetime: Double? = nil, fallback: [String]? = nil
+  ) {
     (self.name, self.url, self.every, self.timeout, self.maximumBytes, self.reading) = (name, url, every, timeout, maximumBytes, reading)
+    self.lifetime = lifetime ?? LiveSource.defaultLifetime(every: every)
+    self.fallback = fallback
   }
+
+  /// Three intervals, and a minute at least.
+  static func defaultLifetime(every: Double) -> Double { max(60, 3 * every) }
 
   /// Whether a source's name may be used: letters, digits, `-` and `_`, at most 32.
   public static func isValidName(_ name: String) -> Bool {
@@ -71,7 +85,7 @@ public struct LiveSource: Sendable, Equatable {
   public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
     let fields = try JSONFields(value, path: path)
     let kinds = ["json", "rss", "text"]
-    try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format"] + kinds)
+    try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format", "lifetime", "fallback"] + kinds)
     name = try fields.requiredString("name")
     guard LiveSource.isValidName(name) else {
       throw JSONFieldError(field: fields.name("name"), reason: "'\(name)' is not a source name: letters, digits, '-' and '_', at most 32")
@@ -83,6 +97,14 @@ public struct LiveSource: Sendable, Equatable {
     every = try fields.number("every", in: LiveSource.shortestInterval...604_800) ?? 300
     timeout = try fields.number("timeout", in: 0.5...120) ?? 10
     maximumBytes = try fields.integer("maxBytes", in: 1...(16 << 20)) ?? (1 << 20)
+    lifetime = try fields.number("lifetime", in: 1...2_592_000) ?? LiveSource.defaultLifetime(every: every)
+    guard lifetime > every || fields.optional("lifetime") == nil else {
+      throw JSONFieldError(field: fields.name("lifetime"), reason: "\(lifetime) s is not longer than the interval (\"every\": \(every) s): the data would be stale between two good fetches")
+    }
+    fallback = try fields.strings("fallback")
+    if let fallback, fallback.count > LiveSource.maximumItems {
+      throw JSONFieldError(field: fields.name("fallback"), reason: "at most \(LiveSource.maximumItems) items")
+    }
     let given = kinds.filter { fields.optional($0) != nil }
     guard given.count == 1 else {
       throw JSONFieldError(field: path, reason: given.isEmpty ? "say what to take from the source: \"json\", \"rss\" or \"text\"" : "give one of \(given.joined(separator: ", ")), not \(given.count)")

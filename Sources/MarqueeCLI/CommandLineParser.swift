@@ -30,6 +30,8 @@ public enum Invocation: Sendable, Equatable {
   case fleet(FleetCommand)
   /// `marquee doctor`: the board (a name or file, if given) and whether to answer in JSON.
   case doctor(board: String?, json: Bool)
+  /// `marquee sources --config FILE`: fetch each live source once and print what it gives.
+  case sources(configPath: String, json: Bool)
 }
 
 /// Parses `marquee`'s arguments (without the program name) in swift-argument-parser's style:

@@ -62,6 +62,10 @@ public enum MarqueeCommand {
         let findings = doctor.findings()
         try printOutput(json ? Doctor.json(findings) : Doctor.text(findings))
         return findings.contains { $0.verdict == .problem } ? ExitCode.failure : ExitCode.success
+      case .sources(let path, let json):
+        let results = SourceCheck.run(try ConfigFile.load(path).options.sources)
+        try printOutput(json ? SourceCheck.json(results) : SourceCheck.text(results))
+        return results.contains { $0.error != nil } ? ExitCode.failure : ExitCode.success
       case .run(let options) where options.serve:
         try Serve.run(options, arguments: arguments, stop: stop)
       case .run(let options):

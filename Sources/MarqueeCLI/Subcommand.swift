@@ -113,6 +113,27 @@ struct Subcommand: Sendable {
       return .doctor(board: board, json: json)
     },
     Subcommand(
+      name: "sources", usage: "sources --config <file> [--json]",
+      help: "Fetch each live data source of the config once and print what it gives, a line per item (NAME: TEXT, or NAME: error: REASON); exit 1 when one fails (Docs/sources.md)."
+    ) { rest, _ throws(UsageError) in
+      var config: String?
+      var json = false
+      var index = 0
+      while index < rest.count {
+        switch rest[index] {
+        case "--json": json = true
+        case "--config":
+          guard index + 1 < rest.count else { throw UsageError("'--config' needs a file: marquee sources --config sign.json") }
+          config = rest[index + 1]
+          index += 1
+        default: throw UsageError("'sources' takes --config FILE and --json, not '\(rest[index])'")
+        }
+        index += 1
+      }
+      guard let config else { throw UsageError("'sources' needs the config that names them: marquee sources --config sign.json") }
+      return .sources(configPath: config, json: json)
+    },
+    Subcommand(
       name: "boards", usage: "boards [--check <file>]",
       help: "List the board names --board takes, with their size and file; --check: validate one and show what it describes."
     ) { rest, _ throws(UsageError) in

@@ -1,3 +1,4 @@
+import LiveData
 import SimpleJSON
 
 /// `--config FILE`: the options of a sign in one JSON file, so a service is one line
@@ -16,7 +17,7 @@ package enum ConfigFile {
   }
 
   /// The keys a config file takes.
-  static let keys = options.map(\.key) + ["messages", "zones"] + ScheduleFile.keys
+  static let keys = options.map(\.key) + ["messages", "zones", "sources"] + ScheduleFile.keys
 
   /// The config file `arguments` name (`--config FILE` or `--config=FILE`, before `--`).
   package static func path(in arguments: [String]) -> String? {
@@ -59,6 +60,7 @@ package enum ConfigFile {
         }
       }
       result.schedule = try ScheduleFile.read(fields, base: result, zones: zoneNames)
+      if let sources = fields.optional("sources") { result.sources = try LiveSource.list(sources) }
     }
     return (result, given)
   }

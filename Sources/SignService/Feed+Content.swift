@@ -138,6 +138,7 @@ extension Feed {
         throw JSONFieldError(field: fields.map { $0.name($0.value["message"] != nil ? "message" : "messages") } ?? "messages", reason: error.message)
       }
       try checkTopics(messages, zone: zone, fields: fields)
+      try checkSources(messages, fields: fields)
       options.messages = messages
     }
     if let fields {
@@ -176,6 +177,21 @@ extension Feed {
             field: place(index),
             reason: "{mqtt:\(topic)} would be the sign's \(inUse.count)th placeholder topic; its content may name at most \(LiveValues.maximumTopics)")
         }
+      }
+    }
+  }
+
+  /// Refuses messages whose `{source:NAME}` names a source the config does not declare:
+  /// it would never show anything.
+  func checkSources(_ messages: [String], fields: JSONFields?) throws(JSONFieldError) {
+    guard messages.contains(where: { $0.contains("{source:") }) else { return }
+    let declared = values.declaredSources
+    for (index, message) in messages.enumerated() {
+      for name in LiveValues.sourceNames(in: message) where !declared.contains(name) {
+        let field = fields.map { $0.value["messages"] != nil ? $0.name("messages") + "[\(index)]" : $0.name("message") } ?? "messages[\(index)]"
+        throw JSONFieldError(
+          field: field,
+          reason: "{source:\(name)} names no source of this sign" + (declared.isEmpty ? " (its config has no \"sources\")" : " (its sources are \(declared.joined(separator: ", ")))"))
       }
     }
   }

@@ -69,8 +69,10 @@ extension Feed {
   /// none has), is younger than the lifetime.
   func isFresh(_ lifetime: Lifetime, at now: Double) -> Bool {
     let topics = lifetime.liveMessages.flatMap(LiveValues.topics)
-    guard !topics.isEmpty else { return now - lifetime.updated < lifetime.seconds }
+    let sources = lifetime.liveMessages.flatMap(LiveValues.sourceNames)
+    guard !topics.isEmpty || !sources.isEmpty else { return now - lifetime.updated < lifetime.seconds }
     return topics.allSatisfy { topic in now - (values.value(topic)?.received ?? lifetime.updated) < lifetime.seconds }
+      && sources.allSatisfy { name in now - (values.source(name)?.received ?? lifetime.updated) < lifetime.seconds }
   }
 
   /// A topic's new value (an MQTT message): zones whose messages name it are made again
@@ -79,13 +81,28 @@ extension Feed {
   package func take(topic: String, payload: String) {
     let now = clock.monotonic()
     let changed = values.set(topic, payload: payload, received: now)
+    refresh(naming: { LiveValues.topics(in: $0).contains(topic) }, changed: changed, at: now, what: topic)
+  }
+
+  /// A live data source's new items: zones whose messages name it are made again with them,
+  /// as for a topic's value (``take(topic:payload:)``); the same items again keep the zones
+  /// fresh without making them again.
+  package func take(source name: String, items: [String]) {
+    let now = clock.monotonic()
+    let changed = values.setSource(name, items: items, received: now)
+    refresh(naming: { LiveValues.sourceNames(in: $0).contains(name) }, changed: changed, at: now, what: "source \(name)")
+  }
+
+  /// Makes the zones whose messages `names` again (when `changed`), and shows the live
+  /// messages of stale zones it made fresh again.
+  func refresh(naming names: (String) -> Bool, changed: Bool, at now: Double, what: String) {
     let work = state.withLock { state in
       zoneNames.compactMap { zone -> (zone: String, messages: [String], revive: Bool)? in
         if let lifetime = state.lifetimes[zone], lifetime.stale {
-          guard lifetime.liveMessages.contains(where: { LiveValues.topics(in: $0).contains(topic) }), isFresh(lifetime, at: now) else { return nil }
+          guard lifetime.liveMessages.contains(where: names), isFresh(lifetime, at: now) else { return nil }
           return (zone, lifetime.liveMessages, true)
         }
-        guard changed, let messages = state.options[zone]?.messages, messages.contains(where: { LiveValues.topics(in: $0).contains(topic) }) else {
+        guard changed, let messages = state.options[zone]?.messages, messages.contains(where: names) else {
           return nil
         }
         return (zone, messages, false)
@@ -98,9 +115,9 @@ extension Feed {
         update.refreshes = true
         update.revives = revive
         updates.append(update)
-        if revive { reports.notice("Zone '\(zone)': \(topic) is live again") }
+        if revive { reports.notice("Zone '\(zone)': \(what) is live again") }
       } catch {
-        reports.warning("zone '\(zone)': the value of \(topic) cannot be shown: \(error)")
+        reports.warning("zone '\(zone)': the value of \(what) cannot be shown: \(error)")
       }
     }
     if !updates.isEmpty { commit(updates) }

@@ -27,7 +27,67 @@ public final class LiveValues: Sendable {
 
   let values = Mutex<[String: Value]>([:])
 
+  /// A live data source's latest items and when they came (monotonic seconds).
+  package struct SourceItems: Sendable, Equatable {
+    package var items: [String]
+    package var received: Double
+  }
+
+  let sources = Mutex<(declared: [String], items: [String: SourceItems])>(([], [:]))
+
   public init() {}
+
+  /// The sources the sign's config declares: the names `{source:NAME}` may use.
+  package var declaredSources: [String] {
+    get { sources.withLock { $0.declared } }
+    set { sources.withLock { $0.declared = newValue } }
+  }
+
+  /// Keeps `items` as source `name`'s, received at monotonic time `received`; whether what
+  /// shows changed.
+  @discardableResult
+  package func setSource(_ name: String, items: [String], received: Double) -> Bool {
+    let shown = items.map(LiveValues.shown)
+    return sources.withLock { sources in
+      let changed = sources.items[name]?.items != shown
+      sources.items[name] = SourceItems(items: shown, received: received)
+      return changed
+    }
+  }
+
+  /// Source `name`'s latest items, if any came.
+  package func source(_ name: String) -> SourceItems? {
+    sources.withLock { $0.items[name] }
+  }
+
+  /// The sources `message` names in `{source:NAME}` placeholders, in order, each once.
+  package static func sourceNames(in message: String) -> [String] {
+    var found: [String] = []
+    scan(message, kind: "source") { name, _ in
+      if !found.contains(name) { found.append(name) }
+      return nil
+    }
+    return found
+  }
+
+  /// The messages `message` shows: a message that is one list placeholder and nothing else
+  /// (`{source:bus}`) is one message per item (its default, or nothing, until items come);
+  /// any other has its placeholders filled in (a list's items joined by " · ").
+  package func expand(_ message: String) -> [String] {
+    guard message.contains("{source:") else { return [fill(message)] }
+    let trimmed = message.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+    let whole = String(trimmed)
+    if whole.hasPrefix("{source:"), whole.hasSuffix("}"), whole.dropFirst().firstIndex(of: "{") == nil,
+      let close = whole.firstIndex(of: "}"), whole.index(after: close) == whole.endIndex
+    {
+      let body = whole.dropFirst("{source:".count).dropLast()
+      let pieces = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = String(pieces[0])
+      if let items = source(name)?.items, !items.isEmpty { return items.map(TextTemplate.escaped) }
+      return [TextTemplate.escaped(pieces.count == 2 ? String(pieces[1]) : "")]
+    }
+    return [fill(message)]
+  }
 
   /// Keeps `payload` as `topic`'s value, received at monotonic time `received`; returns
   /// whether the shown text changed. Payloads of topics past ``maximumTopics`` are dropped.
@@ -109,15 +169,24 @@ public final class LiveValues: Sendable {
   /// `message` with each placeholder replaced by its topic's value (or its default), braces
   /// in values doubled so they show as written.
   package func fill(_ message: String) -> String {
-    guard message.contains("{mqtt:") else { return message }
-    return LiveValues.scan(message) { topic, fallback in TextTemplate.escaped(value(topic)?.text ?? fallback) }
+    var message = message
+    if message.contains("{mqtt:") {
+      message = LiveValues.scan(message) { topic, fallback in TextTemplate.escaped(value(topic)?.text ?? fallback) }
+    }
+    if message.contains("{source:") {
+      message = LiveValues.scan(message, kind: "source") { name, fallback in
+        let items = source(name)?.items ?? []
+        return TextTemplate.escaped(items.isEmpty ? fallback : items.joined(separator: " · "))
+      }
+    }
+    return message
   }
 
   /// `message` as a template (``Marquee/TextTemplate/walk(_:_:)``: `{{` and `}}` kept as
   /// written), with each `{mqtt:TOPIC|DEFAULT}` replaced by what `replace` gives for its
   /// topic and default (nil keeps it as written).
   @discardableResult
-  static func scan(_ message: String, _ replace: (_ topic: String, _ fallback: String) -> String?) -> String {
+  static func scan(_ message: String, kind: String = "mqtt", _ replace: (_ topic: String, _ fallback: String) -> String?) -> String {
     var result = ""
     TextTemplate.walk(message) { piece in
       switch piece {
@@ -126,7 +195,7 @@ public final class LiveValues: Sendable {
       case .placeholder(let name, let body, let written):
         let pieces = body.split(separator: "|", maxSplits: 1, omittingEmptySubsequences: false)
         let topic = String(pieces.first ?? "")
-        guard name == "mqtt", !topic.isEmpty, !topic.contains("+"), !topic.contains("#"), !topic.contains("{") else { return false }
+        guard name == kind, !topic.isEmpty, !topic.contains("{"), kind != "mqtt" || !topic.contains("+") && !topic.contains("#") else { return false }
         result += replace(topic, pieces.count == 2 ? String(pieces[1]) : "") ?? String(written)
       }
       return true

@@ -1,3 +1,4 @@
+import LiveData
 import BitmapFonts
 import Drivers
 import Marquee
@@ -57,6 +58,8 @@ public struct RunOptions: Sendable, Equatable {
   public var configZones: JSONValue?
   /// The programs, brightness schedule and off periods of the config file, if it has them.
   public var schedule: SignSchedule?
+  /// The live data sources of the config file: what `{source:NAME}` in a message shows.
+  public var sources: [LiveSource] = []
   /// Whether the sign is split into zones (a layout file, or zones in the config file).
   public var hasZones: Bool { layoutPath != nil || configZones != nil }
   /// A board file: drive that sign (or simulate it).

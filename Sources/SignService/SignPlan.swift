@@ -62,6 +62,18 @@ public enum SignPlan {
     let feed = Feed(
       zones: zones, clockStart: options.clockStart, spritePath: options.spritePath, stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access,
       clock: clock, reports: reports)
+    // The names `{source:NAME}` may use; a message naming another would never show it.
+    let declared = options.sources.map(\.name)
+    feed.values.declaredSources = declared
+    for zone in zones {
+      for message in zone.options.messages {
+        for name in LiveValues.sourceNames(in: message) where !declared.contains(name) {
+          throw UsageError(
+            "\(options.configPath ?? options.layoutPath ?? "the messages"): zone '\(zone.name)': {source:\(name)} names no source"
+              + (declared.isEmpty ? " (the config has no \"sources\")" : " (the sources are \(declared.joined(separator: ", ")))"))
+        }
+      }
+    }
     return BuiltSign(options: options, controller: controller, zones: zones, feed: feed)
   }
 
@@ -188,7 +200,7 @@ public enum SignPlan {
       renderer: TextRenderer(fonts: fonts, letterSpacing: options.letterSpacing, direction: options.textDirection), alignment: options.alignment,
       verticalAlignment: options.verticalAlignment, presentation: options.presentation, fit: options.fit)
     var content = ZoneContent(
-      messages: options.messages.map(values.fill), motion: motion, style: style, transition: transition, seed: options.seed,
+      messages: options.messages.flatMap(values.expand), motion: motion, style: style, transition: transition, seed: options.seed,
       sprite: try sprite.map(loadSprite) ?? .pacman)
     content.epoch = epoch
     return content

@@ -14,7 +14,7 @@ extension SignSession {
     let stale = feed.staleZones
     let now = clock.wall()
     func showing(_ messages: [String]) -> JSONValue {
-      .array(messages.map { .string(TextTemplate(feed.values.fill($0)).expand(at: now)) })
+      .array(messages.flatMap(feed.values.expand).map { .string(TextTemplate($0).expand(at: now)) })
     }
     return .object([
       ("width", .number(Double(width))), ("height", .number(Double(height))), ("fps", .number(fps)),
@@ -32,7 +32,7 @@ extension SignSession {
         members.append(("why", whyValue(zone: zone.name, at: now)))
         return .object(members + SignSession.describe(zoneOptions))
       })),
-    ])
+    ] + (self.options.sources.isEmpty ? [] : [("sources", sources.stateValue())]))
   }
 
   /// Why the LEDs are dark and until when, or null while they are lit:

@@ -46,6 +46,8 @@ public final class SignSession: Sendable {
   package let feed: Feed
   package let lights: SignLights
   package let pump: SchedulePump
+  /// The live data sources' pump (a config's `"sources"`).
+  package let sources: SourcePump
   package let zones: [ZonePlace]
   public var width: Int { options.width }
   public var height: Int { options.height }
@@ -106,6 +108,8 @@ public final class SignSession: Sendable {
     pump = SchedulePump(
       schedule: SignSession.schedule(built.options, saved: saved, zones: zones.map(\.name), reports: reports, path: statePath),
       feed: feed, lights: lights, stop: stop, clock: clock, reports: reports)
+    let lights = lights
+    sources = SourcePump(sources: built.options.sources, feed: feed, clock: clock, stop: stop, reports: reports, isDark: { lights.off })
     // What the state file kept is the person's layer from the first look on: a program the
     // schedule plays at once plays beneath it, as it does later.
     let restored = saved.map { kept($0, at: now) }
@@ -175,6 +179,7 @@ public final class SignSession: Sendable {
   /// lifetime watcher when live content has a lifetime).
   public func start() {
     pump.start()
+    sources.start()
   }
 
   /// Performs `command` on the session's queue and waits for its answer. Not to be called

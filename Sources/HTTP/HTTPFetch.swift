@@ -1,0 +1,159 @@
+import Platform
+
+/// A GET of a document for a live data source: over plain HTTP, with one time limit for the
+/// whole exchange (redirects included), a size limit that is an error and not a cut, the
+/// validators of the last answer sent back (`If-None-Match`, `If-Modified-Since`) so an
+/// unchanged document costs a `304`, chunked answers read, and at most five redirects, to
+/// `http://` only.
+public enum HTTPFetch {
+  /// What a fetch brought.
+  public struct Answer: Sendable, Equatable {
+    /// 200 (a document) or 304 (unchanged since the validators sent).
+    public var status: Int
+    public var body: [UInt8]
+    /// The validators to send next time.
+    public var entityTag: String?
+    public var lastModified: String?
+    /// The address the document came from, after redirects.
+    public var url: String
+  }
+
+  /// Why a fetch failed, in words for a person (the address, and what happened).
+  public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+  }
+
+  /// The most redirects followed.
+  public static let maximumRedirects = 5
+
+  /// Fetches `url`, within `limit` seconds in all, refusing a document over `maximumBytes`.
+  ///
+  /// - Throws: ``Failure``: an address that is not `http://`, the host not found, no
+  ///   answer in time, a status other than 200 and 304, too many redirects, a document too
+  ///   large, an answer that is not HTTP.
+  public static func get(
+    _ url: String, limit: Double, maximumBytes: Int, entityTag: String? = nil, lastModified: String? = nil
+  ) throws(Failure) -> Answer {
+    let deadline = SystemClock.monotonicSeconds() + limit
+    var address = url
+    for _ in 0...maximumRedirects {
+      let target = try Target(address)
+      var head = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nConnection: close\r\nUser-Agent: marquee\r\nAccept-Encoding: identity\r\n"
+      if let entityTag { head += "If-None-Match: \(entityTag)\r\n" }
+      if let lastModified { head += "If-Modified-Since: \(lastModified)\r\n" }
+      let left = deadline - SystemClock.monotonicSeconds()
+      guard left > 0 else { throw Failure("\(url): no answer within \(seconds(limit)) s") }
+      let client = HTTPClient(target.address, limit: left)
+      let bytes: [UInt8]
+      do {
+        bytes = try client.exchange(Array((head + "\r\n").utf8), maximumBytes: maximumBytes + 65_536)
+      } catch {
+        throw Failure("\(address): \(error.description.replacingPrefix(client.url, with: "the server"))")
+      }
+      guard let answer = HTTPClient.parse(bytes, keepingWholeBody: true) else { throw Failure("\(address): the answer is not HTTP") }
+      switch answer.status {
+      case 200:
+        var body = answer.body
+        if answer.header("Transfer-Encoding")?.lowercased().contains("chunked") == true {
+          guard let joined = dechunk(body) else { throw Failure("\(address): a chunked answer that does not end as chunks do") }
+          body = joined
+        } else if let length = answer.header("Content-Length").flatMap(Int.init), body.count < length {
+          throw Failure("\(address): the answer ended after \(body.count) of its \(length) bytes")
+        }
+        guard body.count <= maximumBytes else {
+          throw Failure("\(address): the document is larger than \(maximumBytes) bytes (the source's \"maxBytes\")")
+        }
+        return Answer(status: 200, body: body, entityTag: answer.header("ETag"), lastModified: answer.header("Last-Modified"), url: address)
+      case 304:
+        return Answer(status: 304, body: [], entityTag: answer.header("ETag") ?? entityTag, lastModified: answer.header("Last-Modified") ?? lastModified, url: address)
+      case 301, 302, 303, 307, 308:
+        guard let location = answer.header("Location"), !location.isEmpty else { throw Failure("\(address): a redirect (\(answer.status)) without a Location") }
+        address = target.resolve(location)
+        guard address.hasPrefix("http://") else {
+          throw Failure("\(url): redirected to \(address), which is not an http:// address")
+        }
+      default:
+        throw Failure("\(address): the server answered \(answer.status)")
+      }
+    }
+    throw Failure("\(url): more than \(maximumRedirects) redirects")
+  }
+
+  /// `seconds` as a person writes it (10, 2.5).
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+  }
+
+  /// The body of a chunked answer, joined; nil when it does not end as chunks do.
+  static func dechunk(_ bytes: [UInt8]) -> [UInt8]? {
+    var body: [UInt8] = []
+    var index = 0
+    while true {
+      guard let end = bytes[index...].firstRange(of: [0x0D, 0x0A]) else { return nil }
+      let sizeText = String(decoding: bytes[index..<end.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
+      guard let size = Int(sizeText.trimmingCharacters(in: " \t"), radix: 16), size >= 0 else { return nil }
+      index = end.upperBound
+      if size == 0 { return body }
+      guard bytes.count - index >= size + 2 else { return nil }
+      body += bytes[index..<(index + size)]
+      index += size + 2
+    }
+  }
+
+  /// An `http://` address taken apart.
+  struct Target {
+    var address: HostPort
+    var hostHeader: String
+    /// The path and query, `/` at least.
+    var path: String
+
+    init(_ url: String) throws(Failure) {
+      guard url.hasPrefix("http://") else {
+        if url.hasPrefix("https://") {
+          throw Failure("\(url): https:// sources are not fetched by this build of marquee yet; use http://, or a file a timer fetches")
+        }
+        throw Failure("\(url): not an http:// address")
+      }
+      let rest = url.dropFirst("http://".count)
+      let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+      let authority = rest[..<slash]
+      guard !authority.contains("@") else { throw Failure("\(url): a user name in the address is not sent; leave it out") }
+      do {
+        address = try HostPort(authority, ports: .required(defaultPort: 80))
+      } catch {
+        throw Failure("\(url): \(error)")
+      }
+      hostHeader = String(authority)
+      let tail = rest[slash...].prefix { $0 != "#" }
+      path = tail.isEmpty ? "/" : (tail.hasPrefix("?") ? "/" + tail : String(tail))
+      guard path.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else { throw Failure("\(url): the address has spaces or characters to percent-encode") }
+    }
+
+    /// A `Location` read against this address: absolute, from the root, or beside the path.
+    func resolve(_ location: String) -> String {
+      if location.contains("://") { return location }
+      if location.hasPrefix("//") { return "http:" + location }
+      if location.hasPrefix("/") { return "http://\(hostHeader)\(location)" }
+      let folder = path.prefix { $0 != "?" }
+      let base = folder.lastIndex(of: "/").map { folder[...$0] } ?? "/"
+      return "http://\(hostHeader)\(base)\(location)"
+    }
+  }
+}
+
+extension String {
+  func trimmingCharacters(in set: String) -> String {
+    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+  }
+
+  func replacingPrefix(_ prefix: String, with replacement: String) -> String {
+    hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
+  }
+}
+
+extension Substring {
+  func trimmingCharacters(in set: String) -> String {
+    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
+  }
+}

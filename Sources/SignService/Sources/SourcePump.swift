@@ -1,0 +1,151 @@
+import LiveData
+import Marquee
+import Platform
+import SimpleJSON
+import Synchronization
+
+/// Keeps a sign's live data sources fresh: each is fetched when due, on a thread of its own
+/// (never the frame loop's), one fetch at a time, and its items go to the feed, which makes
+/// the zones that name it again. A failure is reported, kept for the state, and tried again
+/// after a pause that doubles from half a second (the MQTT client's rule), at most the
+/// source's interval or a minute, whichever is longer. While the sign is dark (turned off,
+/// an off period) nothing is fetched; what is due is fetched when it lights again.
+package final class SourcePump: Sendable {
+  /// What the state says of a source.
+  package struct Status: Sendable, Equatable {
+    package var name: String
+    package var items: [String] = []
+    /// Wall-clock time of the last fetch that gave items (or found them unchanged).
+    package var lastSuccess: Double?
+    package var lastError: String?
+    /// Wall-clock time of the next fetch.
+    package var nextFetch: Double
+    package var failures = 0
+    /// Whether the data is older than the source's lifetime (its fallback shows).
+    package var stale = false
+  }
+
+  struct Entry: Sendable {
+    var source: LiveSource
+    var fetcher = SourceFetcher()
+    var status: Status
+    /// Monotonic time of the next fetch.
+    var due: Double
+    var pause = 0.5
+    /// Monotonic time of the last good fetch (the start, before any: the data is stale a
+    /// lifetime after the sign starts if no fetch succeeds).
+    var freshSince: Double
+  }
+
+  let entries: Mutex<[Entry]>
+  let feed: Feed
+  let clock: SignClock
+  let stop: StopFlag
+  let reports: SignReports
+  let isDark: @Sendable () -> Bool
+
+  package init(sources: [LiveSource], feed: Feed, clock: SignClock, stop: StopFlag, reports: SignReports, isDark: @escaping @Sendable () -> Bool) {
+    let now = clock.monotonic(), wall = clock.wall()
+    entries = Mutex(sources.map { Entry(source: $0, status: Status(name: $0.name, nextFetch: wall), due: now, freshSince: now) })
+    (self.feed, self.clock, self.stop, self.reports, self.isDark) = (feed, clock, stop, reports, isDark)
+    feed.values.declaredSources = sources.map(\.name)
+  }
+
+  /// The sources' states, in the config's order.
+  package var statuses: [Status] { entries.withLock { $0.map(\.status) } }
+
+  /// Starts the pump's thread (nothing when there are no sources).
+  package func start() {
+    guard entries.withLock({ !$0.isEmpty }) else { return }
+    DetachedThread.start { [self] in run() }
+  }
+
+  func run() {
+    while !stop.isSet {
+      markStale(at: clock.monotonic())
+      let now = clock.monotonic()
+      let next = entries.withLock { entries in entries.indices.min { entries[$0].due < entries[$1].due } }
+      guard let index = next else { return }
+      let due = entries.withLock { $0[index].due }
+      if due > now || isDark() {
+        // A second at most, so a stop or the sign lighting again is noticed.
+        clock.sleep(min(1, max(0.01, due - now)))
+        continue
+      }
+      fetch(index)
+    }
+  }
+
+  /// Fetches source `index` now, and schedules its next fetch.
+  func fetch(_ index: Int) {
+    var (source, fetcher) = entries.withLock { ($0[index].source, $0[index].fetcher) }
+    let outcome: Result<SourceFetcher.Outcome, SourceFailure>
+    do throws(SourceFailure) {
+      outcome = .success(try fetcher.fetch(source))
+    } catch {
+      outcome = .failure(error)
+    }
+    let now = clock.monotonic(), wall = clock.wall()
+    var items: [String]?
+    entries.withLock { entries in
+      var entry = entries[index]
+      entry.fetcher = fetcher
+      switch outcome {
+      case .success(let result):
+        if case .items(let fetched) = result { entry.status.items = fetched }
+        items = entry.status.items
+        entry.status.lastSuccess = wall
+        entry.status.lastError = nil
+        entry.status.failures = 0
+        entry.status.stale = false
+        entry.freshSince = now
+        entry.pause = 0.5
+        entry.due = now + source.every
+      case .failure(let failure):
+        entry.status.lastError = failure.description
+        entry.status.failures += 1
+        entry.due = now + entry.pause
+        entry.pause = min(max(source.every, 60), entry.pause * 2)
+      }
+      entry.status.nextFetch = wall + (entry.due - now)
+      entries[index] = entry
+    }
+    source = entries.withLock { $0[index].source }
+    switch outcome {
+    case .success:
+      // The same items again still say the data is fresh.
+      feed.take(source: source.name, items: items ?? [])
+    case .failure(let failure):
+      let failures = entries.withLock { $0[index].status.failures }
+      // The first failure of a run is worth a line; the rest are in the state.
+      if failures == 1 { reports.warning("source '\(source.name)': \(failure)") }
+    }
+  }
+
+  /// Puts up the fallback of each source whose data has outlived its lifetime.
+  func markStale(at now: Double) {
+    let stale = entries.withLock { entries in
+      entries.indices.compactMap { index -> LiveSource? in
+        guard !entries[index].status.stale, now - entries[index].freshSince >= entries[index].source.lifetime else { return nil }
+        entries[index].status.stale = true
+        return entries[index].source
+      }
+    }
+    for source in stale {
+      reports.warning("source '\(source.name)': no good fetch for \(Int(source.lifetime)) s; showing its fallback until one comes")
+      feed.take(source: source.name, items: source.fallback ?? [])
+    }
+  }
+
+  /// The state's `sources`: each source's items, last success and error, and next fetch.
+  package func stateValue() -> JSONValue {
+    .array(statuses.map { status in
+      .object([
+        ("name", .string(status.name)), ("items", .array(status.items.map { .string($0) })),
+        ("lastSuccess", status.lastSuccess.map(SignSession.moment) ?? .null),
+        ("lastError", status.lastError.map { .string($0) } ?? .null),
+        ("nextFetch", SignSession.moment(status.nextFetch)), ("failures", .number(Double(status.failures))), ("stale", .bool(status.stale)),
+      ])
+    })
+  }
+}
