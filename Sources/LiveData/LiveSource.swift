@@ -22,7 +22,8 @@ public struct LiveSource: Sendable, Equatable {
 
   /// The name messages use: `{source:NAME}`.
   public var name: String
-  /// `http://…`, `https://…`, or a file's path.
+  /// `http://…`, `https://…`, or a file's path (a config's relative path is read from the
+  /// config's folder: ``resolvingFiles(against:)``).
   public var url: String
   /// Seconds between fetches.
   public var every: Double
@@ -56,6 +57,17 @@ public struct LiveSource: Sendable, Equatable {
 
   /// Three intervals, and a minute at least.
   static func defaultLifetime(every: Double) -> Double { max(60, 3 * every) }
+
+  /// Whether ``url`` names a file (a path, or `file://`).
+  public var isFile: Bool { !url.hasPrefix("http://") && !url.hasPrefix("https://") }
+
+  /// The source with a relative file path read from `folder` (the config's).
+  public func resolvingFiles(against folder: String) -> LiveSource {
+    guard isFile, !url.hasPrefix("/"), !url.hasPrefix("file://") else { return self }
+    var resolved = self
+    resolved.url = (folder.hasSuffix("/") ? folder : folder + "/") + url
+    return resolved
+  }
 
   /// Whether a source's name may be used: letters, digits, `-` and `_`, at most 32.
   public static func isValidName(_ name: String) -> Bool {
@@ -91,8 +103,8 @@ public struct LiveSource: Sendable, Equatable {
       throw JSONFieldError(field: fields.name("name"), reason: "'\(name)' is not a source name: letters, digits, '-' and '_', at most 32")
     }
     url = try fields.requiredString("url")
-    guard url.hasPrefix("http://") || url.hasPrefix("https://") || url.hasPrefix("/") || url.hasPrefix("file://") else {
-      throw JSONFieldError(field: fields.name("url"), reason: "'\(url)' is neither an http:// or https:// address nor a file's absolute path")
+    if url.contains("://") && !url.hasPrefix("http://") && !url.hasPrefix("https://") && !url.hasPrefix("file://") || url.isEmpty {
+      throw JSONFieldError(field: fields.name("url"), reason: "'\(url)' is neither an http:// or https:// address nor a file's path")
     }
     every = try fields.number("every", in: LiveSource.shortestInterval...604_800) ?? 300
     timeout = try fields.number("timeout", in: 0.5...120) ?? 10

@@ -1,4 +1,5 @@
 import LiveData
+import Platform
 import SimpleJSON
 
 /// `--config FILE`: the options of a sign in one JSON file, so a service is one line
@@ -60,7 +61,11 @@ package enum ConfigFile {
         }
       }
       result.schedule = try ScheduleFile.read(fields, base: result, zones: zoneNames)
-      if let sources = fields.optional("sources") { result.sources = try LiveSource.list(sources) }
+      if let sources = fields.optional("sources") {
+        // A file's relative path is the config's folder's, wherever the sign starts.
+        let folder = DurableFile.folder(of: path)
+        result.sources = try LiveSource.list(sources).map { $0.resolvingFiles(against: folder) }
+      }
     }
     return (result, given)
   }

@@ -94,7 +94,7 @@ public final class Feed: Sendable {
   /// What to do when the input ends.
   let onEnd: RunOptions.EndOfInput
   /// The latest values of the MQTT topics messages name (`{mqtt:TOPIC}`).
-  package let values = LiveValues()
+  package let values: LiveValues
   /// The frames' tap of a sign with a schedule: what a waking notification lights.
   package let tap = Mutex<SignLights?>(nil)
   /// Counts every update committed (and the session's changes): what waits for the state
@@ -109,8 +109,9 @@ public final class Feed: Sendable {
   package init(
     zones: [ZoneSpec], clockStart: Double? = nil, spritePath: String? = nil, stop: StopFlag,
     onEnd: RunOptions.EndOfInput = .keep, fonts: FontCache = FontCache(), fontAccess: FontCache.Access = .any,
-    clock: SignClock = .system, reports: SignReports = .inMemory()
+    clock: SignClock = .system, reports: SignReports = .inMemory(), values: LiveValues = LiveValues()
   ) {
+    self.values = values
     self.clock = clock
     self.reports = reports
     firstZone = zones[0].name

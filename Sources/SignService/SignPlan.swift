@@ -41,7 +41,14 @@ public enum SignPlan {
     // The sign's t = 0 in Unix time, fixed once: every zone and every update share it.
     options.clockStart = options.clockStart ?? now
     let fonts = FontCache(icons: try FontCache.icons(folder: options.iconsPath, reports: reports), reports: reports)
-    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved, reports: reports)
+    // The sources read from files are read now, so the first frame shows them.
+    let values = LiveValues()
+    values.declaredSources = options.sources.map(\.name)
+    for source in options.sources where source.isFile {
+      var fetcher = SourceFetcher()
+      if case .items(let items)? = try? fetcher.fetch(source) { values.setSource(source.name, items: items, received: clock.monotonic()) }
+    }
+    let (controller, zones) = try makeSign(options, stop: stop, fonts: fonts, saved: saved, reports: reports, values: values)
     // RGB boards light a zone of another colour in its own.
     options.colorRegions = zip(controller.sign.zones, zones).compactMap { zone, spec in
       spec.options.ledColor == options.zone.ledColor ? nil
@@ -61,10 +68,9 @@ public enum SignPlan {
     if case .offered = fontAccess { access = FontCache.offered(startingWith: zones.flatMap(\.options.fonts)) } else { access = .any }
     let feed = Feed(
       zones: zones, clockStart: options.clockStart, spritePath: options.spritePath, stop: stop, onEnd: options.onEndOfInput, fonts: fonts, fontAccess: access,
-      clock: clock, reports: reports)
+      clock: clock, reports: reports, values: values)
     // The names `{source:NAME}` may use; a message naming another would never show it.
-    let declared = options.sources.map(\.name)
-    feed.values.declaredSources = declared
+    let declared = values.declaredSources
     for zone in zones {
       for message in zone.options.messages {
         for name in LiveValues.sourceNames(in: message) where !declared.contains(name) {
@@ -91,10 +97,10 @@ public enum SignPlan {
   /// Builds the sign the options describe: one zone, or the zones of a layout file.
   package static func makeSign(
     _ options: RunOptions, stop: StopFlag, fonts: FontCache = FontCache(), saved: [(zone: String, document: JSONValue)] = [],
-    reports: SignReports = .inMemory()
+    reports: SignReports = .inMemory(), values: LiveValues = LiveValues()
   ) throws -> (SignController, [ZoneSpec]) {
     func content(_ zone: ZoneOptions) throws -> ZoneContent {
-      try makeContent(zone, epoch: options.clockStart, sprite: options.spritePath, fonts: fonts.chain(zone.fonts).chain)
+      try makeContent(zone, epoch: options.clockStart, sprite: options.spritePath, fonts: fonts.chain(zone.fonts).chain, values: values)
     }
     do {
       var specs = try zoneOptions(options)

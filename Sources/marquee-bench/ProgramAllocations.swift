@@ -29,7 +29,9 @@ struct ProgramAllocations {
     var settling = 500
   }
 
-  static func modes(board: String, fakeKernel: String, schedule: String, notification: String, broker: UInt16?, icons: String, pi: String) -> [Mode] {
+  static func modes(
+    board: String, fakeKernel: String, schedule: String, notification: String, broker: UInt16?, icons: String, pi: String, sources: String
+  ) -> [Mode] {
     let moving = ["--fps", "1000", "--speed", "1000"]
     let message = "Allocation-free frames in every display"
     // With a broker: the sign connected to it, a message showing a topic's retained value.
@@ -99,6 +101,9 @@ struct ProgramAllocations {
       Mode(name: "schedule", arguments: ["--config", schedule, "--output", "ascii"] + moving),
       Mode(name: "schedule-off", arguments: ["--config", schedule + ".off", "--output", "ascii"] + moving),
       // The off period on a chip board: the chips asleep and the frame loop resting.
+      // Live data sources: a departure list (one message per item) and a value in a line,
+      // fetched by the sources' thread once at the start (both runs), the frames after it.
+      Mode(name: "sources", arguments: ["--config", sources, "--output", "ascii"] + moving, settling: 500),
       Mode(name: "schedule-off-board", arguments: ["--config", schedule + ".off", "--board", board, "--spi-dump", "/dev/null"] + moving,
            width: 32),
     ]
@@ -211,8 +216,20 @@ struct ProgramAllocations {
       for (name, _) in piFiles { unlink(pi + "/" + name) }
       rmdir(pi)
     }
+    // A config with two live sources read from files.
+    let sources = "/tmp/marquee-bench-allocations-sources-\(getpid())"
+    let sourceFiles: [(String, String)] = [
+      (sources + ".json", #"{"sources": [{"name": "bus", "url": "\#(sources)-bus.json", "every": 600, "json": "/departures"}, "#
+        + #"{"name": "weather", "url": "\#(sources)-weather.json", "every": 600, "json": "current.t", "format": "{0:.1f}°C"}], "#
+        + #""mode": "cycle", "dwell": 0.05, "duration": 0.1, "messages": ["{source:bus}", "Outside {source:weather}"]}"#),
+      (sources + "-bus.json", #"{"departures": ["7 Airport 2 min", "12 Harbour 9 min"]}"#),
+      (sources + "-weather.json", #"{"current": {"t": 3.25}}"#),
+    ]
+    for (path, text) in sourceFiles { try? FileBytes.write(Array(text.utf8), to: path) }
+    defer { for (path, _) in sourceFiles { unlink(path) } }
     let modes = ProgramAllocations.modes(
-      board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification, broker: broker?.port, icons: icons, pi: pi)
+      board: board, fakeKernel: fakeKernel, schedule: schedule, notification: notification, broker: broker?.port, icons: icons, pi: pi,
+      sources: sources + ".json")
     for mode in modes {
       // A clock's text changes at the minute (a new strip is laid out): both runs fall
       // within one minute, so no mode counts that once-a-minute change as per-frame.

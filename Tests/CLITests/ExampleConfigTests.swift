@@ -23,6 +23,7 @@ import Testing
     Example(file: "two-zones.json", option: "--layout", extra: ["--width", "64", "--height", "8"]),
     Example(file: "two-lines.json", option: "--layout", extra: ["--width", "32", "--height", "16"]),
     Example(file: "rgb-zones.json", option: "--layout", extra: ["--board", "ws2812-16x16", "--simulate"]),
+    Example(file: "sources.json", option: "--config"),
   ]
 
   @Test func everyExampleHasARow() throws {

@@ -22,7 +22,7 @@ package struct SourceFetcher: Sendable {
   /// - Throws: ``SourceFailure`` with the reason in words (the address, and what happened).
   package mutating func fetch(_ source: LiveSource) throws(SourceFailure) -> Outcome {
     let bytes: [UInt8]
-    if source.url.hasPrefix("/") || source.url.hasPrefix("file://") {
+    if source.isFile {
       let path = source.url.hasPrefix("file://") ? String(source.url.dropFirst("file://".count)) : source.url
       do {
         bytes = try FileBytes.read(path, limit: source.maximumBytes, regularOnly: true)

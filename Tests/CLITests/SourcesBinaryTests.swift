@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `marquee sources --config FILE`: each source fetched once, a line per item or its error,
+/// exit 1 when one fails; a missing config is a usage error.
+@Suite(.offThePool) struct SourcesBinaryTests {
+  @Test func eachSourceIsFetchedOnceAndPrinted() throws {
+    let server = try #require(ScriptedHTTPServer { request in
+      switch request.path {
+      case "/w.json": .status(200, #"{"current": {"temperature_2m": 21.46}}"#)
+      case "/news.xml": .status(200, #"<rss version="2.0"><channel><item><title>First &amp; best</title></item><item><title>地铁 延误</title></item></channel></rss>"#)
+      default: .status(404)
+      }
+    })
+    defer { server.stop() }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-sources-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try "line one\n\nline two\n".write(to: folder.appendingPathComponent("notice.txt"), atomically: true, encoding: .utf8)
+    let config = folder.appendingPathComponent("sign.json").path
+    try """
+      {"sources": [
+        {"name": "weather", "url": "\(server.url("/w.json"))", "json": "/current/temperature_2m", "format": "{0:.1f}°C"},
+        {"name": "news", "url": "\(server.url("/news.xml"))", "rss": {"items": 5}},
+        {"name": "notice", "url": "notice.txt", "text": {"lines": 3}}],
+       "messages": ["{source:weather}"]}
+      """.write(toFile: config, atomically: true, encoding: .utf8)
+    let good = try BinaryRunner.run(["sources", "--config", config])
+    #expect(good.status == 0, "\(good.stderr)")
+    #expect(good.stdout == "weather: 21.5°C\nnews: First & best\nnews: 地铁 延误\nnotice: line one\nnotice: line two\n")
+    // A source that fails: the others still print, the failure says why, the exit is 1.
+    try """
+      {"sources": [
+        {"name": "weather", "url": "\(server.url("/w.json"))", "json": "/current/temperature_2m"},
+        {"name": "gone", "url": "\(server.url("/gone.json"))", "json": "/x"}]}
+      """.write(toFile: config, atomically: true, encoding: .utf8)
+    let failing = try BinaryRunner.run(["sources", "--config", config, "--json"])
+    #expect(failing.status == 1)
+    #expect(failing.stdout.contains(#"{"name":"weather","items":["21.46"],"error":null}"#), "\(failing.stdout)")
+    #expect(failing.stdout.contains(#""error":"\#(server.url("/gone.json")): the server answered 404""#), "\(failing.stdout)")
+    let usage = try BinaryRunner.run(["sources"])
+    #expect(usage.status == 64 && usage.stderr.contains("'sources' needs the config"), "\(usage.stderr)")
+  }
+}
