@@ -124,7 +124,7 @@ func markdownDocuments() -> [(file: String, text: String)] {
     }
     let path = binaries + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
     let child = try ChildProcess("/bin/bash", ["-c", "cd '\(folder)' && " + script], environment: ["PATH": path])
-    let endsByItself = ["--frames", "--gif", "gallery", "effects", "fonts", "--help", "--spi-dump", "--i2c-dump", "schedule", "marquee icons", "marquee boards"]
+    let endsByItself = ["--frames", "--gif", "gallery", "effects", "fonts", "--help", "--spi-dump", "--i2c-dump", "schedule", "marquee icons", "marquee boards", "marquee sources"]
       .contains { script.contains($0) }
     if script.contains("marquee doctor") {
       // It says what this machine has in the way of a panel: 0 on a tuned Pi, 1 elsewhere.
