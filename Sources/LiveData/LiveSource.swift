@@ -18,6 +18,26 @@ public struct LiveSource: Sendable, Equatable {
     case feed(items: Int, dates: Bool)
     /// The first `lines` lines that are not empty.
     case text(lines: Int)
+    /// The next `count` departures at `stop` from a GTFS-Realtime feed, joined with the
+    /// static GTFS feed at `schedule` (a zip's path or http:// address) for names and for
+    /// the timetable's times where the realtime feed says nothing; each written by `format`.
+    case departures(schedule: String?, stop: String, count: Int, format: String)
+  }
+
+  /// The default of a departure's text: `ROUTE HEADSIGN N min`.
+  public static let departureFormat = "{route} {headsign} {minutes} min"
+
+  /// What reading a document needs besides its bytes: the time, and for departures the
+  /// timetable, the service days around now and the local clock's `HH:MM`.
+  public struct Context {
+    public var now: Double
+    public var schedule: GTFSSchedule?
+    public var serviceDays: [DepartureBoard.ServiceDay]
+    public var clock: (Double) -> String
+
+    public init(now: Double = 0, schedule: GTFSSchedule? = nil, serviceDays: [DepartureBoard.ServiceDay] = [], clock: @escaping (Double) -> String = { _ in "" }) {
+      (self.now, self.schedule, self.serviceDays, self.clock) = (now, schedule, serviceDays, clock)
+    }
   }
 
   /// The name messages use: `{source:NAME}`.
@@ -63,10 +83,16 @@ public struct LiveSource: Sendable, Equatable {
 
   /// The source with a relative file path read from `folder` (the config's).
   public func resolvingFiles(against folder: String) -> LiveSource {
-    guard isFile, !url.hasPrefix("/"), !url.hasPrefix("file://") else { return self }
-    var resolved = self
-    resolved.url = (folder.hasSuffix("/") ? folder : folder + "/") + url
-    return resolved
+    func resolved(_ location: String) -> String {
+      let isRelative = !location.hasPrefix("/") && !location.hasPrefix("file://") && !location.hasPrefix("http://") && !location.hasPrefix("https://")
+      return isRelative ? (folder.hasSuffix("/") ? folder : folder + "/") + location : location
+    }
+    var source = self
+    source.url = resolved(url)
+    if case .departures(let schedule?, let stop, let count, let format) = reading {
+      source.reading = .departures(schedule: resolved(schedule), stop: stop, count: count, format: format)
+    }
+    return source
   }
 
   /// Whether a source's name may be used: letters, digits, `-` and `_`, at most 32.
@@ -96,7 +122,7 @@ public struct LiveSource: Sendable, Equatable {
   /// - Throws: ``JSONFieldError`` at the field that is wrong.
   public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
     let fields = try JSONFields(value, path: path)
-    let kinds = ["json", "rss", "text"]
+    let kinds = ["json", "rss", "text", "gtfsRealtime"]
     try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format", "lifetime", "fallback"] + kinds)
     name = try fields.requiredString("name")
     guard LiveSource.isValidName(name) else {
@@ -119,10 +145,10 @@ public struct LiveSource: Sendable, Equatable {
     }
     let given = kinds.filter { fields.optional($0) != nil }
     guard given.count == 1 else {
-      throw JSONFieldError(field: path, reason: given.isEmpty ? "say what to take from the source: \"json\", \"rss\" or \"text\"" : "give one of \(given.joined(separator: ", ")), not \(given.count)")
+      throw JSONFieldError(field: path, reason: given.isEmpty ? "say what to take from the source: \"json\", \"rss\", \"text\" or \"gtfsRealtime\"" : "give one of \(given.joined(separator: ", ")), not \(given.count)")
     }
     var format: NumberFormat?
-    if let written = try fields.string("format") {
+    if let written = try fields.string("format"), given[0] != "gtfsRealtime" {
       do {
         format = try NumberFormat(written)
       } catch {
@@ -142,6 +168,16 @@ public struct LiveSource: Sendable, Equatable {
       let options = try fields.object("rss")
       try options?.rejectUnknownKeys(["items", "dates"])
       reading = .feed(items: try options?.integer("items", in: 1...LiveSource.maximumItems) ?? 5, dates: try options?.bool("dates") ?? false)
+    case "gtfsRealtime":
+      let options = try fields.object("gtfsRealtime")!
+      try options.rejectUnknownKeys(["static", "stop", "count"])
+      let template = try fields.string("format") ?? LiveSource.departureFormat
+      guard ["{route}", "{headsign}", "{minutes}", "{time}"].contains(where: template.contains) else {
+        throw JSONFieldError(field: fields.name("format"), reason: "a departure's format names {route}, {headsign}, {minutes} or {time}")
+      }
+      reading = .departures(
+        schedule: try options.string("static"), stop: try options.requiredString("stop"),
+        count: try options.integer("count", in: 1...LiveSource.maximumItems) ?? 3, format: template)
     default:
       if format != nil { throw JSONFieldError(field: fields.name("format"), reason: "a format is for a JSON value, not text") }
       let options = try fields.object("text")
@@ -160,8 +196,17 @@ public struct LiveSource: Sendable, Equatable {
   ///
   /// - Throws: ``Unreadable`` saying what was wrong (not JSON, no value at the path, not a
   ///   feed, not UTF-8...).
-  public func items(from bytes: [UInt8]) throws(Unreadable) -> [String] {
+  public func items(from bytes: [UInt8], context: Context = Context()) throws(Unreadable) -> [String] {
     switch reading {
+    case .departures(_, let stop, let count, let format):
+      let feed: GTFSRealtimeFeed
+      do {
+        feed = try GTFSRealtimeFeed(bytes)
+      } catch {
+        throw Unreadable("not a GTFS-Realtime feed: \(error)")
+      }
+      return DepartureBoard.departures(schedule: context.schedule, realtime: feed, stop: stop, now: context.now, days: context.serviceDays, count: count)
+        .map { DepartureBoard.text($0, format: format, now: context.now, clock: context.clock) }
     case .json(let path, let format):
       let document: JSONValue
       do {

@@ -7,6 +7,7 @@ import Testing
 
 @testable import BitmapFonts
 @testable import FontCore
+@testable import Deflate
 
 @Suite struct GzipTests {
   @Test(.enabled(if: FileManager.default.fileExists(atPath: "/bin/gzip"), "needs the Debian package gzip"),

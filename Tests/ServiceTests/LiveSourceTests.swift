@@ -110,3 +110,51 @@ import Testing
     #expect(refusal.field == "messages[1]" && refusal.description.contains("{source:weather} names no source of this sign (its sources are bus)"), "\(refusal)")
   }
 }
+
+/// A departure board from a GTFS-Realtime feed (written by Google's bindings through
+/// Tests/LiveDataTests/gtfs_feeds.py) joined with the GTFS reference's sample timetable: the
+/// feed changes on the server and the sign shows the new minutes.
+@Suite(.offThePool) struct GTFSBoardTests {
+  static let python = PythonTools.python(
+    [ProcessInfo.processInfo.environment["MARQUEE_SOURCES_PYTHON"], ".build/venv-sources/bin/python"], importing: "google.transit.gtfs_realtime_pb2")
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("LiveDataTests/gtfs_feeds.py").path
+
+  static func write(_ kind: String, to path: String, input: String = "") throws {
+    let result = try ChildProcess.run(try #require(python), [script, kind, path], input: Data(input.utf8))
+    #expect(result.status == 0, "\(result.stderr)")
+  }
+
+  /// A realtime feed in which route CITY's trip EXTRA leaves Bullfrog at `time`.
+  static func feed(leaving time: Double) -> String {
+    #"{"trips": [{"trip_id": "EXTRA", "route_id": "CITY", "stops": [{"stop_id": "BULLFROG", "departure": {"time": \#(Int(time))}}]}]}"#
+  }
+
+  @Test(.enabled(if: python != nil, "needs gtfs-realtime-bindings from PyPI in .build/venv-sources (.ci/run installs it)"))
+  func theBoardShowsTheNewMinutesWhenTheFeedChanges() throws {
+    let folder = try SignSessionTests.Folder()
+    let zip = folder.path + "/gtfs.zip", first = folder.path + "/1.pb", second = folder.path + "/2.pb"
+    try GTFSBoardTests.write("static", to: zip)
+    let start = Date().timeIntervalSince1970
+    try GTFSBoardTests.write("realtime", to: first, input: GTFSBoardTests.feed(leaving: start + 330))
+    let serving = Mutex(first)
+    let server = try #require(ScriptedHTTPServer { _ in
+      .init(bytes: Array("HTTP/1.1 200 OK\r\nContent-Type: application/x-protobuf\r\nConnection: close\r\n\r\n".utf8)
+        + ((try? [UInt8](Data(contentsOf: URL(fileURLWithPath: serving.withLock { $0 })))) ?? []))
+    })
+    defer { server.stop() }
+    let stop = StopFlag()
+    let session = try LiveSourceTests.session("""
+      {"sources": [{"name": "bus", "url": "\(server.url("/tripupdates.pb"))", "every": 1,
+                    "gtfsRealtime": {"static": "gtfs.zip", "stop": "BULLFROG", "count": 3}}],
+       "mode": "cycle", "messages": ["{source:bus}"]}
+      """, in: folder, stop: stop)
+    session.start()
+    defer { stop.set() }
+    #expect(eventually { SignSessionTests.shown(session).contains("40 5 min") }, "\(LiveSourceTests.look(session))")
+    // The feed moves the trip on: the next frames show it two minutes away.
+    try GTFSBoardTests.write("realtime", to: second, input: GTFSBoardTests.feed(leaving: Date().timeIntervalSince1970 + 150))
+    serving.withLock { $0 = second }
+    #expect(eventually { SignSessionTests.shown(session).contains("40 2 min") }, "\(LiveSourceTests.look(session))")
+  }
+}

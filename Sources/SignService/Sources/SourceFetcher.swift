@@ -14,8 +14,13 @@ package struct SourceFetcher: Sendable {
   /// The validators of the last document (`ETag`, `Last-Modified`).
   package var entityTag: String?
   package var lastModified: String?
+  /// A departure board's timetable, and what it was read from (a file's identity, or when
+  /// an address was fetched), so it is read again only when it changed (a file) or a day on.
+  var schedule: (stamp: String, schedule: GTFSSchedule)?
+  /// The wall clock the departures count from.
+  let clock: SignClock
 
-  package init() {}
+  package init(clock: SignClock = .system) { self.clock = clock }
 
   /// Fetches `source` once.
   ///
@@ -40,12 +45,62 @@ package struct SourceFetcher: Sendable {
       if answer.status == 304 { return .unchanged }
       bytes = answer.body
     }
+    var context = LiveSource.Context(now: clock.wall())
+    if case .departures(let timetable, let stop, _, _) = source.reading {
+      if let timetable { context.schedule = try schedule(timetable, stop: stop, limit: source.timeout * 6) }
+      context.serviceDays = SourceFetcher.serviceDays(around: context.now)
+      context.clock = { CalendarTime.format("%H:%M", $0) }
+    }
     do {
-      return .items(try source.items(from: bytes))
+      return .items(try source.items(from: bytes, context: context))
     } catch {
       // A document that cannot be read is not kept as the one to compare with.
       (entityTag, lastModified) = (nil, nil)
       throw SourceFailure("\(source.url): \(error)")
+    }
+  }
+}
+
+extension SourceFetcher {
+  /// The timetable at `location` (a zip's path or address) for `stop`, read again when the
+  /// file changed or, for an address, once a day.
+  mutating func schedule(_ location: String, stop: String, limit: Double) throws(SourceFailure) -> GTFSSchedule {
+    let isFile = !location.hasPrefix("http://") && !location.hasPrefix("https://")
+    let stamp: String
+    if isFile {
+      guard let status = FileStatus(path: location) else { throw SourceFailure("\(location): \(SystemError.last("stat").reason)") }
+      stamp = "\(status.device):\(status.inode):\(status.size):\(status.modified)"
+    } else {
+      stamp = "day \(Int(clock.wall() / 86_400))"
+    }
+    if let cached = schedule, cached.stamp == stamp { return cached.schedule }
+    let bytes: [UInt8]
+    do {
+      if isFile {
+        bytes = try FileBytes.read(location, limit: GTFSSchedule.fileLimit, regularOnly: true)
+      } else {
+        bytes = try HTTPFetch.get(location, limit: max(30, limit), maximumBytes: GTFSSchedule.fileLimit).body
+      }
+    } catch {
+      throw SourceFailure("the timetable: \(error)")
+    }
+    do {
+      let read = try GTFSSchedule(zip: bytes, stop: stop)
+      schedule = (stamp, read)
+      return read
+    } catch {
+      throw SourceFailure("the timetable \(location): \(error)")
+    }
+  }
+
+  /// Yesterday and today (local time): a trip of yesterday's timetable may leave after
+  /// midnight (25:10:00).
+  static func serviceDays(around now: Double) -> [DepartureBoard.ServiceDay] {
+    [-86_400.0, 0].compactMap { offset in
+      let local = CalendarTime.local(now + offset)
+      let noon = CalendarTime.Reading(year: local.year, month: local.month, day: local.day, hour: 12)
+      guard let middle = CalendarTime.instant(of: noon) else { return nil }
+      return DepartureBoard.ServiceDay(date: local.year * 10_000 + local.month * 100 + local.day, weekday: (local.weekday + 6) % 7, start: middle - 43_200)
     }
   }
 }

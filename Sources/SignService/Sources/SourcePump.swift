@@ -46,7 +46,7 @@ package final class SourcePump: Sendable {
 
   package init(sources: [LiveSource], feed: Feed, clock: SignClock, stop: StopFlag, reports: SignReports, isDark: @escaping @Sendable () -> Bool) {
     let now = clock.monotonic(), wall = clock.wall()
-    entries = Mutex(sources.map { Entry(source: $0, status: Status(name: $0.name, nextFetch: wall), due: now, freshSince: now) })
+    entries = Mutex(sources.map { Entry(source: $0, fetcher: SourceFetcher(clock: clock), status: Status(name: $0.name, nextFetch: wall), due: now, freshSince: now) })
     (self.feed, self.clock, self.stop, self.reports, self.isDark) = (feed, clock, stop, reports, isDark)
     feed.values.declaredSources = sources.map(\.name)
   }

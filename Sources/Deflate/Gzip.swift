@@ -91,14 +91,14 @@ public enum Gzip {
 }
 
 /// CRC-32 (IEEE 802.3), as gzip uses it.
-enum CRC32 {
+package enum CRC32 {
   static let table: [UInt32] = (0..<256).map { n in
     var c = UInt32(n)
     for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
     return c
   }
 
-  static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
+  package static func checksum(_ bytes: ArraySlice<UInt8>) -> UInt32 {
     var crc: UInt32 = 0xFFFF_FFFF
     var index = bytes.startIndex
     while index < bytes.endIndex {
@@ -110,14 +110,14 @@ enum CRC32 {
 }
 
 /// A raw DEFLATE decoder.
-struct Inflater {
+package struct Inflater {
   let input: [UInt8]
   var position: Int
   let limit: Int
   var bitBuffer: UInt32 = 0
   var bitCount = 0
 
-  init(input: [UInt8], position: Int, limit: Int) {
+  package init(input: [UInt8], position: Int, limit: Int) {
     self.input = input
     self.position = position
     self.limit = limit
@@ -125,7 +125,7 @@ struct Inflater {
 
   /// The byte after the last one consumed (unused bits of a partial byte are dropped;
   /// whole bytes taken in ahead are not consumed).
-  var bytePosition: Int { position - (bitCount >> 3) }
+  package var bytePosition: Int { position - (bitCount >> 3) }
 
   mutating func bits(_ count: Int) throws(GzipError) -> Int {
     while bitCount < count {
@@ -239,7 +239,7 @@ struct Inflater {
     return (literal, distance)
   }()
 
-  mutating func inflate(into output: inout [UInt8]) throws(GzipError) {
+  package mutating func inflate(into output: inout [UInt8]) throws(GzipError) {
     let start = output.count
     var last = false
     repeat {
