@@ -8,6 +8,7 @@ let targets = [
   ("FuzzFeedLine", ["SignService", "Marquee", "MatrixCore"]), ("FuzzDocuments", ["SignService", "Marquee", "MatrixCore"]), ("FuzzLayout", ["BitmapFonts"]), ("FuzzHTTPRequest", ["HTTP"]),
   ("FuzzMQTTPacket", ["MQTT"]), ("FuzzPicture", ["BitmapFonts"]),
   ("FuzzContentRoutes", ["SignService", "Marquee", "SimpleJSON"]), ("FuzzFleetState", ["MarqueeCLI", "MQTT"]),
+  ("FuzzLiveData", ["LiveData"]),
 ]
 
 let package = Package(

@@ -12,13 +12,24 @@ seconds="${1:-60}"
 timeout_seconds="${TIMEOUT:-10}"
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzBDF FuzzHex FuzzPSF FuzzPCF FuzzGzip FuzzBoard FuzzFeedLine FuzzDocuments FuzzLayout FuzzHTTPRequest FuzzMQTTPacket FuzzPicture FuzzContentRoutes FuzzFleetState)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBDF FuzzHex FuzzPSF FuzzPCF FuzzGzip FuzzBoard FuzzFeedLine FuzzDocuments FuzzLayout FuzzHTTPRequest FuzzMQTTPacket FuzzPicture FuzzContentRoutes FuzzFleetState FuzzLiveData)
 
 swift build -Xswiftc -sanitize=fuzzer,address 2>&1 | grep -E "error|warning: " || true
 build=$(swift build --show-bin-path)
-modules=(CPlatform TotalConversion Platform MatrixCore SimpleJSON BitmapFonts Marquee Drivers HTTP MQTT SignService MarqueeServe MarqueeCLI)
+modules=(CPlatform TotalConversion Platform MatrixCore SimpleJSON Deflate FontCore BitmapFonts TimelineCore Marquee MAX7219Core Drivers HTTP MQTT LiveData SignService MarqueeServe MarqueeCLI)
 objects=()
-for module in "${modules[@]}"; do objects+=("$build/$module.build"/*.o); done
+# The objects of each module's present sources (a file renamed or moved leaves its old
+# object behind in the build folder).
+for module in "${modules[@]}"; do
+  if [ -f "$build/$module.build/sources" ]; then
+    while IFS= read -r source; do
+      object="$build/$module.build/$(basename "$source").o"
+      if [ -f "$object" ]; then objects+=("$object"); fi
+    done < "$build/$module.build/sources"
+  else
+    objects+=("$build/$module.build"/*.o)
+  fi
+done
 
 scratch=$(mktemp -d)
 status=0

@@ -902,6 +902,8 @@ def main():
         return zones_check()
     if sys.argv[1] == "--night":
         return night_check()
+    if sys.argv[1] == "--sources":
+        return sources_check()
     if sys.argv[1] == "--icons":
         return icons_check()
     if sys.argv[1] == "--week":
@@ -945,6 +947,28 @@ def main():
         print("page ok: the canvas matched /api/frame before and after the form changed the message")
     finally:
         driver.quit()
+
+
+def sources_check():
+    """The data sources (数据源) under Settings: each source's items, when it was fetched and
+    when next, and a failing source's error, in Chinese on a phone and English on a desktop."""
+    url = sys.argv[2].rstrip("/")
+    wait(lambda: all(s["lastSuccess"] or s["lastError"] for s in json.loads(api(url, "/api/state"))["sources"]), "every source fetched once")
+    for width, language, title, failed in ((390, "zh-CN", "数据源", "出错："), (1280, "en-US", "Data sources", "error: ")):
+        driver, field = opened(url, language=language, width=width, section="settings")
+        try:
+            wait(lambda: field("sources").is_displayed(), "the sources' section")
+            assert title in field("sources").text, "the title %r in %r" % (title, field("sources").text)
+            items = lambda: [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#source-list li")]
+            wait(lambda: len(items()) == 2, "a line per source")
+            weather, gone = items()
+            assert weather.startswith("weather") and "3.2°C" in weather, weather
+            assert gone.startswith("gone") and failed in gone and "404" in gone, gone
+            warned = driver.find_elements(By.CSS_SELECTOR, "#source-list li.warning")
+            assert [item.text for item in warned] == [gone], "only the failing source is marked"
+        finally:
+            driver.quit()
+    print("page ok: the data sources' items and errors under Settings, in Chinese on a phone and English on a desktop")
 
 
 def serve():

@@ -112,6 +112,23 @@ import Testing
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func theDataSourcesAreShownUnderSettings() throws {
+    let server = try #require(ScriptedHTTPServer { request in
+      request.path == "/w.json" ? .status(200, #"{"t": 3.25}"#) : .status(404)
+    })
+    defer { server.stop() }
+    let config = NSTemporaryDirectory() + "marquee-browser-sources-\(getpid()).json"
+    try """
+      {"width": 32, "messages": ["Out {source:weather}"],
+       "sources": [{"name": "weather", "url": "\(server.url("/w.json"))", "json": "t", "format": "{0:.1f}°C"},
+                   {"name": "gone", "url": "\(server.url("/gone.json"))", "json": "t"}]}
+      """.write(toFile: config, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let sign = try ServedSign(["--config", config, "--output", "ascii"])
+    try check(sign, ["--sources", "{url}"])
+  }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
   func nightAndOffHoursAreSetFromThePage() throws {
     let sign = try ServedSign(["--output", "ascii", "--width", "32", "Open"])
     try check(sign, ["--night", "{url}"])

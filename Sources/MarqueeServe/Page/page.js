@@ -38,6 +38,8 @@ const WORDS = {
     "week-title": "The week ahead", "week-on": "on", "week-off": "off (dark)", "week-program": "program {0}", "week-default": "program {0} (default)",
     "week-turns": "programs {0} take turns", "week-brightness": "brightness {0}", "week-forward": "clocks go forward from {0} to {1}",
     "week-back": "clocks go back from {0} to {1}",
+    "sources-title": "Data sources", "source-items": "{0}: {1}", "source-none": "{0}: nothing fetched yet",
+    "source-when": "fetched {0}, next {1}", "source-error": "error: {0}", "source-stale": "stale: its fallback shows",
     "status-title": "Status", version: "Version", uptime: "Running for", "size-board": "Size and board", "clock": "Clock",
     "clock-set": "set", "clock-unset": "not set yet (no network time)", "state-file": "Saved changes", "state-none": "not kept (no --state)",
     "state-ok": "kept in {0}", "state-bad": "problem: {0}", mqtt: "MQTT", "mqtt-none": "not used", "mqtt-up": "connected to {0}",
@@ -86,6 +88,8 @@ const WORDS = {
     "week-title": "一周节目表", "week-on": "开启", "week-off": "熄灭", "week-program": "节目 {0}", "week-default": "节目 {0}（默认）",
     "week-turns": "节目 {0} 轮流播放", "week-brightness": "亮度 {0}", "week-forward": "时钟从 {0} 拨快到 {1}",
     "week-back": "时钟从 {0} 拨回到 {1}",
+    "sources-title": "数据源", "source-items": "{0}：{1}", "source-none": "{0}：尚未取到数据",
+    "source-when": "{0} 取得，下次 {1}", "source-error": "出错：{0}", "source-stale": "数据过期，显示备用内容",
     "status-title": "状态", version: "版本", uptime: "已运行", "size-board": "尺寸与控制板", "clock": "时钟",
     "clock-set": "已同步", "clock-unset": "尚未同步（无网络时间）", "state-file": "保存的更改", "state-none": "不保存（未加 --state）",
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
@@ -486,11 +490,30 @@ function fillForm() {
   untilProgram.hidden = untilProgram.disabled = !state.program;
   if (!state.program && $("hold").value === "program") $("hold").value = "always";
   $("hold-time-box").hidden = $("hold").value !== "time";
+  showSources();
   const where = $("notify-zone"), place = where.value;
   where.innerHTML = "";
   where.add(new Option(t("whole-sign"), ""));
   for (const z of state.zones) where.add(new Option(z.name, z.name));
   where.value = place;
+}
+
+// The live data sources (the state's "sources"): what each gave, when, and its error.
+function showSources() {
+  const sources = (state && state.sources) || [];
+  $("sources").hidden = sources.length === 0;
+  const list = $("source-list");
+  list.innerHTML = "";
+  for (const source of sources) {
+    const item = document.createElement("li");
+    const lines = [source.items.length ? t("source-items", source.name, source.items.join(" · ")) : t("source-none", source.name)];
+    if (source.lastSuccess) lines.push(t("source-when", source.lastSuccess.local.slice(11), source.nextFetch.local.slice(11)));
+    if (source.lastError) lines.push(t("source-error", source.lastError));
+    if (source.stale) lines.push(t("source-stale"));
+    item.textContent = lines.join(" — ");
+    if (source.lastError || source.stale) item.className = "warning";
+    list.append(item);
+  }
 }
 
 // Notifications waiting and showing (GET /api/notify).
