@@ -49,6 +49,8 @@ public enum HTTPFetch {
       do {
         bytes = try client.exchange(Array((head + "\r\n").utf8), maximumBytes: maximumBytes + 65_536)
       } catch {
+        // The exchange's own limit is what was left of the whole: the whole is what is said.
+        if error.description.contains("did not answer within") { throw Failure("\(address): no answer within \(seconds(limit)) s") }
         throw Failure("\(address): \(error.description.replacingPrefix(client.url, with: "the server"))")
       }
       guard let answer = HTTPClient.parse(bytes, keepingWholeBody: true) else { throw Failure("\(address): the answer is not HTTP") }

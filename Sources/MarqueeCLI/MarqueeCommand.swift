@@ -108,8 +108,9 @@ public enum MarqueeCommand {
     options = session.options
     // Programs, brightness and off periods change the sign from a thread of their own, and
     // it follows wall-clock jumps for texts that show the time; the frame loop applies what
-    // it says (through the feed and the tap) and never reads the wall clock.
-    if options.schedule != nil || session.showsTime {
+    // it says (through the feed and the tap) and never reads the wall clock. Live data
+    // sources are fetched from a thread of their own too.
+    if options.schedule != nil || session.showsTime || !options.sources.isEmpty {
       tap = session.lights
       session.start()
     }

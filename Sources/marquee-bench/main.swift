@@ -51,7 +51,7 @@ while let first = arguments.first {
                  WS2812, APA102 and HT16K33 boards against their wire time), scan (the HUB12 scanning loop
                  of the real program: refresh, CPU, deadline lateness), hub75 (the HUB75 refresh loop on
                  registers in a memory file: refresh, CPU, writes per refresh against the least, pulse
-                 lateness), save (serve's answer to a change with --state and without), all (default). Sizes default to 32x8, 128x16 and 512x32.
+                 lateness), save (serve's answer to a change with --state and without), sources (ten live sources fetched every second: resident memory over a minute), all (default). Sizes default to 32x8, 128x16 and 512x32.
       --luma PYTHON runs Sources/marquee-bench/Luma/luma_compare.py with that Python for the scroll sizes,
                     and with rss for luma's peak memory beside ours.
       """)
@@ -90,7 +90,7 @@ do {
   }
   if wants("layout") { TextLayout().run() }
   let base = Scenarios(width: 32, height: 8, frames: frames, message: message)
-  let runsMarquee = ["first-frame", "rss", "idle", "allocs", "scan", "save"].filter(wants)
+  let runsMarquee = ["first-frame", "rss", "idle", "allocs", "scan", "save", "sources"].filter(wants)
   if !runsMarquee.isEmpty && access(marquee, X_OK) != 0 {
     // `swift run marquee-bench` builds only the benchmark; these scenarios run the program.
     complain("marquee-bench: \(marquee) is not built, so \(runsMarquee.joined(separator: ", ")) cannot run: "
@@ -101,6 +101,7 @@ do {
     if wants("rss") { base.memory(marquee: marquee, lumaPython: lumaPython, lumaScript: lumaScript) }
     if wants("idle") { base.idle(marquee: marquee) }
     if wants("save") { SavedChanges(marquee: marquee).run() }
+    if wants("sources") { SourcesMemory(marquee: marquee).run() }
     if wants("scan") { HUB12Scan(marquee: marquee, fakeKernel: ChildProcess.ownFolder + "/libMarqueeFakeKernel.so").run() }
     if wants("allocs") {
       ProgramAllocations(marquee: marquee, counter: ChildProcess.ownFolder + "/libMarqueeAllocationCounter.so").run()

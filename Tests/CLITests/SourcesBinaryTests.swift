@@ -42,4 +42,23 @@ import Testing
     let usage = try BinaryRunner.run(["sources"])
     #expect(usage.status == 64 && usage.stderr.contains("'sources' needs the config"), "\(usage.stderr)")
   }
+
+  /// The plain command (no server): the sign fetches its source while it plays, and its
+  /// frames show the value once it came (the placeholder's default before).
+  @Test func thePlainSignFetchesWhileItPlays() throws {
+    let server = try #require(ScriptedHTTPServer { _ in .status(200, #"{"t": 21.46}"#) })
+    defer { server.stop() }
+    let config = NSTemporaryDirectory() + "marquee-sources-plain-\(getpid()).json"
+    try """
+      {"width": 48, "align": "center", "sources": [{"name": "w", "url": "\(server.url("/w.json"))", "every": 1, "json": "t", "format": "{0:.1f}C"}],
+       "messages": ["{source:w|--}"]}
+      """.write(toFile: config, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    let expected = try BinaryRunner.run(["--width", "48", "--align", "center", "--output", "ascii", "--frames", "1", "--no-wait", "21.5C"]).stdout
+    let played = try BinaryRunner.run(["--config", config, "--output", "ascii", "--fps", "20", "--frames", "60"])
+    #expect(played.status == 0, "\(played.stderr)")
+    #expect(!server.requests.isEmpty, "the sign fetched nothing")
+    let frames = played.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
+    #expect(frames.last.map { $0 + "\n\n" == expected || $0 + "\n" == expected || $0 == expected } == true, "the last frame:\n\(frames.last ?? "")\nexpected:\n\(expected)")
+  }
 }
