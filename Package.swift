@@ -126,7 +126,7 @@ let package = Package(
       exclude: ["__Snapshots__"]),
     .testTarget(name: "DriversTests", dependencies: ["Platform", "MAX7219Core", "Drivers", "CKernel", "Marquee", "SimpleJSON", "MarqueeTesting", "TestSupport"]),
     .testTarget(name: "SimpleJSONTests", dependencies: ["SimpleJSON"]),
-    .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "SimpleJSON", "TestSupport"], exclude: ["independent_readers.py", "gtfs_feeds.py"]),
+    .testTarget(name: "LiveDataTests", dependencies: ["LiveData", "SimpleJSON", "TestSupport"], exclude: ["independent_readers.py", "gtfs_feeds.py", "calendar_occurrences.py"]),
     .testTarget(name: "HTTPTests", dependencies: ["Platform", "HTTP", "SimpleJSON", "TestSupport"]),
     .testTarget(name: "MQTTTests", dependencies: ["Platform", "MQTT", "TestSupport"]),
     // The option model, content documents and the API in-process: no program is started.

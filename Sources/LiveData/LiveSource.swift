@@ -22,6 +22,9 @@ public struct LiveSource: Sendable, Equatable {
     /// static GTFS feed at `schedule` (a zip's path or http:// address) for names and for
     /// the timetable's times where the realtime feed says nothing; each written by `format`.
     case departures(schedule: String?, stop: String, count: Int, format: String)
+    /// The events of an iCalendar file on `days` days from today (the sign's local days),
+    /// at most `items`: `HH:MM SUMMARY`, or `SUMMARY` for a whole day.
+    case calendar(days: Int, items: Int)
   }
 
   /// The default of a departure's text: `ROUTE HEADSIGN N min`.
@@ -34,9 +37,15 @@ public struct LiveSource: Sendable, Equatable {
     public var schedule: GTFSSchedule?
     public var serviceDays: [DepartureBoard.ServiceDay]
     public var clock: (Double) -> String
+    /// The sign's own zone, and the tz database's zones by name (a calendar's TZIDs).
+    public var localZone: TimeZoneRules?
+    public var zone: (String) -> TimeZoneRules?
 
-    public init(now: Double = 0, schedule: GTFSSchedule? = nil, serviceDays: [DepartureBoard.ServiceDay] = [], clock: @escaping (Double) -> String = { _ in "" }) {
-      (self.now, self.schedule, self.serviceDays, self.clock) = (now, schedule, serviceDays, clock)
+    public init(
+      now: Double = 0, schedule: GTFSSchedule? = nil, serviceDays: [DepartureBoard.ServiceDay] = [], clock: @escaping (Double) -> String = { _ in "" },
+      localZone: TimeZoneRules? = nil, zone: @escaping (String) -> TimeZoneRules? = { _ in nil }
+    ) {
+      (self.now, self.schedule, self.serviceDays, self.clock, self.localZone, self.zone) = (now, schedule, serviceDays, clock, localZone, zone)
     }
   }
 
@@ -122,7 +131,7 @@ public struct LiveSource: Sendable, Equatable {
   /// - Throws: ``JSONFieldError`` at the field that is wrong.
   public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
     let fields = try JSONFields(value, path: path)
-    let kinds = ["json", "rss", "text", "gtfsRealtime"]
+    let kinds = ["json", "rss", "text", "gtfsRealtime", "ical"]
     try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format", "lifetime", "fallback"] + kinds)
     name = try fields.requiredString("name")
     guard LiveSource.isValidName(name) else {
@@ -145,7 +154,7 @@ public struct LiveSource: Sendable, Equatable {
     }
     let given = kinds.filter { fields.optional($0) != nil }
     guard given.count == 1 else {
-      throw JSONFieldError(field: path, reason: given.isEmpty ? "say what to take from the source: \"json\", \"rss\", \"text\" or \"gtfsRealtime\"" : "give one of \(given.joined(separator: ", ")), not \(given.count)")
+      throw JSONFieldError(field: path, reason: given.isEmpty ? "say what to take from the source: \"json\", \"rss\", \"text\", \"ical\" or \"gtfsRealtime\"" : "give one of \(given.joined(separator: ", ")), not \(given.count)")
     }
     var format: NumberFormat?
     if let written = try fields.string("format"), given[0] != "gtfsRealtime" {
@@ -178,6 +187,11 @@ public struct LiveSource: Sendable, Equatable {
       reading = .departures(
         schedule: try options.string("static"), stop: try options.requiredString("stop"),
         count: try options.integer("count", in: 1...LiveSource.maximumItems) ?? 3, format: template)
+    case "ical":
+      if format != nil { throw JSONFieldError(field: fields.name("format"), reason: "a format is for a JSON value, not a calendar") }
+      let options = try fields.object("ical")
+      try options?.rejectUnknownKeys(["days", "items"])
+      reading = .calendar(days: try options?.integer("days", in: 1...31) ?? 1, items: try options?.integer("items", in: 1...LiveSource.maximumItems) ?? 10)
     default:
       if format != nil { throw JSONFieldError(field: fields.name("format"), reason: "a format is for a JSON value, not text") }
       let options = try fields.object("text")
@@ -198,6 +212,21 @@ public struct LiveSource: Sendable, Equatable {
   ///   feed, not UTF-8...).
   public func items(from bytes: [UInt8], context: Context = Context()) throws(Unreadable) -> [String] {
     switch reading {
+    case .calendar(let days, let count):
+      let file: CalendarFile
+      do {
+        file = try CalendarFile(bytes)
+      } catch {
+        throw Unreadable("\(error)")
+      }
+      guard let local = context.localZone else { throw Unreadable("the sign's time zone is not known (no /etc/localtime and no TZ)") }
+      // From today's local midnight, `days` local days on.
+      let today = Int64(context.now) + Int64(local.offset(at: Int64(context.now)))
+      let midnight = today - today.modulo(86_400)
+      let from = Double(local.utc(fromLocal: midnight)), to = Double(local.utc(fromLocal: midnight + Int64(days) * 86_400))
+      return file.occurrences(from: from, to: to, zone: context.zone, local: local).prefix(count).map { occurrence in
+        occurrence.allDay ? occurrence.summary : context.clock(occurrence.start) + " " + occurrence.summary
+      }
     case .departures(_, let stop, let count, let format):
       let feed: GTFSRealtimeFeed
       do {

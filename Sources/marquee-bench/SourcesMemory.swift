@@ -79,7 +79,9 @@ struct SourcesMemory {
     line.add("rss_kib_at_10s", early ?? -1)
     line.add("rss_kib_at_end", late ?? -1)
     line.add("rss_kib_every_10s", samples.map(String.init).joined(separator: ","))
-    line.add("rss_growth_kib_per_100_fetches", Double((late ?? 0) - (early ?? 0)) * 100 / Double(max(1, fetches - fetchesEarly)), decimals: 1)
+    // After the first twenty seconds (the allocator's warm-up), what the rest added.
+    line.add("rss_growth_kib_after_20s", (late ?? 0) - (samples.first ?? 0))
+    line.add("http_fetches_after_10s", fetches - fetchesEarly)
     line.print()
   }
 

@@ -61,4 +61,43 @@ import Testing
     let frames = played.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }
     #expect(frames.last.map { $0 + "\n\n" == expected || $0 + "\n" == expected || $0 == expected } == true, "the last frame:\n\(frames.last ?? "")\nexpected:\n\(expected)")
   }
+
+  /// A calendar source: today's events in the sign's own zone, whole days first, a daily
+  /// event's time in local time, an event in another zone moved into it.
+  @Test func aCalendarGivesTodaysEvents() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-ical-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try """
+      BEGIN:VCALENDAR
+      VERSION:2.0
+      BEGIN:VEVENT
+      UID:lunch
+      SUMMARY:Lunch 午饭
+      DTSTART:20260101T120000
+      RRULE:FREQ=DAILY
+      END:VEVENT
+      BEGIN:VEVENT
+      UID:open
+      SUMMARY:Open day
+      DTSTART;VALUE=DATE:20260101
+      RRULE:FREQ=DAILY
+      END:VEVENT
+      BEGIN:VEVENT
+      UID:call
+      SUMMARY:Call Berlin
+      DTSTART;TZID=Europe/Berlin:20260101T080000
+      RRULE:FREQ=DAILY
+      END:VEVENT
+      END:VCALENDAR
+      """.replacingOccurrences(of: "\n", with: "\r\n").write(to: folder.appendingPathComponent("today.ics"), atomically: true, encoding: .utf8)
+    let config = folder.appendingPathComponent("sign.json").path
+    try #"{"sources": [{"name": "today", "url": "today.ics", "ical": {"days": 1}}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let result = try BinaryRunner.run(["sources", "--config", config], environment: ["TZ": "Asia/Shanghai"])
+    #expect(result.status == 0, "\(result.stderr)")
+    // 08:00 in Berlin is 15:00 in Shanghai in winter, 14:00 in summer.
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3 && lines[0] == "today: Open day" && lines[1] == "today: 12:00 Lunch 午饭", "\(result.stdout)")
+    #expect(lines.count == 3 && (lines[2] == "today: 15:00 Call Berlin" || lines[2] == "today: 14:00 Call Berlin"), "\(result.stdout)")
+  }
 }

@@ -1,15 +1,15 @@
 import LiveData
 
 /// libFuzzer entry point: any bytes as what a live data source sends. The first byte picks
-/// the reader (a feed, a GTFS-Realtime feed, a GTFS zip, CSV, a JSON value through a path
-/// and a format); the rest is the document. Each must refuse what it cannot read, never
+/// the reader (a feed, a GTFS-Realtime feed, a GTFS zip, CSV, an iCalendar file or a TZif
+/// zone, a JSON value through a path and a format); the rest is the document. Each must refuse what it cannot read, never
 /// crash, never read out of bounds, never give more items than asked.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   guard let first = bytes.first else { return 0 }
   let document = Array(bytes.dropFirst())
-  switch first % 5 {
+  switch first % 6 {
   case 0:
     if let items = try? FeedReader.items(document) {
       for item in items { precondition(!item.title.contains("\n")) }
@@ -32,6 +32,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
       rows += 1
       return rows < 10_000
     }
+  case 4:
+    if let calendar = try? CalendarFile(document), let zone = try? TimeZoneRules(tzif: Array("TZif".utf8) + [UInt8](repeating: 0, count: 40)) {
+      _ = calendar.occurrences(from: 1_796_400_000, to: 1_796_400_000 + 86_400 * 31, zone: { _ in nil }, local: zone)
+    }
+    _ = try? TimeZoneRules(tzif: document)
   default:
     let source = LiveSource(name: "x", url: "/x", every: 60, reading: .json(try! JSONPath("/a/0"), format: try! NumberFormat("{0:.2f} u")))
     if let items = try? source.items(from: document) { precondition(items.count <= LiveSource.maximumItems) }

@@ -45,7 +45,11 @@ package struct SourceFetcher: Sendable {
       if answer.status == 304 { return .unchanged }
       bytes = answer.body
     }
-    var context = LiveSource.Context(now: clock.wall())
+    var context = LiveSource.Context(now: clock.wall(), clock: { CalendarTime.format("%H:%M", $0) })
+    if case .calendar = source.reading {
+      context.localZone = TimeZones.local()
+      context.zone = TimeZones.named
+    }
     if case .departures(let timetable, let stop, _, _) = source.reading {
       if let timetable { context.schedule = try schedule(timetable, stop: stop, limit: source.timeout * 6) }
       context.serviceDays = SourceFetcher.serviceDays(around: context.now)
