@@ -45,7 +45,7 @@ import Testing
     let stop = StopFlag()
     let session = try LiveSourceTests.session("""
       {"sources": [{"name": "bus", "url": "\(server.url("/stop/S1.json"))", "every": 1, "json": "/departures",
-                    "lifetime": 3, "fallback": ["到站信息暂缺"]}],
+                    "lifetime": 2, "fallback": ["到站信息暂缺"]}],
        "mode": "cycle", "messages": ["{source:bus}"]}
       """, in: folder, stop: stop)
     session.start()
