@@ -12,6 +12,30 @@ struct Subcommand: Sendable {
   /// them as a run with `options` set up for the subcommand.
   let parse: @Sendable (_ rest: [String], _ options: inout RunOptions) throws(UsageError) -> Invocation?
 
+  /// The arguments of a subcommand that takes one option with a value and `--json`: the
+  /// value (nil when not given) and whether `--json` was.
+  ///
+  /// - Throws: ``UsageError`` for the option without its value, or any other argument.
+  static func valueAndJSON(
+    _ rest: [String], command: String, option: String, what: String, example: String, needing: String
+  ) throws(UsageError) -> (value: String?, json: Bool) {
+    var value: String?
+    var json = false
+    var index = 0
+    while index < rest.count {
+      switch rest[index] {
+      case "--json": json = true
+      case option:
+        guard index + 1 < rest.count else { throw UsageError("'\(option)' needs \(needing): \(example)") }
+        value = rest[index + 1]
+        index += 1
+      default: throw UsageError("'\(command)' takes \(option) \(what) and --json, not '\(rest[index])'")
+      }
+      index += 1
+    }
+    return (value, json)
+  }
+
   static let all: [Subcommand] = [
     Subcommand(name: "effects", usage: "effects", help: "List the transition effects, one per line with what it does.") { _, _ in .effects },
     Subcommand(
@@ -96,40 +120,16 @@ struct Subcommand: Sendable {
       name: "doctor", usage: "doctor [--board <name|file>] [--json]",
       help: "Check this machine for what makes a panel flicker or stay dark, each with why and the exact fix; exit 1 when something stands in the way."
     ) { rest, _ throws(UsageError) in
-      var board: String?
-      var json = false
-      var index = 0
-      while index < rest.count {
-        switch rest[index] {
-        case "--json": json = true
-        case "--board":
-          guard index + 1 < rest.count else { throw UsageError("'--board' needs a board's name or file: marquee doctor --board hub75-p4-64x32") }
-          board = rest[index + 1]
-          index += 1
-        default: throw UsageError("'doctor' takes --board NAME|FILE and --json, not '\(rest[index])'")
-        }
-        index += 1
-      }
+      let (board, json) = try Subcommand.valueAndJSON(
+        rest, command: "doctor", option: "--board", what: "NAME|FILE", example: "marquee doctor --board hub75-p4-64x32", needing: "a board's name or file")
       return .doctor(board: board, json: json)
     },
     Subcommand(
       name: "sources", usage: "sources --config <file> [--json]",
       help: "Fetch each live data source of the config once and print what it gives, a line per item (NAME: TEXT, or NAME: error: REASON); exit 1 when one fails (Docs/sources.md)."
     ) { rest, _ throws(UsageError) in
-      var config: String?
-      var json = false
-      var index = 0
-      while index < rest.count {
-        switch rest[index] {
-        case "--json": json = true
-        case "--config":
-          guard index + 1 < rest.count else { throw UsageError("'--config' needs a file: marquee sources --config sign.json") }
-          config = rest[index + 1]
-          index += 1
-        default: throw UsageError("'sources' takes --config FILE and --json, not '\(rest[index])'")
-        }
-        index += 1
-      }
+      let (config, json) = try Subcommand.valueAndJSON(
+        rest, command: "sources", option: "--config", what: "FILE", example: "marquee sources --config sign.json", needing: "a file")
       guard let config else { throw UsageError("'sources' needs the config that names them: marquee sources --config sign.json") }
       return .sources(configPath: config, json: json)
     },
