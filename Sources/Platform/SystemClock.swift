@@ -37,7 +37,7 @@ public enum SystemClock {
   /// it short.
   public static func sleep(until deadline: Int64) {
     var spec = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
-    _ = retryingOnInterrupt(returningErrorCode: { clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) })
+    _ = retryingWhileErrorCodeIsInterrupted { clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &spec, nil) }
   }
 
   @usableFromInline

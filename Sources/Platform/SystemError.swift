@@ -87,8 +87,12 @@ public func retryingOnInterrupt<Result: BinaryInteger>(unless stopping: () -> Bo
 
 /// Calls `body` again while it returns EINTR, for the calls that return their error number
 /// instead of setting `errno` (`clock_nanosleep`, the pthread calls).
+///
+/// Its own name, not an overload of ``retryingOnInterrupt(_:)``: a trailing closure drops
+/// the label, and the compiler then chose this for every call returning an `Int32` (`open`,
+/// `accept`, `ioctl`), which a descriptor numbered 4 (EINTR's value) sent round again.
 @inlinable
-public func retryingOnInterrupt(returningErrorCode body: () -> Int32) -> Int32 {
+public func retryingWhileErrorCodeIsInterrupted(_ body: () -> Int32) -> Int32 {
   while true {
     let result = body()
     if result == EINTR { continue }
