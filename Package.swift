@@ -9,6 +9,12 @@ let releaseLinkerFlags = [
   "-Xlinker", "--no-export-dynamic",
 ]
 
+/// The engine's modules under the ones that use them (FontCore under BitmapFonts,
+/// TimelineCore under Marquee, MAX7219Core under Drivers, Platform under all) offer their
+/// function bodies to their users in a release build, so a call across the line is inlined
+/// and specialised as it was inside one module.
+let crossModule: [SwiftSetting] = [.unsafeFlags(["-cross-module-optimization"], .when(configuration: .release))]
+
 let package = Package(
   name: "marquee",
   products: [
@@ -44,7 +50,7 @@ let package = Package(
     .target(name: "TotalConversion"),
     // The kernel's door: the C library (named in one file), errno errors, EINTR, the clocks,
     // threads, owned descriptors, signals, whole-file reads. Re-exports TotalConversion.
-    .target(name: "Platform", dependencies: ["CPlatform", "TotalConversion"]),
+    .target(name: "Platform", dependencies: ["CPlatform", "TotalConversion"], swiftSettings: crossModule),
     // Pixels: framebuffers, frames and the display protocol. Depends on nothing.
     .target(name: "MatrixCore"),
     .target(name: "SimpleJSON"),
@@ -54,7 +60,7 @@ let package = Package(
     // The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
     // writing systems. Needs no operating system: it builds in Embedded Swift for a
     // microcontroller as it is (Docs/embedded.md). The tables' generators are scripts beside them.
-    .target(name: "FontCore", dependencies: ["MatrixCore"], exclude: ["Writing/Generator", "Art"]),
+    .target(name: "FontCore", dependencies: ["MatrixCore"], exclude: ["Writing/Generator", "Art"], swiftSettings: crossModule),
     // Font files and their formats, the font folders, picture files; re-exports FontCore.
     // DEFLATE, gzip members and CRC-32: bounded and fuzzed, for font files and zip archives.
     .target(name: "Deflate"),
@@ -62,14 +68,15 @@ let package = Package(
     // The timeline core: ribbon, cycle, transitions, zones and the Chinese calendar. Builds in
     // Embedded Swift (the time placeholders, which need the local time zone, left out there).
     .target(
-      name: "TimelineCore", dependencies: ["Platform", "TotalConversion", "MatrixCore", "FontCore"], exclude: ["Calendar/Generator"]),
+      name: "TimelineCore", dependencies: ["Platform", "TotalConversion", "MatrixCore", "FontCore"], exclude: ["Calendar/Generator"],
+      swiftSettings: crossModule),
     // The player, its clock, the sign with notifications; re-exports TimelineCore.
     .target(name: "Marquee", dependencies: ["Platform", "MatrixCore", "TimelineCore"]),
     // The kernel's uAPI headers (spidev): request numbers and layouts checked by the compiler.
     .target(name: "CKernel"),
     // The MAX7219 core: the encoder, its board and wiring, the SPI transactions it writes and
     // the chain's emulator. Builds in Embedded Swift (the firmware drives a chain with it).
-    .target(name: "MAX7219Core", dependencies: ["MatrixCore"]),
+    .target(name: "MAX7219Core", dependencies: ["MatrixCore"], swiftSettings: crossModule),
     // Where frames go: every LED family, transports to the kernel; re-exports MAX7219Core.
     .target(name: "Drivers", dependencies: ["Platform", "MatrixCore", "SimpleJSON", "CKernel", "MAX7219Core"]),
     .target(name: "MarqueeTesting", dependencies: ["Platform", "MatrixCore"]),
