@@ -51,7 +51,8 @@ public enum HTTPFetch {
       } catch {
         // The exchange's own limit is what was left of the whole: the whole is what is said.
         if error.description.contains("did not answer within") { throw Failure("\(address): no answer within \(seconds(limit)) s") }
-        throw Failure("\(address): \(error.description.replacingPrefix(client.url, with: "the server"))")
+        let said = error.description
+        throw Failure("\(address): " + (said.hasPrefix(client.url) ? "the server" + said.dropFirst(client.url.count) : said))
       }
       guard let answer = HTTPClient.parse(bytes, keepingWholeBody: true) else { throw Failure("\(address): the answer is not HTTP") }
       switch answer.status {
@@ -94,7 +95,7 @@ public enum HTTPFetch {
     while true {
       guard let end = bytes[index...].firstRange(of: [0x0D, 0x0A]) else { return nil }
       let sizeText = String(decoding: bytes[index..<end.lowerBound], as: UTF8.self).split(separator: ";").first ?? ""
-      guard let size = Int(sizeText.trimmingCharacters(in: " \t"), radix: 16), size >= 0 else { return nil }
+      guard let size = Int(HTTPRequestParser.trimmed(sizeText), radix: 16), size >= 0 else { return nil }
       index = end.upperBound
       if size == 0 { return body }
       guard bytes.count - index >= size + 2 else { return nil }
@@ -141,21 +142,5 @@ public enum HTTPFetch {
       let base = folder.lastIndex(of: "/").map { folder[...$0] } ?? "/"
       return "http://\(hostHeader)\(base)\(location)"
     }
-  }
-}
-
-extension String {
-  func trimmingCharacters(in set: String) -> String {
-    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
-  }
-
-  func replacingPrefix(_ prefix: String, with replacement: String) -> String {
-    hasPrefix(prefix) ? replacement + dropFirst(prefix.count) : self
-  }
-}
-
-extension Substring {
-  func trimmingCharacters(in set: String) -> String {
-    String(drop { set.contains($0) }.reversed().drop { set.contains($0) }.reversed())
   }
 }

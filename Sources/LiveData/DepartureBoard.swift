@@ -81,21 +81,8 @@ public enum DepartureBoard {
       ("{route}", departure.route), ("{headsign}", departure.headsign), ("{minutes}", String(minutes)),
       ("{time}", clock(departure.time)), ("{delay}", String(max(0, (departure.delay ?? 0) / 60))),
     ] {
-      text = text.replacingEvery(name, with: value)
+      text = text.replacing(name, with: value)
     }
     return text.split(separator: " ", omittingEmptySubsequences: true).joined(separator: " ")
-  }
-}
-
-extension String {
-  func replacingEvery(_ target: String, with replacement: String) -> String {
-    guard !target.isEmpty, contains(target) else { return self }
-    var result = ""
-    var rest = self[...]
-    while let range = rest.firstRange(of: target) {
-      result += rest[..<range.lowerBound] + replacement
-      rest = rest[range.upperBound...]
-    }
-    return result + rest
   }
 }

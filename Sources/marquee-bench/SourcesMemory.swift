@@ -32,7 +32,7 @@ struct SourcesMemory {
     defer {
       stop.store(true, ordering: .releasing)
       for index in 0..<5 { FileSystem.removeFile("\(folder)/\(index).json") }
-      if Environment.value("MARQUEE_BENCH_KEEP") == nil { FileSystem.removeFile(folder + "/sign.json") }
+      FileSystem.removeFile(folder + "/sign.json")
       rmdir(folder)
     }
     var sources: [String] = []

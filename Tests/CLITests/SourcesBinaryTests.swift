@@ -100,4 +100,18 @@ import Testing
     #expect(lines.count == 3 && lines[0] == "today: Open day" && lines[1] == "today: 12:00 Lunch 午饭", "\(result.stdout)")
     #expect(lines.count == 3 && (lines[2] == "today: 15:00 Call Berlin" || lines[2] == "today: 14:00 Call Berlin"), "\(result.stdout)")
   }
+
+  /// What a source sends reaches the terminal with its control characters made visible: a
+  /// text that clears the screen is printed as the escape it is.
+  @Test func controlCharactersFromASourceAreMadeVisible() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-visible-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    try "\u{1B}[2JCleared \u{202E}txet\n".write(to: folder.appendingPathComponent("notice.txt"), atomically: true, encoding: .utf8)
+    let config = folder.appendingPathComponent("sign.json").path
+    try #"{"sources": [{"name": "notice", "url": "notice.txt", "text": {}}]}"#.write(toFile: config, atomically: true, encoding: .utf8)
+    let result = try BinaryRunner.run(["sources", "--config", config])
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout == "notice: \\x1B[2JCleared \\u{202E}txet\n", "\(result.stdout.debugDescription)")
+  }
 }

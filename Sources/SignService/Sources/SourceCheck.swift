@@ -26,13 +26,14 @@ package enum SourceCheck {
   }
 
   /// A line per item, `NAME: TEXT`, or `NAME: error: REASON`; `NAME: (no items)` for a
-  /// source that gave none.
+  /// source that gave none. What the network sent is written with its control characters
+  /// made visible, for a terminal.
   package static func text(_ results: [Result]) -> String {
     if results.isEmpty { return "The config has no \"sources\".\n" }
     return results.map { result in
-      if let error = result.error { return "\(result.name): error: \(error)\n" }
+      if let error = result.error { return "\(result.name): error: \(error.controlsMadeVisible)\n" }
       if result.items.isEmpty { return "\(result.name): (no items)\n" }
-      return result.items.map { "\(result.name): \($0)\n" }.joined()
+      return result.items.map { "\(result.name): \($0.controlsMadeVisible)\n" }.joined()
     }.joined()
   }
 

@@ -46,7 +46,13 @@ package final class SourcePump: Sendable {
 
   package init(sources: [LiveSource], feed: Feed, clock: SignClock, stop: StopFlag, reports: SignReports, isDark: @escaping @Sendable () -> Bool) {
     let now = clock.monotonic(), wall = clock.wall()
-    entries = Mutex(sources.map { Entry(source: $0, fetcher: SourceFetcher(clock: clock), status: Status(name: $0.name, nextFetch: wall), due: now, freshSince: now) })
+    // A file source the sign read as it was built (SignPlan) is not read again at once.
+    entries = Mutex(sources.map { source in
+      let primed = feed.values.source(source.name)
+      var status = Status(name: source.name, nextFetch: wall + (primed == nil ? 0 : source.every))
+      if let primed { (status.items, status.lastSuccess) = (primed.items, wall) }
+      return Entry(source: source, fetcher: SourceFetcher(clock: clock), status: status, due: now + (primed == nil ? 0 : source.every), freshSince: now)
+    })
     (self.feed, self.clock, self.stop, self.reports, self.isDark) = (feed, clock, stop, reports, isDark)
     feed.values.declaredSources = sources.map(\.name)
   }
@@ -78,7 +84,9 @@ package final class SourcePump: Sendable {
 
   /// Fetches source `index` now, and schedules its next fetch.
   func fetch(_ index: Int) {
-    var (source, fetcher) = entries.withLock { ($0[index].source, $0[index].fetcher) }
+    let (source, held) = entries.withLock { ($0[index].source, $0[index].fetcher) }
+    var fetcher = held
+    let name = source.name
     let outcome: Result<SourceFetcher.Outcome, SourceFailure>
     do throws(SourceFailure) {
       outcome = .success(try fetcher.fetch(source))
@@ -110,15 +118,14 @@ package final class SourcePump: Sendable {
       entry.status.nextFetch = wall + (entry.due - now)
       entries[index] = entry
     }
-    source = entries.withLock { $0[index].source }
     switch outcome {
     case .success:
       // The same items again still say the data is fresh.
-      feed.take(source: source.name, items: items ?? [])
+      feed.take(source: name, items: items ?? [])
     case .failure(let failure):
       let failures = entries.withLock { $0[index].status.failures }
       // The first failure of a run is worth a line; the rest are in the state.
-      if failures == 1 { reports.warning("source '\(source.name)': \(failure)") }
+      if failures == 1 { reports.warning("source '\(name)': \(failure)") }
     }
   }
 

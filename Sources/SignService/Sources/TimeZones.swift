@@ -5,7 +5,10 @@ import Synchronization
 /// The tz database's zones as a calendar source reads them: by name from
 /// `/usr/share/zoneinfo` (read once each), and the sign's own from `TZ` or `/etc/localtime`.
 package enum TimeZones {
+  /// The zones read, by path, at most ``cacheLimit``: a calendar from the network names
+  /// what zones it likes, and each name not found is remembered too.
   static let cache = Mutex<[String: TimeZoneRules?]>([:])
+  static let cacheLimit = 256
   /// Where the zones are (a test's own tree, else the system's).
   static var folder: String { Environment.nonEmpty("TZDIR") ?? "/usr/share/zoneinfo" }
 
@@ -32,7 +35,7 @@ package enum TimeZones {
   static func zone(at path: String) -> TimeZoneRules? {
     if let known = cache.withLock({ $0[path] }) { return known }
     let zone = (try? FileBytes.read(path, limit: 1 << 20)).flatMap { try? TimeZoneRules(tzif: $0) }
-    cache.withLock { $0[path] = zone }
+    cache.withLock { cache in if cache.count < cacheLimit { cache[path] = zone } }
     return zone
   }
 }
