@@ -37,6 +37,7 @@ let package = Package(
     .library(name: "MarqueeCLI", targets: ["MarqueeCLI"]),
     .executable(name: "marquee", targets: ["marquee"]),
     .executable(name: "marquee-bench", targets: ["marquee-bench"]),
+    .executable(name: "marquee-https", targets: ["marquee-https"]),
     // Preloaded into the real marquee by marquee-bench to count its allocations per frame.
     .library(name: "MarqueeAllocationCounter", type: .dynamic, targets: ["AllocationCounter"]),
     // Preloaded into the real marquee by tests: spidev at the kernel's door, recorded.
@@ -103,6 +104,9 @@ let package = Package(
       // and the binary exports no symbols: 2.5 MB less resident memory while scrolling
       // (Docs/performance.md, "Resident memory").
       linkerSettings: [.unsafeFlags(releaseLinkerFlags, .when(platforms: [.linux], configuration: .release))]),
+    // The sign's HTTPS fetches, one process each, through the toolchain's FoundationNetworking
+    // (libcurl4): Foundation and libcurl are never loaded into the sign (Docs/sources.md).
+    .executableTarget(name: "marquee-https", dependencies: ["Platform"]),
     .target(name: "AllocationCounter"),
     .target(name: "FakeKernel", linkerSettings: [.linkedLibrary("dl")]),
     .executableTarget(
@@ -120,7 +124,7 @@ let package = Package(
       name: "CustomTransitionExample", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee"],
       path: "Tests/DocExamples/CustomTransitionExample"),
     // Bounded, leak-free child processes for the tests that run binaries and tools.
-    .target(name: "TestSupport", dependencies: ["Platform", "Drivers"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", dependencies: ["Platform", "Drivers"], path: "Tests/TestSupport", exclude: ["tls_front.py"]),
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"]),
     .testTarget(
       name: "MatrixCoreTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"],

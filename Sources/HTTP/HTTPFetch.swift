@@ -1,10 +1,12 @@
 import Platform
 
-/// A GET of a document for a live data source: over plain HTTP, with one time limit for the
-/// whole exchange (redirects included), a size limit that is an error and not a cut, the
-/// validators of the last answer sent back (`If-None-Match`, `If-Modified-Since`) so an
-/// unchanged document costs a `304`, chunked answers read, and at most five redirects, to
-/// `http://` only.
+/// A GET of a document for a live data source, with one time limit for the whole exchange
+/// (redirects included), a size limit that is an error and not a cut, the validators of the
+/// last answer sent back (`If-None-Match`, `If-Modified-Since`) so an unchanged document costs
+/// a `304`, and at most five redirects, to `http://` and `https://` only.
+///
+/// `http://` is spoken here (chunked answers read); `https://` by the helper program
+/// `marquee-https` (``SecureFetch``), one run per exchange.
 public enum HTTPFetch {
   /// What a fetch brought.
   public struct Answer: Sendable, Equatable {
@@ -27,32 +29,28 @@ public enum HTTPFetch {
   /// The most redirects followed.
   public static let maximumRedirects = 5
 
-  /// Fetches `url`, within `limit` seconds in all, refusing a document over `maximumBytes`.
+  /// Fetches `url`, within `limit` seconds in all, refusing a document over `maximumBytes`;
+  /// `https://` through `secure` (the helper beside this program, trusting the system's
+  /// certificate authorities, by default).
   ///
-  /// - Throws: ``Failure``: an address that is not `http://`, the host not found, no
-  ///   answer in time, a status other than 200 and 304, too many redirects, a document too
-  ///   large, an answer that is not HTTP.
+  /// - Throws: ``Failure``: an address that is neither `http://` nor `https://`, the host
+  ///   not found, no answer in time, a status other than 200 and 304, too many redirects, a
+  ///   document too large, an answer that is not HTTP, a certificate not trusted, no helper.
   public static func get(
-    _ url: String, limit: Double, maximumBytes: Int, entityTag: String? = nil, lastModified: String? = nil
+    _ url: String, limit: Double, maximumBytes: Int, entityTag: String? = nil, lastModified: String? = nil,
+    secure: SecureFetch = SecureFetch()
   ) throws(Failure) -> Answer {
     let deadline = SystemClock.monotonicSeconds() + limit
     var address = url
     for _ in 0...maximumRedirects {
       let target = try Target(address)
-      var head = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nConnection: close\r\nUser-Agent: marquee\r\nAccept-Encoding: identity\r\n"
-      if let entityTag { head += "If-None-Match: \(entityTag)\r\n" }
-      if let lastModified { head += "If-Modified-Since: \(lastModified)\r\n" }
       let left = deadline - SystemClock.monotonicSeconds()
       guard left > 0 else { throw Failure("\(url): no answer within \(seconds(limit)) s") }
-      let client = HTTPClient(target.address, limit: left)
       let bytes: [UInt8]
-      do {
-        bytes = try client.exchange(Array((head + "\r\n").utf8), maximumBytes: maximumBytes + 65_536)
-      } catch {
-        // The exchange's own limit is what was left of the whole: the whole is what is said.
-        if error.description.contains("did not answer within") { throw Failure("\(address): no answer within \(seconds(limit)) s") }
-        let said = error.description
-        throw Failure("\(address): " + (said.hasPrefix(client.url) ? "the server" + said.dropFirst(client.url.count) : said))
+      if target.isSecure {
+        bytes = try secure.exchange(address, deadline: deadline, limit: limit, maximumBytes: maximumBytes, entityTag: entityTag, lastModified: lastModified)
+      } else {
+        bytes = try exchange(target, address: address, left: left, limit: limit, maximumBytes: maximumBytes, entityTag: entityTag, lastModified: lastModified)
       }
       guard let answer = HTTPClient.parse(bytes, keepingWholeBody: true) else { throw Failure("\(address): the answer is not HTTP") }
       switch answer.status {
@@ -73,14 +71,32 @@ public enum HTTPFetch {
       case 301, 302, 303, 307, 308:
         guard let location = answer.header("Location"), !location.isEmpty else { throw Failure("\(address): a redirect (\(answer.status)) without a Location") }
         address = target.resolve(location)
-        guard address.hasPrefix("http://") else {
-          throw Failure("\(url): redirected to \(address), which is not an http:// address")
+        guard address.hasPrefix("http://") || address.hasPrefix("https://") else {
+          throw Failure("\(url): redirected to \(address), which is neither an http:// nor an https:// address")
         }
       default:
         throw Failure("\(address): the server answered \(answer.status)")
       }
     }
     throw Failure("\(url): more than \(maximumRedirects) redirects")
+  }
+
+  /// One plain-HTTP exchange with `target`, within `left` seconds: the answer's bytes.
+  static func exchange(
+    _ target: Target, address: String, left: Double, limit: Double, maximumBytes: Int, entityTag: String?, lastModified: String?
+  ) throws(Failure) -> [UInt8] {
+    var head = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostHeader)\r\nConnection: close\r\nUser-Agent: marquee\r\nAccept-Encoding: identity\r\n"
+    if let entityTag { head += "If-None-Match: \(entityTag)\r\n" }
+    if let lastModified { head += "If-Modified-Since: \(lastModified)\r\n" }
+    let client = HTTPClient(target.address, limit: left)
+    do {
+      return try client.exchange(Array((head + "\r\n").utf8), maximumBytes: maximumBytes + 65_536)
+    } catch {
+      // The exchange's own limit is what was left of the whole: the whole is what is said.
+      if error.description.contains("did not answer within") { throw Failure("\(address): no answer within \(seconds(limit)) s") }
+      let said = error.description
+      throw Failure("\(address): " + (said.hasPrefix(client.url) ? "the server" + said.dropFirst(client.url.count) : said))
+    }
   }
 
   /// `seconds` as a person writes it (10, 2.5).
@@ -104,26 +120,29 @@ public enum HTTPFetch {
     }
   }
 
-  /// An `http://` address taken apart.
+  /// An `http://` or `https://` address taken apart.
   struct Target {
+    /// `http` or `https`.
+    var scheme: String
     var address: HostPort
     var hostHeader: String
     /// The path and query, `/` at least.
     var path: String
 
+    /// Whether it is fetched over TLS (by the helper).
+    var isSecure: Bool { scheme == "https" }
+
     init(_ url: String) throws(Failure) {
-      guard url.hasPrefix("http://") else {
-        if url.hasPrefix("https://") {
-          throw Failure("\(url): https:// sources are not fetched by this build of marquee yet; use http://, or a file a timer fetches")
-        }
-        throw Failure("\(url): not an http:// address")
+      guard let separator = url.firstRange(of: "://"), ["http", "https"].contains(url[..<separator.lowerBound]) else {
+        throw Failure("\(url): neither an http:// nor an https:// address")
       }
-      let rest = url.dropFirst("http://".count)
+      scheme = String(url[..<separator.lowerBound])
+      let rest = url[separator.upperBound...]
       let slash = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
       let authority = rest[..<slash]
       guard !authority.contains("@") else { throw Failure("\(url): a user name in the address is not sent; leave it out") }
       do {
-        address = try HostPort(authority, ports: .required(defaultPort: 80))
+        address = try HostPort(authority, ports: .required(defaultPort: scheme == "https" ? 443 : 80))
       } catch {
         throw Failure("\(url): \(error)")
       }
@@ -136,11 +155,11 @@ public enum HTTPFetch {
     /// A `Location` read against this address: absolute, from the root, or beside the path.
     func resolve(_ location: String) -> String {
       if location.contains("://") { return location }
-      if location.hasPrefix("//") { return "http:" + location }
-      if location.hasPrefix("/") { return "http://\(hostHeader)\(location)" }
+      if location.hasPrefix("//") { return "\(scheme):" + location }
+      if location.hasPrefix("/") { return "\(scheme)://\(hostHeader)\(location)" }
       let folder = path.prefix { $0 != "?" }
       let base = folder.lastIndex(of: "/").map { folder[...$0] } ?? "/"
-      return "http://\(hostHeader)\(base)\(location)"
+      return "\(scheme)://\(hostHeader)\(base)\(location)"
     }
   }
 }

@@ -67,6 +67,9 @@ public struct LiveSource: Sendable, Equatable {
   public var lifetime: Double
   /// What shows instead of stale data: items, as the source's own would be.
   public var fallback: [String]?
+  /// A PEM file of a certificate authority trusted for this source's `https://` fetches
+  /// besides the system's (`"ca"`): for a server whose certificate a private authority signed.
+  public var certificateAuthority: String?
 
   /// The shortest interval: no source is fetched more often.
   public static let shortestInterval = 1.0
@@ -101,6 +104,7 @@ public struct LiveSource: Sendable, Equatable {
     if case .departures(let schedule?, let stop, let count, let format) = reading {
       source.reading = .departures(schedule: resolved(schedule), stop: stop, count: count, format: format)
     }
+    source.certificateAuthority = certificateAuthority.map(resolved)
     return source
   }
 
@@ -132,7 +136,7 @@ public struct LiveSource: Sendable, Equatable {
   public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
     let fields = try JSONFields(value, path: path)
     let kinds = ["json", "rss", "text", "gtfsRealtime", "ical"]
-    try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format", "lifetime", "fallback"] + kinds)
+    try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format", "lifetime", "fallback", "ca"] + kinds)
     name = try fields.requiredString("name")
     guard LiveSource.isValidName(name) else {
       throw JSONFieldError(field: fields.name("name"), reason: "'\(name)' is not a source name: letters, digits, '-' and '_', at most 32")
@@ -155,6 +159,14 @@ public struct LiveSource: Sendable, Equatable {
     let given = kinds.filter { fields.optional($0) != nil }
     guard given.count == 1 else {
       throw JSONFieldError(field: path, reason: given.isEmpty ? "say what to take from the source: \"json\", \"rss\", \"text\", \"ical\" or \"gtfsRealtime\"" : "give one of \(given.joined(separator: ", ")), not \(given.count)")
+    }
+    certificateAuthority = try fields.string("ca")
+    if let authority = certificateAuthority {
+      let timetable = try fields.object("gtfsRealtime")?.string("static")
+      guard url.hasPrefix("https://") || timetable?.hasPrefix("https://") == true else {
+        throw JSONFieldError(field: fields.name("ca"), reason: "an authority is for an https:// address, and this source fetches none")
+      }
+      guard !authority.isEmpty else { throw JSONFieldError(field: fields.name("ca"), reason: "name a PEM file of the server's certificate authority") }
     }
     var format: NumberFormat?
     if let written = try fields.string("format"), given[0] != "gtfsRealtime" {

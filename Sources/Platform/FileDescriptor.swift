@@ -36,6 +36,14 @@ public struct FileDescriptor: ~Copyable, Sendable {
     self.raw = raw
   }
 
+  /// Creates the file `path` anew, readable by its owner alone: never an existing file, nor
+  /// a link someone planted at the name (O_EXCL), so a name in a shared folder is safe.
+  public init(creatingNew path: String) throws(SystemError) {
+    let raw = StopSignal.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard raw >= 0 else { throw SystemError.last("create", path: path) }
+    self.raw = raw
+  }
+
   /// Gives the descriptor up without closing it: the caller owns it now.
   public consuming func release() -> Int32 {
     let raw = self.raw

@@ -114,4 +114,56 @@ import Testing
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout == "notice: \\x1B[2JCleared \\u{202E}txet\n", "\(result.stdout.debugDescription)")
   }
+
+  /// Every kind of source over HTTPS, through the helper beside the binary: a server whose
+  /// certificate an authority of the test's own signed, named by each source's `"ca"`.
+  @Test func everyKindComesOverHTTPSWithTheSourcesAuthority() throws {
+    if let missing = TLSFront.missingTools {
+      print("SourcesBinaryTests: HTTPS skipped: \(missing)")
+      return
+    }
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("marquee-https-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    // A departure board too, where Google's bindings are installed to write its feed.
+    let gtfs = GTFSFeeds.python != nil
+    if gtfs {
+      try GTFSFeeds.write("static", to: folder.appendingPathComponent("gtfs.zip").path)
+      let feed = #"{"trips": [{"trip_id": "EXTRA", "route_id": "CITY", "stops": [{"stop_id": "BULLFROG", "departure": {"time": \#(Int(Date().timeIntervalSince1970) + 330)}}]}]}"#
+      try GTFSFeeds.write("realtime", to: folder.appendingPathComponent("trips.pb").path, input: feed)
+    }
+    let calendar = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nUID:open\r\nSUMMARY:Open all day 全天营业\r\nDTSTART;VALUE=DATE:20260101\r\nRRULE:FREQ=DAILY\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n"
+    let trips = (try? [UInt8](Data(contentsOf: folder.appendingPathComponent("trips.pb")))) ?? []
+    let server = try #require(ScriptedHTTPServer { request in
+      switch request.path {
+      case "/w.json": .status(200, #"{"current": {"temperature_2m": 21.46}}"#)
+      case "/news.xml": .status(200, #"<feed xmlns="http://www.w3.org/2005/Atom"><entry><title>地铁 延误</title></entry></feed>"#)
+      case "/today.ics": .status(200, calendar)
+      case "/notice.txt": .status(200, "Back at 14:00\n")
+      case "/trips.pb": .init(bytes: Array("HTTP/1.1 200 OK\r\nContent-Length: \(trips.count)\r\nConnection: close\r\n\r\n".utf8) + trips)
+      default: .status(404)
+      }
+    })
+    defer { server.stop() }
+    let front = try TLSFront(backendPort: server.port)
+    let ca = front.authority
+    let config = folder.appendingPathComponent("sign.json").path
+    let board = gtfs ? #", {"name": "bus", "url": "\#(front.url("/trips.pb"))", "ca": "\#(ca)", "gtfsRealtime": {"static": "gtfs.zip", "stop": "BULLFROG"}}"# : ""
+    try """
+      {"sources": [
+        {"name": "weather", "url": "\(front.url("/w.json"))", "ca": "\(ca)", "json": "/current/temperature_2m", "format": "{0:.1f}°C"},
+        {"name": "news", "url": "\(front.url("/news.xml"))", "ca": "\(ca)", "rss": {"items": 5}},
+        {"name": "today", "url": "\(front.url("/today.ics"))", "ca": "\(ca)", "ical": {"days": 1}},
+        {"name": "notice", "url": "\(front.url("/notice.txt"))", "ca": "\(ca)", "text": {}}\(board)]}
+      """.write(toFile: config, atomically: true, encoding: .utf8)
+    let fetched = try BinaryRunner.run(["sources", "--config", config])
+    #expect(fetched.status == 0, "\(fetched.stderr)\n\(fetched.stdout)")
+    #expect(fetched.stdout.hasPrefix("weather: 21.5°C\nnews: 地铁 延误\ntoday: Open all day 全天营业\nnotice: Back at 14:00\n"), "\(fetched.stdout)")
+    if gtfs { #expect(fetched.stdout.contains("bus: 40 5 min") || fetched.stdout.contains("bus: 40 6 min"), "\(fetched.stdout)") }
+    // The same source without its authority: refused, and the line says why.
+    try #"{"sources": [{"name": "weather", "url": "\#(front.url("/w.json"))", "json": "/current/temperature_2m"}]}"#
+      .write(toFile: config, atomically: true, encoding: .utf8)
+    let refused = try BinaryRunner.run(["sources", "--config", config])
+    #expect(refused.status == 1 && refused.stdout.contains("weather: error: \(front.url("/w.json")): the server's certificate is not trusted"), "\(refused.stdout)")
+  }
 }

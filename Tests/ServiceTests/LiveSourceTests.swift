@@ -90,6 +90,8 @@ import Testing
     (#"{"sources": [{"name": "a", "url": "http://x/", "every": 60, "lifetime": 30, "text": {}}]}"#, "sources[0].lifetime"),
     (#"{"sources": [{"name": "a", "url": "http://x/", "text": {}}, {"name": "a", "url": "/f", "text": {}}]}"#, "sources[1].name"),
     (#"{"sources": [{"name": "a", "url": "http://x/", "text": {}}], "messages": ["{source:b}"]}"#, "{source:b} names no source (the sources are a)"),
+    (#"{"sources": [{"name": "a", "url": "http://x/", "ca": "ca.pem", "text": {}}]}"#, "'sources[0].ca': an authority is for an https:// address"),
+    (#"{"sources": [{"name": "a", "url": "https://x/", "ca": 3, "text": {}}]}"#, "sources[0].ca"),
   ])
   func aBadSourceIsRefusedWhereItIsWritten(config: String, words: String) throws {
     let folder = try Folder()
@@ -115,14 +117,10 @@ import Testing
 /// Tests/LiveDataTests/gtfs_feeds.py) joined with the GTFS reference's sample timetable: the
 /// feed changes on the server and the sign shows the new minutes.
 @Suite(.offThePool) struct GTFSBoardTests {
-  static let python = PythonTools.python(
-    [ProcessInfo.processInfo.environment["MARQUEE_SOURCES_PYTHON"], ".build/venv-sources/bin/python"], importing: "google.transit.gtfs_realtime_pb2")
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("LiveDataTests/gtfs_feeds.py").path
+  static let python = GTFSFeeds.python
 
   static func write(_ kind: String, to path: String, input: String = "") throws {
-    let result = try ChildProcess.run(try #require(python), [script, kind, path], input: Data(input.utf8))
-    #expect(result.status == 0, "\(result.stderr)")
+    try GTFSFeeds.write(kind, to: path, input: input)
   }
 
   /// A realtime feed in which route CITY's trip EXTRA leaves Bullfrog at `time`.

@@ -58,4 +58,19 @@ int marquee_clock_set_notice(void);
 /// Arms the notice again after it fired. Returns 0, or -1 with errno set.
 int marquee_clock_set_notice_arm(int descriptor);
 
+/// Starts `path` with `arguments` (NULL-terminated, the program's name first) and this
+/// process's environment: standard input from /dev/null, standard output on `output` and
+/// standard error on `errors`, no other descriptor inherited, in its own process group with
+/// every signal at its default and none blocked. Returns 0 with `*pid` set, or an errno value.
+int marquee_spawn(const char *path, char *const arguments[], int output, int errors, int *pid);
+
+/// Moves the calling process, which must have one thread, into a mount namespace of its own
+/// (inside a user namespace of its own when it is not root), with nothing it mounts seen by
+/// any other process. Returns 0, or -1 with errno set.
+int marquee_enter_private_mounts(void);
+
+/// Binds the file or folder `source` over `target` (inside a private mount namespace).
+/// Returns 0, or -1 with errno set.
+int marquee_bind_mount(const char *source, const char *target);
+
 #endif

@@ -37,7 +37,9 @@ package struct SourceFetcher: Sendable {
     } else {
       let answer: HTTPFetch.Answer
       do {
-        answer = try HTTPFetch.get(source.url, limit: source.timeout, maximumBytes: source.maximumBytes, entityTag: entityTag, lastModified: lastModified)
+        answer = try HTTPFetch.get(
+          source.url, limit: source.timeout, maximumBytes: source.maximumBytes, entityTag: entityTag, lastModified: lastModified,
+          secure: SecureFetch(certificateAuthority: source.certificateAuthority))
       } catch {
         throw SourceFailure(error.description)
       }
@@ -51,7 +53,9 @@ package struct SourceFetcher: Sendable {
       context.zone = TimeZones.named
     }
     if case .departures(let timetable, let stop, _, _) = source.reading {
-      if let timetable { context.schedule = try schedule(timetable, stop: stop, limit: source.timeout * 6) }
+      if let timetable {
+        context.schedule = try schedule(timetable, stop: stop, limit: source.timeout * 6, secure: SecureFetch(certificateAuthority: source.certificateAuthority))
+      }
       context.serviceDays = SourceFetcher.serviceDays(around: context.now)
       context.clock = { CalendarTime.format("%H:%M", $0) }
     }
@@ -68,7 +72,7 @@ package struct SourceFetcher: Sendable {
 extension SourceFetcher {
   /// The timetable at `location` (a zip's path or address) for `stop`, read again when the
   /// file changed or, for an address, once a day.
-  mutating func schedule(_ location: String, stop: String, limit: Double) throws(SourceFailure) -> GTFSSchedule {
+  mutating func schedule(_ location: String, stop: String, limit: Double, secure: SecureFetch) throws(SourceFailure) -> GTFSSchedule {
     let isFile = !location.hasPrefix("http://") && !location.hasPrefix("https://")
     let stamp: String
     if isFile {
@@ -83,7 +87,7 @@ extension SourceFetcher {
       if isFile {
         bytes = try FileBytes.read(location, limit: GTFSSchedule.fileLimit, regularOnly: true)
       } else {
-        bytes = try HTTPFetch.get(location, limit: max(30, limit), maximumBytes: GTFSSchedule.fileLimit).body
+        bytes = try HTTPFetch.get(location, limit: max(30, limit), maximumBytes: GTFSSchedule.fileLimit, secure: secure).body
       }
     } catch {
       throw SourceFailure("the timetable: \(error)")
