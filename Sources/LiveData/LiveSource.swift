@@ -282,8 +282,10 @@ public struct LiveSource: Sendable, Equatable {
         return try FeedReader.items(bytes).prefix(count).map { item in
           dates && item.date != nil ? "\(item.title) (\(item.date!))" : item.title
         }
-      } catch {
+      } catch let error as FeedReader.NotAFeed {
         throw Unreadable("\(error)")
+      } catch {
+        throw Unreadable("not a feed (RSS or Atom), nor XML: \(error)")
       }
     case .text(let count):
       guard let text = String(validating: bytes, as: UTF8.self) else { throw Unreadable("the text is not UTF-8") }

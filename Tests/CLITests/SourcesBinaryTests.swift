@@ -166,4 +166,53 @@ import Testing
     let refused = try BinaryRunner.run(["sources", "--config", config])
     #expect(refused.status == 1 && refused.stdout.contains("weather: error: \(front.url("/w.json")): the server's certificate is not trusted"), "\(refused.stdout)")
   }
+
+  /// Sources that answer slowly, hugely, with the wrong kind of document, in a redirect loop
+  /// or with an error: each is reported with its reason, its placeholder's default shows, and
+  /// the frames keep coming at their rate while the fetches wait.
+  @Test func badSourcesAreReportedAndNeverHoldTheFrames() throws {
+    let server = try #require(ScriptedHTTPServer { request in
+      switch request.path {
+      case "/slow.json": .status(200, #"{"t": 1}"#, delay: 20)
+      case "/huge.json": .status(200, "[" + String(repeating: "1,", count: 3000) + "1]")
+      case "/page.html": .status(200, "<!doctype html><html><body>Sign in</body></html>", headers: [("Content-Type", "text/html")])
+      case "/data.json": .status(200, #"{"items": [1, 2]}"#, headers: [("Content-Type", "application/json")])
+      case "/loop": .status(302, headers: [("Location", "/loop")])
+      default: .status(500, "down")
+      }
+    })
+    defer { server.stop() }
+    let config = NSTemporaryDirectory() + "marquee-bad-sources-\(UUID().uuidString).json"
+    defer { try? FileManager.default.removeItem(atPath: config) }
+    try """
+      {"width": 48, "sources": [
+        {"name": "slow", "url": "\(server.url("/slow.json"))", "timeout": 3, "json": "t"},
+        {"name": "huge", "url": "\(server.url("/huge.json"))", "maxBytes": 1000, "json": "/0"},
+        {"name": "page", "url": "\(server.url("/page.html"))", "json": "/t"},
+        {"name": "feed", "url": "\(server.url("/data.json"))", "rss": {}},
+        {"name": "loop", "url": "\(server.url("/loop"))", "text": {}},
+        {"name": "down", "url": "\(server.url("/down"))", "ical": {}}],
+       "messages": ["{source:slow|--} {source:huge|--} {source:page|--} {source:feed|--} {source:loop|--} {source:down|--}"]}
+      """.write(toFile: config, atomically: true, encoding: .utf8)
+    // 40 frames at 20 a second: two seconds, whatever the sources do (the slow one alone
+    // would hold a frame loop that waited on it for 3, and the loop for 10).
+    let started = Date()
+    let played = try BinaryRunner.run(["--config", config, "--output", "ascii", "--fps", "20", "--frames", "40"])
+    #expect(played.status == 0, "\(played.stderr)")
+    #expect(Date().timeIntervalSince(started) < 10, "the frames waited for the sources")
+    #expect(played.stdout.components(separatedBy: "\n\n").filter { !$0.isEmpty }.count == 40)
+
+    let checked = try BinaryRunner.run(["sources", "--config", config])
+    #expect(checked.status == 1)
+    let reasons = [
+      "slow: error: \(server.url("/slow.json")): no answer within 3 s",
+      "huge: error: \(server.url("/huge.json")): the document is larger than 1000 bytes",
+      "page: error: \(server.url("/page.html")): not JSON",
+      "feed: error: \(server.url("/data.json")): not a feed (RSS or Atom), nor XML: line 1",
+      "loop: error: \(server.url("/loop")): more than 5 redirects",
+      "down: error: \(server.url("/down")): the server answered 500",
+    ]
+    for reason in reasons { #expect(checked.stdout.contains(reason), "\(reason)\n\(checked.stdout)") }
+  }
 }
+
