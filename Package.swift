@@ -57,7 +57,7 @@ let package = Package(
     .target(name: "SimpleJSON"),
     // What live data sources send, read: JSON paths and number formats, RSS and Atom feeds
     // (on a small XML reader), plain text. Pure and bounded, for the sign's sources.
-    .target(name: "LiveData", dependencies: ["SimpleJSON", "Deflate"]),
+    .target(name: "LiveData", dependencies: ["SimpleJSON", "Deflate"], exclude: ["Generator"]),
     // The font core: glyphs, the built-in fonts and icons, FontChain, TextRenderer and the
     // writing systems. Needs no operating system: it builds in Embedded Swift for a
     // microcontroller as it is (Docs/embedded.md). The tables' generators are scripts beside them.

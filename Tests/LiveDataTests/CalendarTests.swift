@@ -7,13 +7,16 @@ import Testing
 /// iCalendar occurrences as icalendar and recurring-ical-events (PyPI, in .build/venv-sources)
 /// find them on the same files: weekly, monthly by ordinal weekday and by day, yearly, whole
 /// days, UTC, named zones across a daylight saving change, floating times, EXDATE, COUNT,
-/// UNTIL and a moved instance (RECURRENCE-ID); the zones from the system's tz database.
+/// UNTIL and a moved instance (RECURRENCE-ID); the zones from the system's tz database, by
+/// their names or by the Windows names Outlook writes (CLDR's table, checked against icalendar's).
 @Suite(.offThePool) struct CalendarTests {
   static let python = PythonTools.python(
     [ProcessInfo.processInfo.environment["MARQUEE_SOURCES_PYTHON"], ".build/venv-sources/bin/python"], importing: "recurring_ical_events")
   static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("calendar_occurrences.py").path
 
+  /// A zone by its tz database name or its Windows name, as the sign's `TimeZones` reads it.
   static func zone(_ name: String) -> TimeZoneRules? {
+    if let mapped = WindowsZones.tzdbName(name) { return zone(mapped) }
     guard !name.contains(".."), let data = FileManager.default.contents(atPath: "/usr/share/zoneinfo/" + name) else { return nil }
     return try? TimeZoneRules(tzif: [UInt8](data))
   }
@@ -81,6 +84,13 @@ import Testing
     RRULE:FREQ=YEARLY
     END:VEVENT
     BEGIN:VEVENT
+    UID:outlook
+    SUMMARY:Supplier call (Outlook)
+    DTSTART;TZID=China Standard Time:20260303T160000
+    DTEND;TZID=China Standard Time:20260303T163000
+    RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=6
+    END:VEVENT
+    BEGIN:VEVENT
     UID:gone
     SUMMARY:Cancelled talk
     STATUS:CANCELLED
@@ -132,6 +142,37 @@ import Testing
     let (ours, theirs) = try CalendarTests.both(from: from, to: to, zone: zone)
     #expect(!theirs.isEmpty)
     #expect(ours == theirs, "ours only: \(Set(ours).subtracting(theirs).sorted())\ntheirs only: \(Set(theirs).subtracting(ours).sorted())")
+  }
+
+  static let tzlocal = PythonTools.python(
+    [ProcessInfo.processInfo.environment["MARQUEE_SOURCES_PYTHON"], ".build/venv-sources/bin/python"], importing: "tzlocal.windows_tz")
+
+  /// Our Windows names (CLDR's, as icalendar carries them) against tzlocal's own reading of
+  /// CLDR: every name we know it knows, mapped to the same zone or one with the same rules,
+  /// and every zone we map to is in the system's tz database.
+  @Test(.enabled(if: tzlocal != nil, "needs tzlocal from PyPI in .build/venv-sources (.ci/run installs it)"))
+  func windowsNamesMapAsTzlocalMapsThem() throws {
+    let result = try ChildProcess.run(try #require(CalendarTests.tzlocal), ["-c", "import json; from tzlocal.windows_tz import win_tz; print(json.dumps(win_tz))"])
+    #expect(result.status == 0, "\(result.stderr)")
+    guard case .object(let theirs) = try JSONParser.parse(bytes: [UInt8](result.stdoutData)) else { Issue.record("not a table"); return }
+    let table = Dictionary(theirs.compactMap { key, value in if case .string(let zone) = value { (key, zone) } else { nil } }) { first, _ in first }
+    for (windows, ours) in WindowsZones.table.sorted(by: { $0.key < $1.key }) {
+      guard let ourZone = CalendarTests.zone(ours) else {
+        Issue.record("\(windows) → \(ours), which the tz database does not have")
+        continue
+      }
+      guard let their = table[windows] else {
+        Issue.record("\(windows): tzlocal does not know it")
+        continue
+      }
+      if their == ours { continue }
+      // A renamed zone (Europe/Kiev, Europe/Kyiv) is one zone's rules under two names.
+      let theirZone = CalendarTests.zone(their)
+      let weeks = stride(from: Int64(1_735_689_600), to: 1_830_297_600, by: 86_400 * 7)
+      #expect(theirZone != nil && weeks.allSatisfy { ourZone.offset(at: $0) == theirZone!.offset(at: $0) }, "\(windows): ours \(ours), tzlocal's \(their)")
+    }
+    #expect(WindowsZones.table.count > 130)
+    #expect(WindowsZones.tzdbName("China Standard Time") == "Asia/Shanghai" && WindowsZones.tzdbName("W. Europe Standard Time") == "Europe/Berlin")
   }
 
   @Test func aZoneFromTheTzDatabaseHasItsOffsetsAndItsRuleForLaterYears() throws {

@@ -104,6 +104,15 @@ import Testing
     }
   }
 
+  /// A calendar's zone by the Windows name Outlook writes is the tz database's zone.
+  @Test func windowsZoneNamesAreTheTzDatabasesZones() throws {
+    let shanghai = try #require(TimeZones.named("China Standard Time"))
+    #expect(shanghai.offset(at: 1_772_524_800) == 8 * 3600)
+    let berlin = try #require(TimeZones.named("W. Europe Standard Time"))
+    #expect(berlin.offset(at: 1_772_524_800) == 3600 && berlin.offset(at: 1_783_000_000) == 7200)
+    #expect(TimeZones.named("Nowhere Standard Time") == nil)
+  }
+
   @Test func contentNamingNoSourceIsRefusedAtTheField() throws {
     let folder = try Folder()
     let session = try LiveSourceTests.session(#"{"sources": [{"name": "bus", "url": "/nonexistent", "text": {}}], "messages": ["x"]}"#, in: folder)

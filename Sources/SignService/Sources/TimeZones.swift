@@ -12,8 +12,10 @@ package enum TimeZones {
   /// Where the zones are (a test's own tree, else the system's).
   static var folder: String { Environment.nonEmpty("TZDIR") ?? "/usr/share/zoneinfo" }
 
-  /// The zone called `name` (`Europe/Berlin`), or nil when there is none by that name.
+  /// The zone called `name` (`Europe/Berlin`, or a Windows name as Outlook writes it:
+  /// `W. Europe Standard Time`), or nil when there is none by that name.
   package static func named(_ name: String) -> TimeZoneRules? {
+    if let mapped = WindowsZones.tzdbName(name) { return named(mapped) }
     let valid = !name.isEmpty && name.count < 64 && !name.contains("..") && !name.hasPrefix("/")
       && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || "/_-+".unicodeScalars.contains($0) }
     guard valid else { return nil }
