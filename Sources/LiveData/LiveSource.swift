@@ -70,6 +70,9 @@ public struct LiveSource: Sendable, Equatable {
   /// A PEM file of a certificate authority trusted for this source's `https://` fetches
   /// besides the system's (`"ca"`): for a server whose certificate a private authority signed.
   public var certificateAuthority: String?
+  /// The source's object as it was written (in a config or over the API): what
+  /// `GET /api/sources` gives back. Nil for a source made in code.
+  public var written: JSONValue?
 
   /// The shortest interval: no source is fetched more often.
   public static let shortestInterval = 1.0
@@ -108,6 +111,24 @@ public struct LiveSource: Sendable, Equatable {
     return source
   }
 
+  /// Refuses what only the sign's own config may name: a file to read (the source's, or a
+  /// departure board's timetable) or a certificate authority's file. Sources set over the
+  /// API fetch `http://` and `https://` addresses, so a token cannot make the sign read and
+  /// show its own files.
+  ///
+  /// - Throws: ``JSONFieldError`` at the field (`sources[1].url`).
+  public func checkNetworkOnly(path: String) throws(JSONFieldError) {
+    if isFile {
+      throw JSONFieldError(field: "\(path).url", reason: "'\(url)' is a file: a source set over the API fetches an http:// or https:// address (a file source is for the config)")
+    }
+    if case .departures(let schedule?, _, _, _) = reading, !schedule.hasPrefix("http://"), !schedule.hasPrefix("https://") {
+      throw JSONFieldError(field: "\(path).gtfsRealtime.static", reason: "'\(schedule)' is a file: a source set over the API names its timetable by an http:// or https:// address")
+    }
+    if certificateAuthority != nil {
+      throw JSONFieldError(field: "\(path).ca", reason: "an authority's file is named in the config, not over the API")
+    }
+  }
+
   /// Whether a source's name may be used: letters, digits, `-` and `_`, at most 32.
   public static func isValidName(_ name: String) -> Bool {
     !name.isEmpty && name.count <= 32 && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
@@ -135,6 +156,7 @@ public struct LiveSource: Sendable, Equatable {
   /// - Throws: ``JSONFieldError`` at the field that is wrong.
   public init(_ value: JSONValue, path: String) throws(JSONFieldError) {
     let fields = try JSONFields(value, path: path)
+    written = value
     let kinds = ["json", "rss", "text", "gtfsRealtime", "ical"]
     try fields.rejectUnknownKeys(["name", "url", "every", "timeout", "maxBytes", "format", "lifetime", "fallback", "ca"] + kinds)
     name = try fields.requiredString("name")

@@ -39,7 +39,7 @@ public final class SignRoutes: Sendable {
   /// The API behind the checks every request passes first (each counted): the host it
   /// names, then the token (for `/api/`), then JSON for writes, then the routes.
   public func responder(hosts: HostNames, token: String?) -> any HTTPResponder {
-    let checked = JSONBodyCheck(routes(uploads: token != nil), binary: [("/api/icons/", SignRoutes.pictureTypes)])
+    let checked = JSONBodyCheck(routes(asksToken: token != nil), binary: [("/api/icons/", SignRoutes.pictureTypes)])
     return Counted(stats: stats, next: HostCheck(hosts, token.map { BearerTokenCheck(token: $0, checked) } ?? checked))
   }
 
@@ -58,8 +58,8 @@ public final class SignRoutes: Sendable {
   static let pictureTypes: Set<String> = ["image/png", "image/gif", "image/x-portable-bitmap", "image/x-xbitmap"]
 
   /// The paths and methods, each with the command or view it stands for. Icons are added
-  /// only on a sign that asks for its token (`uploads`).
-  func routes(uploads: Bool = false) -> HTTPRouter {
+  /// and sources set only on a sign that asks for its token (`asksToken`).
+  func routes(asksToken: Bool = false) -> HTTPRouter {
     var router = HTTPRouter()
     router.add("GET", "/") { request in .now(WebPage.response(WebPage.html, gzipped: WebPage.htmlGzip, type: "text/html; charset=utf-8", for: request)) }
     router.add("GET", "/page.css") { request in
@@ -120,7 +120,7 @@ public final class SignRoutes: Sendable {
       ])))
     }
     router.add("PUT", "/api/icons/{name}") { [self] request in
-      guard uploads else {
+      guard asksToken else {
         return .now(.error(403, "icons are added only on a sign that asks for its token (--token-file): anyone who can reach this one could fill its disk"))
       }
       let name = request.parameters["name"] ?? "", bytes = request.body
@@ -136,7 +136,7 @@ public final class SignRoutes: Sendable {
       }
     }
     router.add("GET", "/api/stats") { [self] _ in .now(.json(.object(session.frameStats() + stats.members()))) }
-    router.add("GET", "/api/status") { [self] _ in .now(.json(status(iconUploads: uploads && session.hasIconFolder))) }
+    router.add("GET", "/api/status") { [self] _ in .now(.json(status(iconUploads: asksToken && session.hasIconFolder))) }
     router.add("GET", "/api/schedule") { [self] _ in .now(schedule()) }
     router.add("GET", "/api/timetable") { [self] request in
       var days = 7
@@ -163,6 +163,18 @@ public final class SignRoutes: Sendable {
     }
     router.add("PUT", "/api/schedule") { [self] request in
       perform(request) { .schedule($0.value) }
+    }
+    router.add("GET", "/api/sources") { [self] _ in .now(.json(.object([("sources", .array(session.sourceDocuments))]))) }
+    router.add("PUT", "/api/sources") { [self] request in
+      // A source is a request the sign makes on its owner's behalf: only a token sets them.
+      guard asksToken else {
+        return .now(.error(403, "sources are set over the API only on a sign that asks for its token (--token-file): a source is a request the sign makes for whoever sets it"))
+      }
+      return perform(request) { fields in
+        try fields.rejectUnknownKeys(["sources"])
+        guard let list = try fields.objects("sources") else { throw fields.missing("sources") }
+        return .sources(list.map(\.value))
+      }
     }
     router.add("GET", "/api/programs") { [self] _ in .now(.json(.object([("programs", .array(session.programSources))]))) }
     router.add("PUT", "/api/programs") { [self] request in
@@ -291,6 +303,7 @@ public final class SignRoutes: Sendable {
     case .dismissed: return .json(.object([("notifications", session.notifications())]))
     case .scheduled: return schedule()
     case .programs(let list): return .json(.object([("programs", .array(list))]))
+    case .sources(let list): return .json(.object([("sources", .array(list))]))
     case .reloaded: return .json(session.state())
     }
   }

@@ -93,6 +93,12 @@ extension Feed {
     refresh(naming: { LiveValues.sourceNames(in: $0).contains(name) }, changed: changed, at: now, what: "source \(name)")
   }
 
+  /// Forgets what source `name` gave: it is not one of the sign's any more (no content
+  /// names it, or it could not have been removed).
+  package func forget(source name: String) {
+    values.removeSource(name)
+  }
+
   /// Makes the zones whose messages `names` again (when `changed`), and shows the live
   /// messages of stale zones it made fresh again.
   func refresh(naming names: (String) -> Bool, changed: Bool, at now: Double, what: String) {

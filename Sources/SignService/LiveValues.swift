@@ -55,6 +55,11 @@ public final class LiveValues: Sendable {
     }
   }
 
+  /// Forgets what source `name` gave.
+  package func removeSource(_ name: String) {
+    sources.withLock { $0.items[name] = nil }
+  }
+
   /// Source `name`'s latest items, if any came.
   package func source(_ name: String) -> SourceItems? {
     sources.withLock { $0.items[name] }

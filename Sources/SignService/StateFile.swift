@@ -29,6 +29,9 @@ public struct SignState: Sendable, Equatable {
   public var zonesUntil: [String: Double] = [:]
   /// A program a person chose, and until when (Unix time) it plays.
   public var chosen: ChosenProgram?
+  /// The live data sources as last set over the API (they replace the config's), as
+  /// written, if they were.
+  public var sources: JSONValue?
 
   /// A program chosen over the API or MQTT, and the end of its stretch.
   public struct ChosenProgram: Sendable, Equatable {
@@ -64,7 +67,7 @@ public struct SignState: Sendable, Equatable {
   }
 
   public static func == (a: SignState, b: SignState) -> Bool {
-    a.paused == b.paused && a.brightness == b.brightness && a.poweredOff == b.poweredOff && a.programs == b.programs && a.schedule == b.schedule && a.zonesUntil == b.zonesUntil && a.chosen == b.chosen && a.zones.count == b.zones.count
+    a.paused == b.paused && a.brightness == b.brightness && a.poweredOff == b.poweredOff && a.programs == b.programs && a.schedule == b.schedule && a.zonesUntil == b.zonesUntil && a.chosen == b.chosen && a.sources == b.sources && a.zones.count == b.zones.count
       && zip(a.zones, b.zones).allSatisfy { $0.name == $1.name && $0.document == $1.document }
   }
 
@@ -79,13 +82,14 @@ public struct SignState: Sendable, Equatable {
     if let schedule { members.append(("schedule", schedule)) }
     if !zonesUntil.isEmpty { members.append(("until", .object(zonesUntil.sorted { $0.key < $1.key }.map { ($0.key, .number($0.value)) }))) }
     if let chosen { members.append(("program", .object([("name", .string(chosen.name)), ("until", .number(chosen.until))]))) }
+    if let sources { members.append(("sources", sources)) }
     return .object(members)
   }
 
   /// Reads a state document.
   public init(json text: String) throws {
     let fields = try JSONFields(try JSONParser.parse(text))
-    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "on", "programs", "schedule", "until", "program"])
+    try fields.rejectUnknownKeys(["version", "zones", "paused", "brightness", "on", "programs", "schedule", "until", "program", "sources"])
     guard try fields.integer("version", in: 1...1) != nil else { throw fields.missing("version") }
     if let zones = try fields.object("zones"), case .object(let members) = zones.value {
       for member in members {
@@ -117,6 +121,10 @@ public struct SignState: Sendable, Equatable {
       guard let name = try program.string("name") else { throw program.missing("name") }
       guard let until = try program.number("until", in: 0...1e12) else { throw program.missing("until") }
       chosen = ChosenProgram(name: name, until: until)
+    }
+    if let list = fields.optional("sources") {
+      guard case .array = list else { throw JSONFieldError(field: "sources", reason: "expected an array of sources") }
+      sources = list
     }
   }
 }

@@ -180,6 +180,32 @@ import Testing
     }
   }
 
+  /// Sources set over the API are on the disk before the answer: SIGKILL right after it,
+  /// and the sign started again fetches them (and its content may name them).
+  @Test(.timeLimit(.minutes(2))) func sourcesSetOverTheAPISurviveSIGKILL() throws {
+    let server = try #require(ScriptedHTTPServer { _ in .status(200, #"{"t": 7}"#) })
+    defer { server.stop() }
+    let folder = try Folder()
+    let state = folder.path + "/sign.state", token = folder.path + "/token"
+    try "a-token-of-twenty-chars".write(toFile: token, atomically: true, encoding: .utf8)
+    let bearer = ["Authorization": "Bearer a-token-of-twenty-chars"]
+    let arguments = ["--state", state, "--token-file", token, "--output", "ascii", "--width", "48", "x"]
+    let sign = try ServedSign(arguments)
+    for round in 0..<3 {
+      let sources = #"{"sources": [{"name": "t\#(round)", "url": "\#(server.url("/t.json"))", "json": "t", "format": "{0:d} min"}]}"#
+      let set = sign.client.request("PUT", "/api/sources", body: sources, headers: bearer)
+      #expect(set?.status == 200, "\(set?.text ?? "")")
+    }
+    sign.child.send(SIGKILL)
+    _ = sign.child.wait(timeout: 10)
+    let again = try ServedSign(arguments)
+    let listed = try ServeTests.json(again.client.request("GET", "/api/sources", headers: bearer))["sources"]
+    #expect(listed?.arrayValue?.first?["name"] == .string("t2"), "\(String(describing: listed))")
+    #expect(again.client.request("PATCH", "/api/content", body: #"{"messages": ["Bus {source:t2|-}"]}"#, headers: bearer)?.status == 200)
+    let showing = { try? ServeTests.json(again.client.request("GET", "/api/state", headers: bearer))["zones"]?.arrayValue?.first?["showing"] }
+    #expect(eventually { showing() == .array([.string("Bus 7 min")]) }, "\(String(describing: showing()))")
+  }
+
   @Test func aBrokenStateFileIsKeptAsideAndTheSignStartsFromItsConfig() throws {
     let folder = try Folder()
     let state = folder.path + "/sign.state"

@@ -28,6 +28,9 @@ public enum SignCommand: Sendable, Equatable {
   case deleteProgram(String)
   /// The brightness schedule and off periods, `{"brightness": […], "off": […]}`.
   case schedule(JSONValue)
+  /// The live data sources, as the config writes them (`http://` and `https://` only):
+  /// they replace the config's.
+  case sources([JSONValue])
   /// The config read again (SIGHUP): what was changed over the API goes.
   case reload
 
@@ -48,7 +51,7 @@ public enum SignCommand: Sendable, Equatable {
     case .content(let document, _), .notify(let document), .putProgram(_, let document): [("", document)]
     case .programs(let list): list.enumerated().map { ("programs[\($0.offset)]", $0.element) }
     case .schedule(let document): [("", document)]
-    case .pause, .brightness, .power, .dismiss, .chooseProgram, .deleteProgram, .reload: []
+    case .pause, .brightness, .power, .dismiss, .chooseProgram, .deleteProgram, .sources, .reload: []
     }
   }
 
@@ -64,6 +67,7 @@ public enum SignCommand: Sendable, Equatable {
     case .chooseProgram: "program"
     case .programs, .putProgram, .deleteProgram: "programs"
     case .schedule: "schedule"
+    case .sources: "sources"
     case .reload: "reload"
     }
   }
@@ -99,6 +103,8 @@ public enum SignAnswer: Sendable, Equatable {
   case scheduled
   /// The programs are now these, as written.
   case programs([JSONValue])
+  /// The live data sources are now these, as written.
+  case sources([JSONValue])
   /// The config was read again.
   case reloaded
 }

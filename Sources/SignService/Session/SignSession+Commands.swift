@@ -1,4 +1,5 @@
 import BitmapFonts
+import LiveData
 import Marquee
 import SimpleJSON
 
@@ -17,6 +18,7 @@ extension SignSession {
     case .putProgram(let name, let document): return try putProgram(name: name, document)
     case .deleteProgram(let name): return try deleteProgram(name)
     case .schedule(let document): return try setSchedule(document)
+    case .sources(let list): return try setSources(list)
     case .reload: return try reload()
     }
   }
@@ -239,6 +241,57 @@ extension SignSession {
     return .scheduled
   }
 
+  /// The live data sources, as the config writes them (`http://` and `https://` only: a
+  /// token cannot make the sign read its own files), in place of the config's; checked
+  /// whole, and refused while content names a source the list leaves out. Kept, then
+  /// fetched: a source as it was keeps its items, a new one is fetched at once.
+  func setSources(_ list: [JSONValue]) throws -> SignAnswer {
+    let new = try SignSession.networkSources(.array(list))
+    for (place, name) in sourcesInUse() where !new.contains(where: { $0.name == name }) {
+      throw SignRefusal(field: "sources", "'\(name)' is shown by \(place) ({source:\(name)}): change that first, or keep the source")
+    }
+    try save { $0.sources = .array(list) }
+    sources.replace(sources: new)
+    changed()
+    return .sources(list)
+  }
+
+  /// The sources in a list set over the API (or kept from one), each checked as the
+  /// config's are and fetching only `http://` and `https://` addresses.
+  static func networkSources(_ list: JSONValue) throws -> [LiveSource] {
+    let sources = try LiveSource.list(list)
+    for (index, source) in sources.enumerated() { try source.checkNetworkOnly(path: "sources[\(index)]") }
+    return sources
+  }
+
+  /// Where each source some content shows is named: the zones' content now, the config's,
+  /// a person's kept change and the programs, as `(place, source name)`.
+  func sourcesInUse() -> [(place: String, name: String)] {
+    var found: [(place: String, name: String)] = []
+    func scan(_ value: JSONValue, _ place: String) {
+      switch value {
+      case .string(let text): for name in LiveValues.sourceNames(in: text) { found.append((place, name)) }
+      case .array(let items): for item in items { scan(item, place) }
+      case .object(let members): for member in members { scan(member.value, place) }
+      default: break
+      }
+    }
+    let current = feed.currentOptions
+    for zone in zones { for message in current[zone.name]?.messages ?? [] { scan(.string(message), "zone '\(zone.name)'") } }
+    for spec in (try? SignPlan.zoneOptions(options)) ?? [] { for message in spec.options.messages { scan(.string(message), "the config's zone '\(spec.name)'") } }
+    for kept in record.withLock({ $0.saved.zones }) { scan(kept.document, "the content kept for zone '\(kept.name)'") }
+    for program in programSources {
+      let name = program["name"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"
+      scan(program, "program '\(name)'")
+    }
+    return found
+  }
+
+  /// The sources as written, in order: the config's, or the ones set over the API.
+  public var sourceDocuments: [JSONValue] {
+    sources.sources.map { $0.written ?? .object([("name", .string($0.name)), ("url", .string($0.url))]) }
+  }
+
   /// Reads the config again: each zone's content and options replaced, and the programs,
   /// brightness schedule and off periods with them; then what was changed over the API
   /// goes, and what runs is what a restart would run: no zone paused, the starting
@@ -247,7 +300,16 @@ extension SignSession {
   func reload() throws -> SignAnswer {
     guard let reloadOptions else { throw SignRefusal(.unsupported, "this sign has no config file to reload") }
     let options = try reloadOptions()
-    try feed.reset(to: try SignPlan.zoneOptions(options))
+    // The config's sources are the ones its content may name from now on.
+    let declared = feed.values.declaredSources
+    feed.values.declaredSources = options.sources.map(\.name)
+    do {
+      try feed.reset(to: try SignPlan.zoneOptions(options))
+    } catch {
+      feed.values.declaredSources = declared
+      throw error
+    }
+    sources.replace(sources: options.sources)
     do {
       try save { $0 = SignState() }
     } catch {

@@ -32,7 +32,7 @@ extension SignSession {
         members.append(("why", whyValue(zone: zone.name, at: now)))
         return .object(members + SignSession.describe(zoneOptions))
       })),
-    ] + (self.options.sources.isEmpty ? [] : [("sources", sources.stateValue())]))
+    ] + (sources.isEmpty ? [] : [("sources", sources.stateValue())]))
   }
 
   /// Why the LEDs are dark and until when, or null while they are lit:

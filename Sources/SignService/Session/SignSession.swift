@@ -91,6 +91,15 @@ public final class SignSession: Sendable {
     let read = try statePath.map { try StateFile.read($0, reports: reports, now: clock.wall()) }
     let saved = read?.state
     stateSetAside = read?.setAside
+    var options = options
+    if let written = saved?.sources {
+      // Sources set over the API replace the config's, as they did before the restart.
+      do {
+        options.sources = try SignSession.networkSources(written)
+      } catch {
+        reports.warning("\(statePath ?? "state"): the sources set over the API cannot be read (\(error)); the config's are fetched")
+      }
+    }
     let now = clock.wall()
     let built = try SignPlan.build(
       options, stop: stop, fontAccess: fontAccess, saved: saved?.zones(holdingAt: now).map { (zone: $0.name, document: $0.document) } ?? [], clock: clock, reports: reports)
@@ -299,6 +308,7 @@ public final class SignSession: Sendable {
     // Programs and the schedule were taken up when the pump was made; the next save keeps them.
     kept.programs = saved.programs
     kept.schedule = saved.schedule
+    kept.sources = saved.sources
     if let chosen = saved.chosen, now < chosen.until { kept.chosen = chosen }
     return kept
   }

@@ -38,6 +38,8 @@ package final class SourcePump: Sendable {
   }
 
   let entries: Mutex<[Entry]>
+  /// Whether the pump's thread runs (it ends when there are no sources).
+  let running = Atomic<Bool>(false)
   let feed: Feed
   let clock: SignClock
   let stop: StopFlag
@@ -60,31 +62,60 @@ package final class SourcePump: Sendable {
   /// The sources' states, in the config's order.
   package var statuses: [Status] { entries.withLock { $0.map(\.status) } }
 
-  /// Starts the pump's thread (nothing when there are no sources).
+  /// The sources, in order.
+  package var sources: [LiveSource] { entries.withLock { $0.map(\.source) } }
+
+  /// Whether the sign has no sources.
+  package var isEmpty: Bool { entries.withLock { $0.isEmpty } }
+
+  /// Starts the pump's thread, unless it runs or there are no sources.
   package func start() {
-    guard entries.withLock({ !$0.isEmpty }) else { return }
+    guard entries.withLock({ !$0.isEmpty }), running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
     DetachedThread.start { [self] in run() }
+  }
+
+  /// Fetches `sources` from now on, in place of the ones before: a source as it was keeps
+  /// its items, its state and its schedule; a new or changed one is fetched at once; what a
+  /// source that went had given is forgotten.
+  package func replace(sources new: [LiveSource]) {
+    let now = clock.monotonic(), wall = clock.wall()
+    let gone = entries.withLock { entries -> [String] in
+      let before = entries
+      entries = new.map { source in
+        if let kept = before.first(where: { $0.source == source }) { return kept }
+        return Entry(source: source, fetcher: SourceFetcher(clock: clock), status: Status(name: source.name, nextFetch: wall), due: now, freshSince: now)
+      }
+      return before.map(\.source.name).filter { name in !new.contains { $0.name == name } }
+    }
+    feed.values.declaredSources = new.map(\.name)
+    for name in gone { feed.forget(source: name) }
+    start()
   }
 
   func run() {
     while !stop.isSet {
       markStale(at: clock.monotonic())
       let now = clock.monotonic()
-      let next = entries.withLock { entries in entries.indices.min { entries[$0].due < entries[$1].due } }
-      guard let index = next else { return }
-      let due = entries.withLock { $0[index].due }
+      let next = entries.withLock { entries in entries.min { $0.due < $1.due }.map { ($0.source, $0.due) } }
+      guard let (source, due) = next else {
+        // No sources: the thread ends, unless some came while it was deciding to.
+        running.store(false, ordering: .releasing)
+        if entries.withLock({ $0.isEmpty }) || !running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged { return }
+        continue
+      }
       if due > now || isDark() {
-        // A second at most, so a stop or the sign lighting again is noticed.
+        // A second at most, so a stop, a change of sources or the sign lighting again is noticed.
         clock.sleep(min(1, max(0.01, due - now)))
         continue
       }
-      fetch(index)
+      fetch(source)
     }
   }
 
-  /// Fetches source `index` now, and schedules its next fetch.
-  func fetch(_ index: Int) {
-    let (source, held) = entries.withLock { ($0[index].source, $0[index].fetcher) }
+  /// Fetches `source` now, and schedules its next fetch (unless the sources were replaced
+  /// meanwhile and it is not one of them any more).
+  func fetch(_ source: LiveSource) {
+    guard let held = entries.withLock({ $0.first { $0.source == source }?.fetcher }) else { return }
     var fetcher = held
     let name = source.name
     let outcome: Result<SourceFetcher.Outcome, SourceFailure>
@@ -95,7 +126,9 @@ package final class SourcePump: Sendable {
     }
     let now = clock.monotonic(), wall = clock.wall()
     var items: [String]?
-    entries.withLock { entries in
+    var failures = 0
+    let current = entries.withLock { entries -> Bool in
+      guard let index = entries.firstIndex(where: { $0.source == source }) else { return false }
       var entry = entries[index]
       entry.fetcher = fetcher
       switch outcome {
@@ -116,14 +149,16 @@ package final class SourcePump: Sendable {
         entry.pause = min(max(source.every, 60), entry.pause * 2)
       }
       entry.status.nextFetch = wall + (entry.due - now)
+      failures = entry.status.failures
       entries[index] = entry
+      return true
     }
+    guard current else { return }
     switch outcome {
     case .success:
       // The same items again still say the data is fresh.
       feed.take(source: name, items: items ?? [])
     case .failure(let failure):
-      let failures = entries.withLock { $0[index].status.failures }
       // The first failure of a run is worth a line; the rest are in the state.
       if failures == 1 { reports.warning("source '\(name)': \(failure)") }
     }
