@@ -317,6 +317,22 @@ def edit_programs(driver, url, other):
     overlap = lambda: driver.execute_script(
         "const li = document.querySelector('#program-list li[data-name=\"lunch\"] .overlap'); return li ? li.textContent : '';")
     wait(lambda: overlap() == "Due at the same time as always: they take turns", "the overlap said (%r)" % overlap())
+    # A priority: lunch plays alone over "always" where they overlap, and the list says so.
+    edit(driver, "lunch")
+    wait(lambda: field("program-name").get_attribute("value") == "lunch", "the editor on lunch")
+    driver.execute_script("document.getElementById('program-priority').value = '3';")
+    field("program-save").click()
+    wait(lambda: listed_programs(url)[2].get("priority") == 3, "the priority saved")
+    wait(lambda: not field("program-editor").is_displayed(), "the editor to close after the priority")
+    detail = lambda: driver.execute_script(
+        "const li = document.querySelector('#program-list li[data-name=\"lunch\"]'); return li ? li.textContent : '';")
+    wait(lambda: "priority 3" in detail() and overlap() == "", "the priority said, no turns (%r)" % detail())
+    edit(driver, "lunch")
+    wait(lambda: field("program-priority").get_attribute("value") == "3", "the editor shows the priority")
+    driver.execute_script("document.getElementById('program-priority').value = '0';")
+    field("program-save").click()
+    wait(lambda: "priority" not in listed_programs(url)[2], "the priority back to 0")
+    wait(lambda: not field("program-editor").is_displayed(), "the editor to close after priority 0")
 
     # Change the other program: its dates are kept, its times and mode change.
     before = [p for p in listed_programs(url) if p["name"] == other][0]

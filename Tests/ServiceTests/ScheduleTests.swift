@@ -78,6 +78,34 @@ import Testing
     #expect(schedule.state(at: start - 1).program == nil && schedule.state(at: start + 3600).program == nil)
   }
 
+  /// A program of a higher priority plays alone while it is due; the ones it outranks wait
+  /// and take their turns again when it ends; the timetable names only what plays.
+  @Test func aHigherPriorityPlaysAloneWhileItIsDue() throws {
+    let schedule = try ScheduleTests.schedule(#"""
+      {"programs": [{"name": "offers", "times": ["09:00-18:00"], "seconds": 10, "messages": ["Offers"]},
+                    {"name": "news", "times": ["09:00-18:00"], "seconds": 10, "messages": ["News"]},
+                    {"name": "sale", "times": ["12:00-13:00"], "priority": 5, "messages": ["Sale"]}]}
+      """#)
+    let morning = ScheduleTests.at(1, 10)
+    #expect(schedule.state(at: morning).program == "offers" && schedule.state(at: morning + 10).program == "news")
+    #expect(schedule.state(at: morning).outranked.isEmpty)
+    for offset in stride(from: 0.0, to: 3600, by: 7) {
+      let state = schedule.state(at: ScheduleTests.at(1, 12) + offset)
+      #expect(state.program == "sale" && state.due == ["offers", "news", "sale"] && state.outranked == ["offers", "news"], "+\(offset): \(state)")
+    }
+    // No turns to end while it plays alone: the next change is its end.
+    #expect(schedule.state(at: ScheduleTests.at(1, 12, 30)).nextChange == ScheduleTests.at(1, 13))
+    #expect(schedule.state(at: ScheduleTests.at(1, 13)).program == "offers")
+    let entries = try Timetable.entries(schedule, from: ScheduleTests.monday.adding(days: 1), days: 1)
+    let said = entries.map { "\($0.clock) \($0.change)" }
+    #expect(said.contains { $0.hasPrefix("12:00") && $0.contains("sale") && !$0.contains("offers") }, "\(said)")
+    #expect(said.contains { $0.hasPrefix("13:00") && $0.contains("offers") && $0.contains("news") }, "\(said)")
+    // Only 0 to 9.
+    #expect(throws: JSONFieldError.self) {
+      try ScheduleTests.schedule(#"{"programs": [{"name": "x", "times": ["09:00-10:00"], "priority": 10, "messages": ["X"]}]}"#)
+    }
+  }
+
   @Test func dateRangesAndTheWholeDay() throws {
     let schedule = try ScheduleTests.schedule(#"""
       {"programs": [{"name": "xmas", "dates": "2026-12-09/2026-12-10", "messages": ["Merry"]},

@@ -33,7 +33,7 @@ const WORDS = {
     "rule-n": "brightness rule {0}", "off-n": "off hours {0}", "program-named": "program “{0}”", "program-n": "program {0}", "field-at": "when",
     "field-offset": "minutes", "field-level": "level", "field-times": "times", "field-days": "days", "field-dates": "dates",
     "field-latitude": "latitude", "field-longitude": "longitude", "field-name": "name", "field-messages": "messages",
-    "field-seconds": "seconds", "field-passes": "passes", "field-mode": "mode", "field-default": "default",
+    "field-seconds": "seconds", "field-passes": "passes", "field-mode": "mode", "field-default": "default", "field-priority": "priority",
     remove: "Remove", "save-night": "Save", "night-saved": "Saved: the sign follows it from now on.",
     "week-title": "The week ahead", "week-on": "on", "week-off": "off (dark)", "week-program": "program {0}", "week-default": "program {0} (default)",
     "week-turns": "programs {0} take turns", "week-brightness": "brightness {0}", "week-forward": "clocks go forward from {0} to {1}",
@@ -46,7 +46,8 @@ const WORDS = {
     "mqtt-down": "not connected to {0}: {1}", "no-board": "terminal or simulator",
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
     dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", undo: "Undo",
-    overlaps: "Due at the same time as {0}: they take turns", hold: "How long it stays", "hold-program": "until this program ends", "hold-always": "until I change it", "hold-time": "until a time", "hold-until": "Until",
+    overlaps: "Due at the same time as {0}: they take turns", "program-priority": "Priority when programs overlap",
+    "priority-normal": "0: take turns", "priority-level": "{0}: plays alone over lower ones", "priority-n": "priority {0}", hold: "How long it stays", "hold-program": "until this program ends", "hold-always": "until I change it", "hold-time": "until a time", "hold-until": "Until",
     "shown-until": "On the sign now, until {0}.", "shown-open": "On the sign now, until it is changed.",
     "shown-program": "On the sign now, until the program “{0}” ends at {1}.",
     "saved-program": "Saved “{0}”.", "deleted-program": "Deleted “{0}”.", "restored-program": "“{0}” is back.", card: "What the sign shows", sections: "Sections", "tab-now": "Now", "tab-content": "Content", "tab-programs": "Programs",
@@ -83,7 +84,7 @@ const WORDS = {
     "rule-n": "第 {0} 条亮度规则", "off-n": "第 {0} 段休息时段", "program-named": "节目「{0}」", "program-n": "第 {0} 个节目", "field-at": "时间",
     "field-offset": "分钟", "field-level": "亮度", "field-times": "时段", "field-days": "星期", "field-dates": "日期",
     "field-latitude": "纬度", "field-longitude": "经度", "field-name": "名称", "field-messages": "消息",
-    "field-seconds": "秒数", "field-passes": "遍数", "field-mode": "模式", "field-default": "默认",
+    "field-seconds": "秒数", "field-passes": "遍数", "field-mode": "模式", "field-default": "默认", "field-priority": "优先级",
     remove: "删除", "save-night": "保存", "night-saved": "已保存：显示屏从现在起照此运行。",
     "week-title": "一周节目表", "week-on": "开启", "week-off": "熄灭", "week-program": "节目 {0}", "week-default": "节目 {0}（默认）",
     "week-turns": "节目 {0} 轮流播放", "week-brightness": "亮度 {0}", "week-forward": "时钟从 {0} 拨快到 {1}",
@@ -95,7 +96,8 @@ const WORDS = {
     "state-ok": "保存在 {0}", "state-bad": "出现问题：{0}", mqtt: "MQTT", "mqtt-none": "未使用", "mqtt-up": "已连接 {0}",
     "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
     dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", undo: "撤回",
-    overlaps: "与「{0}」时段重叠：轮流播放", hold: "保持多久", "hold-program": "只到本节目结束", "hold-always": "一直保持，直到我更改", "hold-time": "到某个时间", "hold-until": "到",
+    overlaps: "与「{0}」时段重叠：轮流播放", "program-priority": "时段重叠时的优先级",
+    "priority-normal": "0：轮流播放", "priority-level": "{0}：盖过较低的，单独播放", "priority-n": "优先级 {0}", hold: "保持多久", "hold-program": "只到本节目结束", "hold-always": "一直保持，直到我更改", "hold-time": "到某个时间", "hold-until": "到",
     "shown-until": "已上屏，保持到 {0}。", "shown-open": "已上屏，一直保持到下次更改。",
     "shown-program": "已上屏，保持到节目「{0}」在 {1} 结束。",
     "saved-program": "已保存「{0}」。", "deleted-program": "已删除「{0}」。", "restored-program": "「{0}」已恢复。", card: "显示屏现在的样子", sections: "栏目", "tab-now": "现在", "tab-content": "内容", "tab-programs": "节目",
@@ -1037,7 +1039,7 @@ async function loadStatus() {
 let programs = [];
 let editing = null;
 const DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"];
-const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "seconds", "passes", "default"];
+const FORM_KEYS = ["name", "days", "times", "dates", "messages", "mode", "seconds", "passes", "default", "priority"];
 
 // Which programs the week ahead has due together (they take turns), by program; whether
 // that changed.
@@ -1068,7 +1070,8 @@ async function loadPrograms() {
     item.dataset.name = p.name;
     // Its colour in the week's bars.
     item.style.borderLeft = "6px solid " + BAR_COLOURS[programs.indexOf(p) % BAR_COLOURS.length];
-    const when = [p.days ? p.days.map((d) => t(d)).join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? t("default-word") : ""]
+    const when = [p.days ? p.days.map((d) => t(d)).join(" ") : "", p.times ? p.times.join(", ") : "", p.dates || "", p.default ? t("default-word") : "",
+      p.priority ? t("priority-n", p.priority) : ""]
       .filter((w) => w).join(" · ");
     const edit = document.createElement("button");
     edit.type = "button";
@@ -1123,6 +1126,16 @@ function openEditor(name) {
   $("program-length").value = p.passes !== undefined ? "passes" : "seconds";
   $("program-count").value = p.passes !== undefined ? p.passes : (p.seconds !== undefined ? p.seconds : "");
   $("program-default").checked = p.default === true;
+  // 0 takes turns with what overlaps it; a higher one plays alone over the lower ones.
+  const priority = $("program-priority");
+  priority.innerHTML = "";
+  for (let level = 0; level <= 9; level++) {
+    const option = document.createElement("option");
+    option.value = String(level);
+    option.textContent = level === 0 ? t("priority-normal") : t("priority-level", level);
+    priority.append(option);
+  }
+  priority.value = String(p.priority || 0);
   const kept = Object.keys(p).filter((key) => !FORM_KEYS.includes(key));
   $("program-kept").textContent = kept.length ? t("kept", kept.join(", ")) : "";
   $("program-delete").hidden = name === null;
@@ -1151,6 +1164,7 @@ function editedProgram() {
   const count = $("program-count").value.trim();
   if (count) p[$("program-length").value] = Number(count);
   if ($("program-default").checked) p.default = true;
+  if (Number($("program-priority").value) > 0) p.priority = Number($("program-priority").value);
   return p;
 }
 
@@ -1182,7 +1196,8 @@ $("add-time").addEventListener("click", () => addTimeRange());
 // The list being sent, whose names a refusal's words use (`programs[2]` is the new one).
 let programsSent = null;
 const PROGRAM_FIELDS = { name: "program-name", days: "program-days", times: "program-times", dates: "program-dates",
-  messages: "program-messages", mode: "program-mode", seconds: "program-count", passes: "program-count", default: "program-default" };
+  messages: "program-messages", mode: "program-mode", seconds: "program-count", passes: "program-count", default: "program-default",
+  priority: "program-priority" };
 // Said under the list after a save or a deletion; a deletion can be taken back.
 let undoList = null;
 function saidAboutPrograms(text, undo) {

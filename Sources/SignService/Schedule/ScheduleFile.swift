@@ -15,7 +15,7 @@ package enum ScheduleFile {
   }
 
   /// The keys of a program besides the content keys of a zone.
-  static let programKeys = ["name", "days", "times", "dates", "seconds", "passes", "default", "zones"]
+  static let programKeys = ["name", "days", "times", "dates", "seconds", "passes", "default", "priority", "zones"]
 
   /// The schedule in `fields`, or nil when it has none of the keys. Each program's content
   /// is checked against the option model from `base` (the sign's own options), and each
@@ -175,6 +175,7 @@ package enum ScheduleFile {
     }
     var program = Program(
       name: name, zones: parts, when: hasWhen || !isDefault ? try recurrence(fields) : nil, length: length, isDefault: isDefault)
+    program.priority = try fields.integer("priority", in: 0...9) ?? 0
     program.source = fields.value
     return program
   }

@@ -126,6 +126,10 @@ public struct Program: Sendable, Equatable {
   public var length: Length
   /// Whether it plays when no program is due.
   public var isDefault: Bool
+  /// Which plays when programs overlap: only the due programs of the highest priority play
+  /// (taking turns when several share it); the others wait until those end. 0 to 9, 0 by
+  /// default, so programs without one take turns as they always did.
+  public var priority = 0
   /// The program as it was written (config file or API), shown back by the API.
   public var source: JSONValue = .null
 
@@ -182,6 +186,8 @@ public struct ScheduleState: Sendable, Equatable {
   public var program: String?
   /// The programs due, in the order they were given (empty: the default plays).
   public var due: [String]
+  /// The programs due that wait: a program of a higher priority is due with them.
+  public var outranked: [String] = []
   /// The brightness level (0...15) in force, nil without a brightness schedule.
   public var brightness: Int?
   /// Whether the sign is in an off period.
@@ -244,16 +250,19 @@ public struct SignSchedule: Sendable, Equatable {
     let off = plan.off.contains { SchedulePlan.contains($0, t) }
     let level = brightness.isEmpty ? nil : plan.level(at: t)
     var next = plan.boundary(after: t) ?? plan.end
-    // Several due: they take turns in order, from the last moment the set changed.
-    var playing = due.first ?? programs.first(where: { $0.isDefault && $0.name != holdUntilClockSet })
-    if due.count > 1 {
+    // The due programs of the highest priority play; several take turns in order, from the
+    // last moment the set changed.
+    let top = due.map(\.priority).max() ?? 0
+    let turns = due.filter { $0.priority == top }
+    var playing = turns.first ?? programs.first(where: { $0.isDefault && $0.name != holdUntilClockSet })
+    if turns.count > 1 {
       let anchor = plan.boundary(atOrBefore: t) ?? t
-      let lengths = due.map { max(1, length($0)) }
+      let lengths = turns.map { max(1, length($0)) }
       let round = lengths.reduce(0, +)
       var position = (t - anchor).truncatingRemainder(dividingBy: round)
       let roundStart = t - position
       var turnEnd = roundStart
-      for (program, seconds) in zip(due, lengths) {
+      for (program, seconds) in zip(turns, lengths) {
         turnEnd += seconds
         if position < seconds {
           playing = program
@@ -263,7 +272,9 @@ public struct SignSchedule: Sendable, Equatable {
       }
       next = min(next, turnEnd)
     }
-    return ScheduleState(program: playing?.name, due: due.map(\.name), brightness: level, off: off, nextChange: next)
+    var state = ScheduleState(program: playing?.name, due: due.map(\.name), brightness: level, off: off, nextChange: next)
+    state.outranked = due.filter { $0.priority != top }.map(\.name)
+    return state
   }
 
   /// Each change of what the schedule says from `start` to `end`: the timeline

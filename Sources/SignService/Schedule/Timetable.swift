@@ -75,9 +75,11 @@ public enum Timetable {
       var on: Bool?
       if previous?.off != state.off || previous == nil { on = !state.off }
       var program: ProgramChange?
-      // Programs due together take turns: named once, not at every turn.
-      if previous?.due != state.due || (state.due.count < 2 && previous?.program != state.program), let name = state.program {
-        program = state.due.isEmpty ? .byDefault(name) : state.due.count > 1 ? .takeTurns(state.due) : .plays(name)
+      // Programs due together take turns: named once, not at every turn. One of a higher
+      // priority plays alone: the ones it outranks are not named.
+      let turns = state.due.filter { !state.outranked.contains($0) }
+      if previous?.due != state.due || (turns.count < 2 && previous?.program != state.program), let name = state.program {
+        program = state.due.isEmpty ? .byDefault(name) : turns.count > 1 ? .takeTurns(turns) : .plays(name)
       }
       let brightness = previous?.brightness != state.brightness ? state.brightness : nil
       previous = state

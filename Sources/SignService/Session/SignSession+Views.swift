@@ -63,7 +63,8 @@ extension SignSession {
       else if now.chosen { "it was chosen over the API, until the schedule's next change" }
       else if now.program == nil { "no program is due and there is no default" }
       else if now.due.isEmpty { "no program is due: the default plays" }
-      else if now.due.count > 1 { "\(now.due.count) programs are due: they take turns" }
+      else if now.due.count - now.outranked.count > 1 { "\(now.due.count - now.outranked.count) programs of the same priority are due: they take turns" }
+      else if !now.outranked.isEmpty { "it is due now, and outranks \(now.outranked.joined(separator: ", ")) (priority)" }
       else { "it is due now" }
     // Each program's schedule as it was written, and whether it plays.
     let programs: [JSONValue] = pump.schedule.programs.map { program in
@@ -71,11 +72,14 @@ extension SignSession {
       if case .object(let written) = program.source {
         members += written.filter { ["days", "times", "dates"].contains($0.key) }
       }
-      return .object(members + [("default", .bool(program.isDefault)), ("playing", .bool(program.name == now.program))])
+      return .object(
+        members + [
+          ("default", .bool(program.isDefault)), ("priority", .number(Double(program.priority))), ("playing", .bool(program.name == now.program)),
+        ])
     }
     var members: [(key: String, value: JSONValue)] = [
       ("program", now.program.map { .string($0) } ?? .null), ("reason", .string(reason)),
-      ("due", .array(now.due.map { .string($0) })), ("off", .bool(now.off)),
+      ("due", .array(now.due.map { .string($0) })), ("outranked", .array(now.outranked.map { .string($0) })), ("off", .bool(now.off)),
       ("brightness", now.brightness.map { .number(Double($0)) } ?? .null),
     ]
     if let next = now.nextChange { members.append(("next", SignSession.moment(next))) }
