@@ -206,8 +206,13 @@ public final class SignRoutes: Sendable {
   func preview(_ request: HTTPRequest) -> HTTPReply {
     let document: JSONValue
     var seconds: Double? = SignSession.PreviewLimits.defaultSeconds
+    var replacing = false
     do {
       document = try SignRoutes.body(request).value
+      if let text = request.query["replacing"] {
+        guard ["true", "false"].contains(text) else { throw SignRefusal(field: "replacing", "expected true or false, got '\(text.prefix(40))'") }
+        replacing = text == "true"
+      }
       if let text = request.query["seconds"] {
         if text == "whole" {
           seconds = nil
@@ -221,11 +226,11 @@ public final class SignRoutes: Sendable {
     } catch {
       return .now(SignRoutes.response(SignRefusal(from: error)))
     }
-    let (source, length) = (source, seconds)
+    let (source, length, replaces) = (source, seconds, replacing)
     return .later { [session] complete in
       DispatchQueue.global(qos: .utility).async {
         do {
-          let gif = try session.preview(document, seconds: length, from: source)
+          let gif = try session.preview(document, seconds: length, replacing: replaces, from: source)
           complete(HTTPResponse(status: 200, headers: [("Content-Type", "image/gif")], body: gif))
         } catch {
           complete(SignRoutes.response(SignRefusal(from: error)))

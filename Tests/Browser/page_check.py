@@ -317,6 +317,19 @@ def edit_programs(driver, url, other):
     overlap = lambda: driver.execute_script(
         "const li = document.querySelector('#program-list li[data-name=\"lunch\"] .overlap'); return li ? li.textContent : '';")
     wait(lambda: overlap() == "Due at the same time as always: they take turns", "the overlap said (%r)" % overlap())
+    # Its preview, as it will play, drawn by the sign: a picture, said in words, nothing saved.
+    edit(driver, "lunch")
+    wait(lambda: field("program-name").get_attribute("value") == "lunch", "the editor on lunch")
+    before_preview = listed_programs(url)
+    field("program-preview").click()
+    wait(lambda: driver.execute_script(
+        "const i = document.getElementById('program-draft'); return i.complete && i.naturalWidth > 0 && !document.getElementById('program-draft-box').hidden;"),
+        "the program's preview drawn")
+    alt = field("program-draft").get_attribute("alt")
+    assert alt == "Preview of program lunch: Lunch menu / Soup of the day", "alt %r" % alt
+    assert listed_programs(url) == before_preview, "a preview changed the programs"
+    field("program-cancel").click()
+    wait(lambda: not field("program-editor").is_displayed(), "the editor to close after the preview")
     # A priority: lunch plays alone over "always" where they overlap, and the list says so.
     edit(driver, "lunch")
     wait(lambda: field("program-name").get_attribute("value") == "lunch", "the editor on lunch")

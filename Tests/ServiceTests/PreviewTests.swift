@@ -65,6 +65,30 @@ import TestSupport
     #expect(frames.first == frame.pixels, "\(frames.first.map { $0.text } ?? "none")\nwant\n\(frame.pixels.text)")
   }
 
+  /// `replacing=true`: the zone drawn from its starting options, as a program plays it (the
+  /// page's program preview), not over what a person changed since.
+  @Test(.enabled(if: pillow, "needs python3 with Pillow (Debian package python3-pil)"))
+  func aProgramIsPreviewedFromTheZonesStartingOptions() throws {
+    let served = try SignRoutesTests.Served()
+    #expect(served.send("PATCH", "/api/content", #"{"zone": "right", "font": "5x7"}"#).status == 200)
+    var options = RunOptions()
+    options.width = 64
+    options.configZones = try JSONParser.parse(SignRoutesTests.Served.zones.replacingOccurrences(of: #"["R"]"#, with: #"["Sale"]"#))
+    options.clockStart = 0
+    let expected = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    var frame = Frame(width: 64, height: 8)
+    var workspace = FrameWorkspace()
+    expected.controller.sign.render(at: 0, into: &frame, workspace: &workspace)
+    let body = #"{"zones": [{"zone": "right", "messages": ["Sale"]}]}"#
+    let replaced = served.send("POST", "/api/preview?seconds=1&replacing=true", body)
+    #expect(replaced.status == 200)
+    #expect(try PreviewTests.decode(replaced.body, width: 64, height: 8).first == frame.pixels, "drawn in the zone's starting font (3x5)")
+    let merged = served.send("POST", "/api/preview?seconds=1", body)
+    #expect(try PreviewTests.decode(merged.body, width: 64, height: 8).first != frame.pixels, "merged over the 5x7 the person set")
+    let refused = served.send("POST", "/api/preview?replacing=maybe", body)
+    #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("replacing: expected true or false"))
+  }
+
   @Test func aBadDraftIsRefusedAsAChangeWouldBe() throws {
     let served = try SignRoutesTests.Served()
     for body in [#"{"zones": [{"zone": "left", "speed": "fast"}]}"#, #"{"zone": "nowhere", "messages": ["x"]}"#, #"{"messages": ["x"], "font": "/etc/passwd"}"#] {

@@ -47,6 +47,7 @@ const WORDS = {
     mon: "mon", tue: "tue", wed: "wed", thu: "thu", fri: "fri", sat: "sat", sun: "sun",
     dismiss: "Dismiss", "dismiss-one": "Dismiss {0}", "edit-named": "Edit {0}", undo: "Undo",
     overlaps: "Due at the same time as {0}: they take turns", "program-priority": "Priority when programs overlap",
+    "program-draft-note": "As the program plays: not on the sign", "program-draft-alt": "Preview of program {0}: {1}",
     "priority-normal": "0: take turns", "priority-level": "{0}: plays alone over lower ones", "priority-n": "priority {0}", hold: "How long it stays", "hold-program": "until this program ends", "hold-always": "until I change it", "hold-time": "until a time", "hold-until": "Until",
     "shown-until": "On the sign now, until {0}.", "shown-open": "On the sign now, until it is changed.",
     "shown-program": "On the sign now, until the program “{0}” ends at {1}.",
@@ -97,6 +98,7 @@ const WORDS = {
     "mqtt-down": "未连接 {0}：{1}", "no-board": "终端或模拟器",
     dismiss: "撤销", "dismiss-one": "撤销「{0}」", "edit-named": "编辑「{0}」", undo: "撤回",
     overlaps: "与「{0}」时段重叠：轮流播放", "program-priority": "时段重叠时的优先级",
+    "program-draft-note": "节目播放时的样子：尚未上屏", "program-draft-alt": "节目「{0}」预览：{1}",
     "priority-normal": "0：轮流播放", "priority-level": "{0}：盖过较低的，单独播放", "priority-n": "优先级 {0}", hold: "保持多久", "hold-program": "只到本节目结束", "hold-always": "一直保持，直到我更改", "hold-time": "到某个时间", "hold-until": "到",
     "shown-until": "已上屏，保持到 {0}。", "shown-open": "已上屏，一直保持到下次更改。",
     "shown-program": "已上屏，保持到节目「{0}」在 {1} 结束。",
@@ -1140,6 +1142,7 @@ function openEditor(name) {
   $("program-kept").textContent = kept.length ? t("kept", kept.join(", ")) : "";
   $("program-delete").hidden = name === null;
   $("editor-status").textContent = "";
+  $("program-draft-box").hidden = true;
   $("program-editor").hidden = false;
   $("program-name").focus();
 }
@@ -1167,6 +1170,35 @@ function editedProgram() {
   if (Number($("program-priority").value) > 0) p.priority = Number($("program-priority").value);
   return p;
 }
+
+// A program as it will play, drawn by the sign (POST /api/preview, replacing: each zone
+// it names from its starting options), the sign unchanged: its own keys are its first
+// zone's content, and "zones" the others'.
+const PROGRAM_ONLY = ["name", "days", "times", "dates", "seconds", "passes", "default", "priority", "zones"];
+function programContent(p) {
+  const first = {};
+  for (const [key, value] of Object.entries(p)) if (!PROGRAM_ONLY.includes(key)) first[key] = value;
+  const zones = Object.keys(first).length ? [first] : [];
+  return { zones: zones.concat(p.zones || []) };
+}
+$("program-preview").addEventListener("click", async () => {
+  const p = editedProgram();
+  try {
+    const response = await fetch("/api/preview?seconds=whole&replacing=true", {
+      method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(programContent(p)),
+    });
+    if (!response.ok) {
+      const data = await response.json().catch(() => ({}));
+      throw new Error(signError(data.error || response.statusText));
+    }
+    const image = $("program-draft");
+    if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
+    image.src = URL.createObjectURL(await response.blob());
+    image.alt = t("program-draft-alt", p.name, (p.messages || []).join(" / "));
+    $("program-draft-box").hidden = false;
+    $("editor-status").textContent = "";
+  } catch (error) { $("editor-status").textContent = error.message; }
+});
 
 // One stretch of the day: from one time picker to another (24:00 is the day's end).
 function addTimeRange(text) {

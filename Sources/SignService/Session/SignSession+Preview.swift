@@ -37,7 +37,11 @@ extension SignSession {
   ///
   /// - Throws: ``SignRefusal`` (`busy`, or `invalid` naming `seconds`), or what the content
   ///   command throws for a bad document.
-  public func preview(_ document: JSONValue, seconds asked: Double? = PreviewLimits.defaultSeconds, from source: CommandSource = .person) throws -> [UInt8] {
+  /// With `replacing`, each zone the document names starts from its starting options, as
+  /// a program plays (`PUT`); otherwise the document is merged over what the zone shows now.
+  public func preview(
+    _ document: JSONValue, seconds asked: Double? = PreviewLimits.defaultSeconds, replacing: Bool = false, from source: CommandSource = .person
+  ) throws -> [UInt8] {
     if let asked {
       guard asked.isFinite, asked >= 0.1, asked <= PreviewLimits.longestSeconds else {
         throw SignRefusal(field: "seconds", "expected a number from 0.1 to \(Int(PreviewLimits.longestSeconds)), got \(asked)")
@@ -47,12 +51,12 @@ extension SignSession {
       throw SignRefusal(.busy, "another preview is being drawn; try again in a moment")
     }
     defer { previewing.store(false, ordering: .releasing) }
-    try SignSession.check(.content(document, replacing: false), from: source)
+    try SignSession.check(.content(document, replacing: replacing), from: source)
     var preview = source
     preview.keeps = false
     // A guest of the sign: fonts it loads are its own, freed when it ends.
     // How long it would hold does not change how it looks.
-    let updates = try contentUpdates(try ContentHold.split(document).document, replacing: false, from: preview, fonts: feed.fonts.guest())
+    let updates = try contentUpdates(try ContentHold.split(document).document, replacing: replacing, from: preview, fonts: feed.fonts.guest())
     var drafts: [String: ZoneContent] = [:]
     for update in updates { if let content = update.content { drafts[update.zone] = content } }
     let zones = try controller.sign.zones.map { zone in try Zone(place: zone.place, content: drafts[zone.name] ?? zone.content) }
