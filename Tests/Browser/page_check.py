@@ -364,12 +364,13 @@ def edit_programs(driver, url, other):
     # A bad time: the sign's error, with the field, and nothing changed.
     edit(driver, "lunch")
     wait(lambda: field("program-name").get_attribute("value") == "lunch", "the editor on lunch")
-    # (Times come from pickers and cannot be wrong; dates are typed.)
-    fill("program-dates", "soon")
+    # (Times and dates come from pickers; the last date before the first is still possible.)
+    driver.execute_script("document.getElementById('program-date-from').value = '2026-12-26';"
+                          "document.getElementById('program-date-to').value = '2026-12-24';")
     field("program-save").click()
     message = wait(lambda: field("editor-status").text, "the error")
-    assert message == 'program “lunch”, dates: expected FIRST/LAST as YYYY-MM-DD/YYYY-MM-DD, got "soon"', "error %r" % message
-    assert field("program-dates").get_attribute("aria-invalid") == "true", "the dates are not marked"
+    assert message == 'program “lunch”, dates: the last date, 2026-12-24, is before the first, 2026-12-26', "error %r" % message
+    assert field("program-date-from").get_attribute("aria-invalid") == "true", "the dates are not marked"
     assert listed_programs(url)[2]["times"] == ["11:30-14:00"] and "dates" not in listed_programs(url)[2], "a refused change was made"
     field("program-delete").click()
     wait(lambda: len(listed_programs(url)) == 2, "lunch deleted")
@@ -460,12 +461,13 @@ def language_check():
         assert "时段" in driver.find_element(By.ID, "program-editor").text
         # The sign's refusal: its field as the sign wrote it, what is wrong in Chinese.
         driver.find_element(By.ID, "program-name").send_keys("lunch")
-        driver.find_element(By.ID, "program-dates").send_keys("soon")
+        driver.execute_script("document.getElementById('program-date-from').value = '2026-12-26';"
+                              "document.getElementById('program-date-to').value = '2026-12-24';")
         driver.find_element(By.ID, "program-messages").send_keys("Soup")
         driver.find_element(By.ID, "program-save").click()
         message = wait(lambda: text(driver, "editor-status"), "the refusal")
-        assert message == '节目「lunch」·日期：应为 YYYY-MM-DD/YYYY-MM-DD（开始/结束），收到 "soon"', "refusal %r" % message
-        assert driver.find_element(By.ID, "program-dates").get_attribute("aria-invalid") == "true", "the dates are not marked"
+        assert message == '节目「lunch」·日期：结束日期 2026-12-24 早于开始日期 2026-12-26', "refusal %r" % message
+        assert driver.find_element(By.ID, "program-date-from").get_attribute("aria-invalid") == "true", "the dates are not marked"
         driver.find_element(By.ID, "program-cancel").click()
         # A notification sent: listed in Chinese, its words as typed.
         api(url, "/api/notify", body={"messages": ["Order 42 / 42号"], "duration": 30})

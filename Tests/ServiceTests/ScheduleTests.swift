@@ -132,7 +132,8 @@ import Testing
   @Test(arguments: [
     (#"{"programs": [{"name": "a", "days": ["monday"], "messages": ["x"]}]}"#, "programs[0].days[0]: expected one of mon, tue, wed, thu, fri, sat, sun, got \"monday\""),
     (#"{"programs": [{"name": "a", "times": ["9-17"], "messages": ["x"]}]}"#, "programs[0].times[0]: expected HH:MM-HH:MM (24-hour), got \"9-17\""),
-    (#"{"programs": [{"name": "a", "dates": "2026-12-31/2026-01-01", "messages": ["x"]}]}"#, "programs[0].dates: expected FIRST/LAST"),
+    (#"{"programs": [{"name": "a", "dates": "2026-12-31/2026-01-01", "messages": ["x"]}]}"#, "programs[0].dates: the last date, 2026-01-01, is before the first, 2026-12-31"),
+    (#"{"programs": [{"name": "a", "dates": "soon", "messages": ["x"]}]}"#, "programs[0].dates: expected FIRST/LAST"),
     (#"{"programs": [{"name": "a", "messages": ["x"]}, {"name": "a", "messages": ["y"]}]}"#, "programs[1].name: two programs are named 'a'"),
     (#"{"programs": [{"name": "a", "default": true, "messages": ["x"]}, {"name": "b", "default": true, "messages": ["y"]}]}"#, "programs: more than one program is the default"),
     (#"{"programs": [{"name": "a", "speed": "fast", "messages": ["x"]}]}"#, "programs[0].speed: expected a number"),

@@ -15,7 +15,7 @@ const WORDS = {
     cut: "cut", wake: "Wake the sign if it is off", notify: "Notify", "dismiss-all": "Dismiss all", programs: "Programs",
     "new-program": "New program", name: "Name", days: "Days (none: every day)",
     times: "When in the day (none: all day)", "add-time": "Add a time", "time-from": "From", "time-to": "to",
-    dates: "Dates, e.g. 2026-12-24/2026-12-26 (empty: every week)", turn: "Turn",
+    dates: "Dates (empty: every week)", "date-from": "From", "date-to": "through", turn: "Turn",
     default: "Plays when no other is due (default)", save: "Save program", delete: "Delete", cancel: "Cancel",
     "token-prompt": "This sign needs its token:", "token-refused": "The sign did not accept the token.",
     "token-needed": "This sign needs its token.", "connection-ended": "the connection ended",
@@ -28,7 +28,7 @@ const WORDS = {
     "off-periods": "Off hours (dark)", "add-off": "Add off hours", location: "Where the sign is (for sunrise and sunset)",
     latitude: "Latitude", longitude: "Longitude", at: "When", "at-time": "at a time", sunrise: "at sunrise", sunset: "at sunset", time: "Time",
     offset: "Minutes after (− before)", level: "Level (0-15)",
-    "off-from": "Dark from", "off-to": "until", "off-days": "Days (none: every day)", "off-dates": "Dates (2026-12-24/2026-12-26; empty: every week)",
+    "off-from": "Dark from", "off-to": "until", "off-days": "Days (none: every day)", "off-date-from": "Dates: from (empty: every week)", "off-date-to": "through",
     "off-more": "Also dark: {0} (kept as they are)",
     "rule-n": "brightness rule {0}", "off-n": "off hours {0}", "program-named": "program “{0}”", "program-n": "program {0}", "field-at": "when",
     "field-offset": "minutes", "field-level": "level", "field-times": "times", "field-days": "days", "field-dates": "dates",
@@ -68,7 +68,7 @@ const WORDS = {
     out: "退出特效", cut: "直接切换", wake: "关屏时段也点亮显示", notify: "发送通知", "dismiss-all": "全部撤销",
     programs: "节目", "new-program": "新建节目", name: "名称", days: "星期（不选则每天）",
     times: "每天的时段（不加则全天）", "add-time": "添加时段", "time-from": "从", "time-to": "到",
-    dates: "日期，例如 2026-12-24/2026-12-26（留空则每周）", turn: "每次播放", default: "没有其他节目时播放（默认节目）",
+    dates: "日期（留空则每周）", "date-from": "从", "date-to": "到", turn: "每次播放", default: "没有其他节目时播放（默认节目）",
     save: "保存节目", delete: "删除", cancel: "取消", "token-prompt": "此显示屏需要访问令牌：",
     "token-refused": "显示屏不接受此令牌。", "token-needed": "此显示屏需要访问令牌。",
     "connection-ended": "连接已断开", showing: "正在显示", waiting: "等待中", "passes-n": "{0} 遍",
@@ -80,7 +80,7 @@ const WORDS = {
     "off-periods": "休息时段（熄灭）", "add-off": "添加休息时段", location: "显示屏位置（用于日出日落）",
     latitude: "纬度", longitude: "经度", at: "何时", "at-time": "固定时间", sunrise: "日出时", sunset: "日落时", time: "时间",
     offset: "推后分钟（负数为提前）", level: "亮度（0-15）",
-    "off-from": "熄灭时间", "off-to": "到", "off-days": "星期（不选则每天）", "off-dates": "日期（2026-12-24/2026-12-26；留空则每周）",
+    "off-from": "熄灭时间", "off-to": "到", "off-days": "星期（不选则每天）", "off-date-from": "日期：从（留空则每周）", "off-date-to": "到",
     "off-more": "另外熄灭：{0}（保持不变）",
     "rule-n": "第 {0} 条亮度规则", "off-n": "第 {0} 段休息时段", "program-named": "节目「{0}」", "program-n": "第 {0} 个节目", "field-at": "时间",
     "field-offset": "分钟", "field-level": "亮度", "field-times": "时段", "field-days": "星期", "field-dates": "日期",
@@ -163,6 +163,7 @@ const ERRORS_ZH = [
   [/^expected HH:MM, "sunrise" or "sunset", got "(.*)"$/, "应为 HH:MM、\"sunrise\" 或 \"sunset\"，收到 \"$1\""],
   [/^a program's name must be non-empty and without '\/'$/, "节目名称不能为空，也不能含 '/'"],
   [/^expected HH:MM-HH:MM \(24-hour\), got (.+)$/, "应为 HH:MM-HH:MM（24 小时制），收到 $1"],
+  [/^the last date, (.+), is before the first, (.+)$/, "结束日期 $1 早于开始日期 $2"],
   [/^expected FIRST\/LAST as YYYY-MM-DD\/YYYY-MM-DD, got (.+)$/, "应为 YYYY-MM-DD/YYYY-MM-DD（开始/结束），收到 $1"],
   [/^expected one of mon, tue, wed, thu, fri, sat, sun, got (.+)$/, "应为 mon、tue、wed、thu、fri、sat、sun 之一，收到 $1"],
   [/^give 'seconds' or 'passes', not both$/, "'seconds' 和 'passes' 只能给一个"],
@@ -813,7 +814,10 @@ function nightRow(kind, index, values) {
       days.append(chip);
     }
     row.append(days);
-    field("dates", "off-dates", input("text", values.dates || ""));
+    // Dates from pickers: the first day and the last (one day: the same twice).
+    const [first, last] = (values.dates || "/").split("/");
+    field("date-from", "off-date-from", input("date", first));
+    field("date-to", "off-date-to", input("date", last));
     const more = (values.times || []).slice(1);
     if (more.length) {
       row.dataset.more = JSON.stringify(more);
@@ -835,7 +839,7 @@ function nightRow(kind, index, values) {
 
 // The fields of a row, named as the sign's refusals name them (`brightness[0].at`).
 function renumberRow(row, kind, index) {
-  const names = { time: "at", from: "times", to: "times" };
+  const names = { time: "at", from: "times", to: "times", "date-from": "dates", "date-to": "dates" };
   for (const element of row.querySelectorAll("[data-key]")) {
     element.dataset.field = kind + "[" + index + "]." + (names[element.dataset.key] || element.dataset.key);
   }
@@ -883,7 +887,8 @@ function nightDocument() {
     if (times.length) period.times = times;
     const days = [...row.querySelectorAll(".days input:checked")].map((box) => box.value);
     if (days.length) period.days = days;
-    if (value(row, "dates")) period.dates = value(row, "dates");
+    const first = value(row, "date-from"), last = value(row, "date-to");
+    if (first || last) period.dates = (first || last) + "/" + (last || first);
     return period;
   });
   const document_ = { brightness: brightness, off: off };
@@ -1122,7 +1127,9 @@ function openEditor(name) {
   }
   for (const old of $("program-times").querySelectorAll(".range")) old.remove();
   for (const range of p.times || []) addTimeRange(range);
-  $("program-dates").value = p.dates || "";
+  const [first, last] = (p.dates || "/").split("/");
+  $("program-date-from").value = first || "";
+  $("program-date-to").value = last || "";
   $("program-messages").value = (p.messages || []).join("\n");
   $("program-mode").value = p.mode || "auto";
   $("program-length").value = p.passes !== undefined ? "passes" : "seconds";
@@ -1159,8 +1166,9 @@ function editedProgram() {
     return from || to ? from + "-" + to : "";
   }).filter((t) => t);
   if (times.length) p.times = times;
-  const dates = $("program-dates").value.trim();
-  if (dates) p.dates = dates;
+  // Dates from pickers: the first day and the last (one given: that day alone).
+  const first = $("program-date-from").value, last = $("program-date-to").value;
+  if (first || last) p.dates = (first || last) + "/" + (last || first);
   const messages = $("program-messages").value.split("\n").map((m) => m.trim()).filter((m) => m);
   if (messages.length) p.messages = messages;
   if ($("program-mode").value !== "auto" || original.mode) p.mode = $("program-mode").value;
@@ -1227,7 +1235,7 @@ $("add-time").addEventListener("click", () => addTimeRange());
 // The whole list is sent at once, so a rename or a failure never leaves half a change.
 // The list being sent, whose names a refusal's words use (`programs[2]` is the new one).
 let programsSent = null;
-const PROGRAM_FIELDS = { name: "program-name", days: "program-days", times: "program-times", dates: "program-dates",
+const PROGRAM_FIELDS = { name: "program-name", days: "program-days", times: "program-times", dates: "program-date-from",
   messages: "program-messages", mode: "program-mode", seconds: "program-count", passes: "program-count", default: "program-default",
   priority: "program-priority" };
 // Said under the list after a save or a deletion; a deletion can be taken back.

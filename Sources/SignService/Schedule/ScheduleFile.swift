@@ -197,8 +197,11 @@ package enum ScheduleFile {
     }
     if let dates = try fields.string("dates") {
       let parts = dates.split(separator: "/")
-      guard parts.count == 2, let first = LocalDate(parts[0]), let last = LocalDate(parts[1]), first <= last else {
+      guard parts.count == 2, let first = LocalDate(parts[0]), let last = LocalDate(parts[1]) else {
         throw JSONFieldError(field: fields.name("dates"), reason: "expected FIRST/LAST as YYYY-MM-DD/YYYY-MM-DD, got \"\(dates)\"")
+      }
+      guard first <= last else {
+        throw JSONFieldError(field: fields.name("dates"), reason: "the last date, \(parts[1]), is before the first, \(parts[0])")
       }
       when.dates = first...last
     }
