@@ -41,6 +41,20 @@ import TestSupport
     }
   }
 
+  /// The first frame of the test's two-zone sign built with "Sale" in the right zone, its
+  /// starting options otherwise: what a preview of that draft must draw first.
+  static func firstFrameShowingSale() throws -> Frame {
+    var options = RunOptions()
+    options.width = 64
+    options.configZones = try JSONParser.parse(SignRoutesTests.Served.zones.replacingOccurrences(of: #"["R"]"#, with: #"["Sale"]"#))
+    options.clockStart = 0
+    let expected = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
+    var frame = Frame(width: 64, height: 8)
+    var workspace = FrameWorkspace()
+    expected.controller.sign.render(at: 0, into: &frame, workspace: &workspace)
+    return frame
+  }
+
   @Test(.enabled(if: pillow, "needs python3 with Pillow (Debian package python3-pil)"))
   func theDraftIsDrawnAsTheSignWouldShowItAndTheSignDoesNotChange() throws {
     let served = try SignRoutesTests.Served()
@@ -54,14 +68,7 @@ import TestSupport
     // built with that content draws it.
     let frames = try PreviewTests.decode(answer.body, width: 64, height: 8)
     #expect(frames.count == 20, "one second at 20 frames a second")
-    var options = RunOptions()
-    options.width = 64
-    options.configZones = try JSONParser.parse(SignRoutesTests.Served.zones.replacingOccurrences(of: #"["R"]"#, with: #"["Sale"]"#))
-    options.clockStart = 0
-    let expected = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
-    var frame = Frame(width: 64, height: 8)
-    var workspace = FrameWorkspace()
-    expected.controller.sign.render(at: 0, into: &frame, workspace: &workspace)
+    let frame = try PreviewTests.firstFrameShowingSale()
     #expect(frames.first == frame.pixels, "\(frames.first.map { $0.text } ?? "none")\nwant\n\(frame.pixels.text)")
   }
 
@@ -71,14 +78,7 @@ import TestSupport
   func aProgramIsPreviewedFromTheZonesStartingOptions() throws {
     let served = try SignRoutesTests.Served()
     #expect(served.send("PATCH", "/api/content", #"{"zone": "right", "font": "5x7"}"#).status == 200)
-    var options = RunOptions()
-    options.width = 64
-    options.configZones = try JSONParser.parse(SignRoutesTests.Served.zones.replacingOccurrences(of: #"["R"]"#, with: #"["Sale"]"#))
-    options.clockStart = 0
-    let expected = try SignSession(options, stop: StopFlag(), clock: ManualSignClock(wall: 0).clock, reports: .inMemory())
-    var frame = Frame(width: 64, height: 8)
-    var workspace = FrameWorkspace()
-    expected.controller.sign.render(at: 0, into: &frame, workspace: &workspace)
+    let frame = try PreviewTests.firstFrameShowingSale()
     let body = #"{"zones": [{"zone": "right", "messages": ["Sale"]}]}"#
     let replaced = served.send("POST", "/api/preview?seconds=1&replacing=true", body)
     #expect(replaced.status == 200)

@@ -649,19 +649,22 @@ $("content").addEventListener("submit", async (event) => {
   } catch (error) { showStatus(error.message); $("status").classList.remove("ok"); }
 });
 
-// A draft drawn by the sign itself (its engine and fonts) as a GIF, the sign unchanged.
+// A draft drawn by the sign itself (its engine and fonts) as a GIF into `image`, the sign
+// unchanged: POST /api/preview with `query`; a refusal is thrown in the page's words.
+async function previewInto(image, query, body) {
+  const response = await fetch("/api/preview?" + query, {
+    method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
+    throw new Error(signError(data.error || response.statusText));
+  }
+  if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
+  image.src = URL.createObjectURL(await response.blob());
+}
 $("preview").addEventListener("click", async () => {
   try {
-    const response = await fetch("/api/preview?seconds=whole", {
-      method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(draftUpdate()),
-    });
-    if (!response.ok) {
-      const data = await response.json().catch(() => ({}));
-      throw new Error(signError(data.error || response.statusText));
-    }
-    const image = $("draft");
-    if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
-    image.src = URL.createObjectURL(await response.blob());
+    await previewInto($("draft"), "seconds=whole", draftUpdate());
     $("draft-box").hidden = false;
     showStatus("");
   } catch (error) { showStatus(error.message); }
@@ -1192,17 +1195,8 @@ function programContent(p) {
 $("program-preview").addEventListener("click", async () => {
   const p = editedProgram();
   try {
-    const response = await fetch("/api/preview?seconds=whole&replacing=true", {
-      method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(programContent(p)),
-    });
-    if (!response.ok) {
-      const data = await response.json().catch(() => ({}));
-      throw new Error(signError(data.error || response.statusText));
-    }
-    const image = $("program-draft");
-    if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
-    image.src = URL.createObjectURL(await response.blob());
-    image.alt = t("program-draft-alt", p.name, (p.messages || []).join(" / "));
+    await previewInto($("program-draft"), "seconds=whole&replacing=true", programContent(p));
+    $("program-draft").alt = t("program-draft-alt", p.name, (p.messages || []).join(" / "));
     $("program-draft-box").hidden = false;
     $("editor-status").textContent = "";
   } catch (error) { $("editor-status").textContent = error.message; }
