@@ -919,6 +919,8 @@ def upload_check():
 
 
 def main():
+    if sys.argv[1] == "--walk":
+        return walk_check()
     if sys.argv[1] == "--upload":
         return upload_check()
     if sys.argv[1] == "--screenshots":
@@ -978,6 +980,220 @@ def main():
         print("page ok: the canvas matched /api/frame before and after the form changed the message")
     finally:
         driver.quit()
+
+
+def walk_check():
+    """The ten tasks of an owner, one after another on one sign, at one width in one language,
+    as a person does them: change, preview and publish a message; mistakes (an empty message,
+    5,000 characters, 25:00 in a time picker, a brightness level of 20); off hours and dimming
+    at sunset; the power; a weekend program; an icon added from the phone; a notification and
+    its own dismissal; and a restart of the sign, which the page rides out by itself. After
+    each, what the owner sees: nothing slides sideways, nothing to tap under 44 px, the
+    sentence, the confirmation or the error at its field, and the LEDs through /api/frame.
+    The sign is this script's own (`marquee serve` with a config, a state file, a token and an
+    icon folder), so it can be restarted on the same port."""
+    import os
+    import re
+    import socket
+    import subprocess
+    binary, folder, language, width, picture = sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5]), sys.argv[6]
+    chinese = language.startswith("zh")
+    probe = socket.socket()
+    probe.bind(("127.0.0.1", 0))
+    port = probe.getsockname()[1]
+    probe.close()
+    url = "http://127.0.0.1:%d" % port
+    token_path = os.path.join(folder, "token")
+    arguments = [binary, "serve", "--listen", "127.0.0.1:%d" % port, "--config", os.path.join(folder, "sign.json"),
+                 "--state", os.path.join(folder, "sign.state"), "--token-file", token_path, "--icons", os.path.join(folder, "icons"),
+                 "--output", "ascii"]
+
+    def start():
+        sign = subprocess.Popen(arguments, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait(lambda: os.path.exists(token_path) and reachable(), "the sign to listen")
+        return sign
+
+    def reachable():
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return True
+        except OSError:
+            return False
+
+    sign = start()
+    token = open(token_path).read().strip()
+    call = lambda path, body=None: json.loads(api(url, path, token, body))
+
+    def frame():
+        request = urllib.request.Request(url + "/api/frame", headers={"Authorization": "Bearer " + token})
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.read().decode().strip(), response.headers.get("X-Sign-On")
+
+    driver, field = opened(url, language=language, width=width, section="content")
+    done = []
+
+    def looked(task):
+        """What the owner sees after a task, in the section it left the page in."""
+        seen = driver.execute_script(MEASURE)
+        where = "%s at %d px in %s" % (task, width, language)
+        assert seen["overflow"] <= 0, "%s: the page slides %d px sideways" % (where, seen["overflow"])
+        assert not seen["small"], "%s: too small to tap: %r" % (where, seen["small"])
+        assert seen["sentence"].strip(), "%s: no sentence" % where
+        if chinese:
+            assert re.search("[\u4e00-\u9fff]", seen["sentence"]), "%s: the sentence is not in Chinese: %r" % (where, seen["sentence"])
+        done.append(task)
+
+    def leds_match():
+        shown = canvas_frame(driver) or ""
+        expected, _ = frame()
+        return shown[: len(expected)] == expected
+
+    try:
+        asked = wait(lambda: prompt(driver), "the page to ask for the token")
+        asked.send_keys(token)
+        asked.accept()
+        wait(lambda: canvas_frame(driver) and field("sentence").text, "the page filled")
+
+        # 1. Change, preview and publish.
+        text = "今日新鲜面包 Fresh bread"
+        before, _ = frame()
+        field("messages").clear()
+        field("messages").send_keys(text)
+        field("preview").click()
+        wait(lambda: driver.execute_script("const i = document.getElementById('draft'); return i.complete && i.naturalWidth > 0;")
+             and field("draft-box").is_displayed(), "the preview")
+        assert frame()[0] == before, "a preview changed the LEDs"
+        field("send").click()
+        wait(lambda: "ok" in field("status").get_attribute("class") and field("status").text, "the confirmation")
+        wait(lambda: call("/api/state")["zones"][0]["messages"] == [text], "the message on the sign")
+        wait(lambda: frame()[0] != before and leds_match(), "the LEDs (and the page's picture of them) to show it")
+        looked("publish")
+
+        # 2. Mistakes: an empty message is refused at its field and changes nothing; 5,000
+        # characters are taken and scroll; what was typed is never lost.
+        field("messages").clear()
+        field("send").click()
+        wait(lambda: field("messages").get_attribute("aria-invalid") == "true" and field("status").text, "the empty message refused at its field")
+        assert "ok" not in field("status").get_attribute("class"), "an empty message was confirmed"
+        assert call("/api/state")["zones"][0]["messages"] == [text], "an empty message changed the sign"
+        long_text = ("0123456789" * 500)
+        driver.execute_script("const m = document.getElementById('messages'); m.value = arguments[0]; m.dispatchEvent(new Event('input'));", long_text)
+        field("send").click()
+        wait(lambda: call("/api/state")["zones"][0]["messages"] == [long_text], "5,000 characters on the sign")
+        assert field("messages").get_attribute("aria-invalid") != "true", "the field stays marked after a good change"
+        looked("5,000 characters")
+        field("messages").clear()
+        field("messages").send_keys(text)
+        field("send").click()
+        wait(lambda: call("/api/state")["zones"][0]["messages"] == [text], "the message back")
+
+        # 3. Off hours and dimming at sunset, from pickers and choices; 25:00 cannot be
+        # picked, and a level of 20 is refused at its field.
+        go(driver, "schedule")
+        wait(lambda: field("night-form").get_attribute("data-loaded") == "1", "the night form")
+        field("add-off").click()
+        start_picker = driver.find_element(By.CSS_SELECTOR, '#off-periods [data-field="off[0].times"]')
+        start_picker.send_keys("2500")
+        picked = start_picker.get_attribute("value")
+        assert picked == "" or re.match("^([01][0-9]|2[0-3]):[0-5][0-9]$", picked), "a time picker holds %r" % picked
+        # Dark for an hour half a day from now, so the rest of the walk runs lit.
+        hour = (time.localtime().tm_hour + 12) % 24
+        dark = ("%02d:00" % hour, "%02d:00" % ((hour + 1) % 24))
+        driver.execute_script("for (const i of document.querySelectorAll('#off-periods [data-field=\"off[0].times\"]')) "
+                              "i.value = i.dataset.key === 'from' ? arguments[0] : arguments[1];", dark[0], dark[1])
+        field("add-brightness").click()
+        rule = lambda key: driver.find_element(By.CSS_SELECTOR, '#brightness-rules [data-field="brightness[0].%s"]' % key)
+        Select(rule("at")).select_by_value("sunset")
+        rule("offset").clear()
+        rule("offset").send_keys("-15")
+        rule("level").clear()
+        rule("level").send_keys("20")
+        field("latitude").send_keys("39.9")
+        field("longitude").send_keys("116.4")
+        field("night-save").click()
+        wait(lambda: rule("level").get_attribute("aria-invalid") == "true" and field("night-status").text, "a level of 20 refused at its field")
+        assert "20" in field("night-status").text, "the refusal %r" % field("night-status").text
+        rule("level").clear()
+        rule("level").send_keys("4")
+        field("night-save").click()
+        wait(lambda: field("night-status").text.startswith("已保存" if chinese else "Saved"), "the schedule saved (%r)" % field("night-status").text)
+        schedule = call("/api/schedule")["schedule"]
+        assert schedule["brightness"] == [{"at": "sunset", "offset": -15, "level": 4}], "brightness %r" % schedule["brightness"]
+        assert schedule["off"] == [{"times": ["%s-%s" % dark]}], "off %r" % schedule["off"]
+        looked("off hours and sunset")
+
+        # 4. The power: off, the LEDs dark and the page saying so; on again.
+        go(driver, "now")
+        sentence_on = field("sentence").text
+        field("power").click()
+        wait(lambda: call("/api/state")["on"] is False and frame()[1] == "false", "the sign off")
+        wait(lambda: field("sentence").text != sentence_on, "the sentence to say the sign is off")
+        looked("power off")
+        field("power").click()
+        wait(lambda: call("/api/state")["on"] is True and frame()[1] == "true", "the sign on again")
+
+        # 5. A weekend program, with day chips and time pickers.
+        go(driver, "programs")
+        field("new-program").click()
+        wait(lambda: field("program-editor").is_displayed(), "the editor")
+        field("program-name").send_keys("weekend")
+        for box in driver.find_elements(By.CSS_SELECTOR, "#program-days input"):
+            if box.get_attribute("value") in ("sat", "sun"):
+                box.click()
+        set_times(driver, [("10:00", "16:00")])
+        field("program-messages").send_keys("周末市集 Weekend market")
+        field("program-save").click()
+        wait(lambda: any(p["name"] == "weekend" for p in call("/api/programs")["programs"]), "the program saved")
+        weekend = [p for p in call("/api/programs")["programs"] if p["name"] == "weekend"][0]
+        assert weekend["days"] == ["sat", "sun"] and weekend["times"] == ["10:00-16:00"], "saved %r" % weekend
+        wait(lambda: not field("program-editor").is_displayed(), "the editor to close")
+        wait(lambda: driver.execute_script("return document.querySelector('#program-list li[data-name=\"weekend\"]') !== null;"), "the program listed")
+        looked("weekend program")
+
+        # 6. An icon from the phone, named in any language.
+        go(driver, "content")
+        driver.find_element(By.CSS_SELECTOR, "#icon-picker summary").click()
+        wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#icon-grid button")) > 30, "the icons")
+        field("icon-file").send_keys(picture)
+        field("icon-name").send_keys("门铃")
+        field("icon-upload").click()
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#icon-grid button[data-icon='门铃']"), "the new icon in the picker")
+        assert any(icon["name"] == "门铃" for icon in call("/api/icons")), "the icon is not listed"
+        looked("icon")
+
+        # 7. A notification, and its own dismissal.
+        go(driver, "notify")
+        field("notify-text").send_keys("取餐 42 Order 42")
+        field("notify-seconds").clear()
+        field("notify-seconds").send_keys("60")
+        field("notify-send").click()
+        wait(lambda: len(call("/api/notify")["notifications"]) == 1, "the notification queued")
+        wait(lambda: driver.find_elements(By.CSS_SELECTOR, "#notify-list li button.dismiss"), "its own dismiss button")
+        looked("notification")
+        driver.find_element(By.CSS_SELECTOR, "#notify-list li button.dismiss").click()
+        wait(lambda: call("/api/notify")["notifications"] == [], "the notification dismissed")
+
+        # 8. A restart: the page says it lost the sign, greys the picture, and comes back by
+        # itself; what the owner published is still on the sign.
+        go(driver, "now")
+        sign.terminate()
+        sign.wait(timeout=20)
+        wait(lambda: field("lost").is_displayed(), "the page to say it lost the sign")
+        assert "grayscale" in driver.execute_script("return getComputedStyle(document.getElementById('sign')).filter;"), "not greyed"
+        sign = start()
+        wait(lambda: not field("lost").is_displayed(), "the page to find the sign again by itself", seconds=30)
+        assert call("/api/state")["zones"][0]["messages"] == [text], "the published message after the restart"
+        assert any(p["name"] == "weekend" for p in call("/api/programs")["programs"]), "the program after the restart"
+        wait(lambda: leds_match(), "the page's picture of the LEDs after the restart")
+        looked("restart")
+        print("page ok: the owner's tasks (%s) at %d px in %s" % (", ".join(done), width, language))
+    finally:
+        driver.quit()
+        sign.terminate()
+        try:
+            sign.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            sign.kill()
 
 
 def sources_check():

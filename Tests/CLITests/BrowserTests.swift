@@ -178,6 +178,26 @@ import Testing
     try check(sign, ["--accessibility", "{url}"])
   }
 
+  /// The owner's ten tasks in a row on one sign (page_check.py `walk_check`): publish with a
+  /// preview, the mistakes, off hours and sunset dimming, the power, a weekend program, an
+  /// icon, a notification and its dismissal, a restart; at each phone width and on a
+  /// desktop, in Chinese and in English.
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func theOwnersTenTasksAtEveryWidth() throws {
+    let checker = try #require(PageChecker.current, "the suite's page checker")
+    let walks = ["zh-CN", "en-US"].flatMap { language in [320, 390, 430, 1280].map { (width: $0, language: language) } }
+    for (width, language) in walks {
+      let folder = NSTemporaryDirectory() + "marquee-browser-walk-\(getpid())-\(width)-\(language)"
+      try FileManager.default.createDirectory(atPath: folder + "/icons", withIntermediateDirectories: true)
+      defer { try? FileManager.default.removeItem(atPath: folder) }
+      try #"{"width": 64, "messages": ["Welcome 欢迎"]}"#.write(toFile: folder + "/sign.json", atomically: true, encoding: .utf8)
+      let picture = folder + "/door.pbm"
+      try "P1\n8 8\n11111111\n10000001\n10000001\n10011001\n10011001\n10000001\n10000001\n11111111\n".write(toFile: picture, atomically: true, encoding: .utf8)
+      let result = checker.check(["--walk", BinaryRunner.path, folder, language, String(width), picture])
+      #expect(result.status == 0 && result.output.hasPrefix("page ok"), "\(width) px, \(language): \(result.output)")
+    }
+  }
+
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
   func anIconIsAddedFromThePage() throws {
     let folder = NSTemporaryDirectory() + "marquee-browser-upload-\(getpid())"

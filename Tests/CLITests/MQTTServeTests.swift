@@ -94,11 +94,13 @@ struct MQTTServeTests {
     // Silent for its lifetime: the fallback, marked stale; a value brings it back.
     #expect(eventually { showing() == .array([.string("See the screens")]) && state(sign)?["zones"]?.arrayValue?.first?["stale"] == .bool(true) })
     // (Published again while waiting: a value lives one second, which a loaded machine can
-    // spend between one publish and the look.)
+    // spend between one publish and the look; what shows and whether it is stale are read
+    // from one state, not two that a second may separate.)
     #expect(eventually {
       broker.publish("station/next", "12:20")
-      return showing() == .array([.string("Next 12:20")]) && state(sign)?["zones"]?.arrayValue?.first?["stale"] == .bool(false)
-    })
+      let zone = state(sign)?["zones"]?.arrayValue?.first
+      return zone?["showing"] == .array([.string("Next 12:20")]) && zone?["stale"] == .bool(false)
+    }, "\(String(describing: state(sign)))\n\(sign.child.errorSoFar)")
     _ = sign.stop()
   }
 

@@ -633,8 +633,19 @@ function draftUpdate() {
   return update;
 }
 
+// The form's inputs by the keys the sign's refusals name (`zones[0].messages`, `speed`).
+const CONTENT_FIELDS = { messages: "messages", message: "messages", speed: "speed", mode: "mode", in: "effect", textDirection: "reads", hold: "hold-until" };
+// Marks the input a refusal names, in the content form, and takes the person there; what
+// was typed stays as it was.
+function markContentField(error) {
+  for (const id of new Set(Object.values(CONTENT_FIELDS))) $(id).removeAttribute("aria-invalid");
+  const key = ((error && error.field) || "").split(".").pop().replace(/\[\d+\]$/, "");
+  const id = CONTENT_FIELDS[key];
+  if (id) { $(id).setAttribute("aria-invalid", "true"); $(id).focus(); }
+}
 $("content").addEventListener("submit", async (event) => {
   event.preventDefault();
+  markContentField(null);
   try {
     state = await api("/api/content", "PATCH", draftUpdate());
     contentDraft = false;
@@ -646,7 +657,7 @@ $("content").addEventListener("submit", async (event) => {
       : t("shown-open"));
     $("status").classList.add("ok");
     $("draft-box").hidden = true;
-  } catch (error) { showStatus(error.message); $("status").classList.remove("ok"); }
+  } catch (error) { showStatus(error.message); $("status").classList.remove("ok"); markContentField(error); }
 });
 
 // A draft drawn by the sign itself (its engine and fonts) as a GIF into `image`, the sign
@@ -657,17 +668,20 @@ async function previewInto(image, query, body) {
   });
   if (!response.ok) {
     const data = await response.json().catch(() => ({}));
-    throw new Error(signError(data.error || response.statusText));
+    const error = new Error(signError(data.error || response.statusText));
+    error.field = refusalParts(data.error || "").field;
+    throw error;
   }
   if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
   image.src = URL.createObjectURL(await response.blob());
 }
 $("preview").addEventListener("click", async () => {
   try {
+    markContentField(null);
     await previewInto($("draft"), "seconds=whole", draftUpdate());
     $("draft-box").hidden = false;
     showStatus("");
-  } catch (error) { showStatus(error.message); }
+  } catch (error) { showStatus(error.message); markContentField(error); }
 });
 $("brightness").addEventListener("input", () => { $("brightness-value").textContent = $("brightness").value; });
 $("brightness").addEventListener("change", async () => {
