@@ -812,6 +812,16 @@ MEASURE = """
           marked: [...document.querySelectorAll('#tabs a[aria-current=page]')].map((a) => a.dataset.tab)};"""
 
 
+# The elements that reach past the right edge of the page, widest first: what makes it slide.
+WIDEST = """
+  const edge = document.documentElement.clientWidth, found = [];
+  for (const e of document.querySelectorAll('body *')) {
+    const box = e.getBoundingClientRect();
+    if (box.width > 0 && box.right > edge + 0.5) found.push([Math.round(box.right - edge), e.tagName.toLowerCase() + (e.id ? '#' + e.id : '') + (e.className ? '.' + e.className : '')]);
+  }
+  return found.sort((a, b) => b[0] - a[0]).slice(0, 6);"""
+
+
 def phone_check():
     """The page as a phone app: every section, at its own address, at 320, 390 and 430 px and
     on a desktop, in Chinese and English, fits the width (nothing slides sideways), has
@@ -1034,9 +1044,16 @@ def walk_check():
 
     def looked(task):
         """What the owner sees after a task, in the section it left the page in."""
+        # The page as it settles: a list being rebuilt may be wider for a moment.
+        settled = lambda: driver.execute_script(MEASURE)["overflow"] <= 0
+        try:
+            wait(settled, "the page to settle", seconds=3)
+        except AssertionError:
+            pass
         seen = driver.execute_script(MEASURE)
         where = "%s at %d px in %s" % (task, width, language)
-        assert seen["overflow"] <= 0, "%s: the page slides %d px sideways" % (where, seen["overflow"])
+        assert seen["overflow"] <= 0, "%s: the page slides %d px sideways (past the edge: %r)" % (
+            where, seen["overflow"], driver.execute_script(WIDEST))
         assert not seen["small"], "%s: too small to tap: %r" % (where, seen["small"])
         assert seen["sentence"].strip(), "%s: no sentence" % where
         if chinese:

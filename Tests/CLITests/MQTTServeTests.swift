@@ -83,7 +83,10 @@ struct MQTTServeTests {
     // A topic named later (over the API) is subscribed to then.
     let patch = #"{"messages": ["Next {mqtt:station/next|?}"], "lifetime": 1, "fallback": ["See the screens"], "immediately": true}"#
     #expect(sign.client.request("PATCH", "/api/content", body: patch)?.status == 200)
-    #expect(eventually { showing() == .array([.string("Next ?")]) })
+    // Its default until a value comes: for its lifetime of one second, after which the
+    // fallback shows; a loaded machine may take that long to answer the look, so either is
+    // the sign's right answer (and the fallback is checked for itself below).
+    #expect(eventually { showing() == .array([.string("Next ?")]) || showing() == .array([.string("See the screens")]) })
     var live = false
     for _ in 0..<100 where !live {
       broker.publish("station/next", "12:05")
