@@ -19,7 +19,7 @@ names the linker no longer finds are skipped, so a stale list only costs memory:
 
     swift build -c release --product marquee
     python3 Sources/marquee/LinkOrder/link_order.py
-    touch Sources/marquee/main.swift && swift build -c release --product marquee
+    rm .build/release/marquee && swift build -c release --product marquee
 
 Needs valgrind and readelf (binutils).
 """
