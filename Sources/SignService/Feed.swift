@@ -254,6 +254,10 @@ public final class Feed: Sendable {
   /// Each zone's options now (what updates have made of them).
   public var currentOptions: [String: ZoneOptions] { state.withLock { $0.options } }
 
+  /// Each zone's starting options: the config's (or layout's), as last read (a reload
+  /// replaces them).
+  package var startingOptions: [String: ZoneOptions] { state.withLock { $0.initial } }
+
   /// Takes the notifications and dismissals lines asked for, in order.
   func drainNotices() -> [Notice] {
     state.withLock { state in

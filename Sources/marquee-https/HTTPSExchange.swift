@@ -31,33 +31,30 @@ enum HTTPSExchange {
     configuration.httpShouldSetCookies = false
     configuration.timeoutIntervalForRequest = request.limit
     configuration.timeoutIntervalForResource = request.limit
-    let receiver = Receiver(maximumBytes: request.maximumBytes, limit: request.limit)
+    let receiver = Receiver(maximumBytes: request.maximumBytes)
     let session = URLSession(configuration: configuration, delegate: receiver, delegateQueue: nil)
     session.dataTask(with: get).resume()
     let finished = receiver.done.wait(timeout: .now() + request.limit + 1) == .success
     session.invalidateAndCancel()
-    guard finished else { return .failure(Failure(description: "no answer within \(seconds(request.limit)) s")) }
+    guard finished else { return .failure(Failure(description: HTTPSExchange.timedOut)) }
     return receiver.result()
   }
 
-  /// `value` as a person writes seconds (10, 2.5).
-  static func seconds(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
-  }
+  /// What the helper says when its time ran out. The sign, which gave it what was left of
+  /// a source's `timeout`, says the whole `timeout` instead (``SecureFetch``).
+  static let timedOut = "no answer within the time limit (--limit)"
 
   /// The delegate that keeps the answer: its head, its body up to the limit, or the failure.
   final class Receiver: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     let maximumBytes: Int
-    let limit: Double
     let done = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var response: HTTPURLResponse?
     private var body: [UInt8] = []
     private var failure: String?
 
-    init(maximumBytes: Int, limit: Double) {
+    init(maximumBytes: Int) {
       self.maximumBytes = maximumBytes
-      self.limit = limit
     }
 
     func urlSession(
@@ -114,7 +111,7 @@ enum HTTPSExchange {
     private func describe(_ error: any Error) -> String {
       let said = error.localizedDescription
       switch (error as? URLError)?.code {
-      case .timedOut?: return "no answer within \(HTTPSExchange.seconds(limit)) s"
+      case .timedOut?: return HTTPSExchange.timedOut
       case .cannotFindHost?, .dnsLookupFailed?: return "the host was not found (\(said))"
       case .cannotConnectToHost?: return "the server refused the connection (\(said))"
       default: break

@@ -311,14 +311,27 @@ async function api(path, method, body) {
       throw refused();
     }
     const data = await response.json();
-    if (!response.ok) {
-      const error = new Error(signError(data.error || response.statusText));
-      // The field the sign names, for the form to mark.
-      error.field = refusalParts(data.error || "").field;
-      throw error;
-    }
+    if (!response.ok) throw refusalError(data, response);
     return data;
   }
+}
+
+// A refused request as an error: the sign's words in the page's language, and the field it
+// names for the form to mark.
+function refusalError(data, response) {
+  const error = new Error(signError(data.error || response.statusText));
+  error.field = refusalParts(data.error || "").field;
+  return error;
+}
+
+// A date range as the sign writes it ("FIRST/LAST") from two pickers: one alone is that day.
+function datesFrom(first, last) {
+  return first || last ? (first || last) + "/" + (last || first) : "";
+}
+// "FIRST/LAST" back to the two pickers' values.
+function datesSplit(text) {
+  const [first, last] = (text || "/").split("/");
+  return [first || "", last || ""];
 }
 
 function showStatus(text) { $("status").textContent = text; }
@@ -666,12 +679,7 @@ async function previewInto(image, query, body) {
   const response = await fetch("/api/preview?" + query, {
     method: "POST", headers: headers({ "Content-Type": "application/json" }), body: JSON.stringify(body),
   });
-  if (!response.ok) {
-    const data = await response.json().catch(() => ({}));
-    const error = new Error(signError(data.error || response.statusText));
-    error.field = refusalParts(data.error || "").field;
-    throw error;
-  }
+  if (!response.ok) throw refusalError(await response.json().catch(() => ({})), response);
   if (image.src.startsWith("blob:")) URL.revokeObjectURL(image.src);
   image.src = URL.createObjectURL(await response.blob());
 }
@@ -831,8 +839,8 @@ function nightRow(kind, index, values) {
       days.append(chip);
     }
     row.append(days);
-    // Dates from pickers: the first day and the last (one day: the same twice).
-    const [first, last] = (values.dates || "/").split("/");
+    // Dates from pickers: the first day and the last.
+    const [first, last] = datesSplit(values.dates);
     field("date-from", "off-date-from", input("date", first));
     field("date-to", "off-date-to", input("date", last));
     const more = (values.times || []).slice(1);
@@ -904,8 +912,8 @@ function nightDocument() {
     if (times.length) period.times = times;
     const days = [...row.querySelectorAll(".days input:checked")].map((box) => box.value);
     if (days.length) period.days = days;
-    const first = value(row, "date-from"), last = value(row, "date-to");
-    if (first || last) period.dates = (first || last) + "/" + (last || first);
+    const dates = datesFrom(value(row, "date-from"), value(row, "date-to"));
+    if (dates) period.dates = dates;
     return period;
   });
   const document_ = { brightness: brightness, off: off };
@@ -1144,9 +1152,7 @@ function openEditor(name) {
   }
   for (const old of $("program-times").querySelectorAll(".range")) old.remove();
   for (const range of p.times || []) addTimeRange(range);
-  const [first, last] = (p.dates || "/").split("/");
-  $("program-date-from").value = first || "";
-  $("program-date-to").value = last || "";
+  [$("program-date-from").value, $("program-date-to").value] = datesSplit(p.dates);
   $("program-messages").value = (p.messages || []).join("\n");
   $("program-mode").value = p.mode || "auto";
   $("program-length").value = p.passes !== undefined ? "passes" : "seconds";
@@ -1183,9 +1189,8 @@ function editedProgram() {
     return from || to ? from + "-" + to : "";
   }).filter((t) => t);
   if (times.length) p.times = times;
-  // Dates from pickers: the first day and the last (one given: that day alone).
-  const first = $("program-date-from").value, last = $("program-date-to").value;
-  if (first || last) p.dates = (first || last) + "/" + (last || first);
+  const dates = datesFrom($("program-date-from").value, $("program-date-to").value);
+  if (dates) p.dates = dates;
   const messages = $("program-messages").value.split("\n").map((m) => m.trim()).filter((m) => m);
   if (messages.length) p.messages = messages;
   if ($("program-mode").value !== "auto" || original.mode) p.mode = $("program-mode").value;

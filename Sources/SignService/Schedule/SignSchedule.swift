@@ -188,6 +188,8 @@ public struct ScheduleState: Sendable, Equatable {
   public var due: [String]
   /// The programs due that wait: a program of a higher priority is due with them.
   public var outranked: [String] = []
+  /// The programs due that play, taking turns when there are several: those not outranked.
+  public var takingTurns: [String] { due.filter { !outranked.contains($0) } }
   /// The brightness level (0...15) in force, nil without a brightness schedule.
   public var brightness: Int?
   /// Whether the sign is in an off period.

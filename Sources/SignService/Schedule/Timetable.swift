@@ -77,7 +77,7 @@ public enum Timetable {
       var program: ProgramChange?
       // Programs due together take turns: named once, not at every turn. One of a higher
       // priority plays alone: the ones it outranks are not named.
-      let turns = state.due.filter { !state.outranked.contains($0) }
+      let turns = state.takingTurns
       if previous?.due != state.due || (turns.count < 2 && previous?.program != state.program), let name = state.program {
         program = state.due.isEmpty ? .byDefault(name) : turns.count > 1 ? .takeTurns(turns) : .plays(name)
       }

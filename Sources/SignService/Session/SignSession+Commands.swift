@@ -276,9 +276,11 @@ extension SignSession {
       default: break
       }
     }
-    let current = feed.currentOptions
-    for zone in zones { for message in current[zone.name]?.messages ?? [] { scan(.string(message), "zone '\(zone.name)'") } }
-    for spec in (try? SignPlan.zoneOptions(options)) ?? [] { for message in spec.options.messages { scan(.string(message), "the config's zone '\(spec.name)'") } }
+    let (current, starting) = (feed.currentOptions, feed.startingOptions)
+    for zone in zones {
+      for message in current[zone.name]?.messages ?? [] { scan(.string(message), "zone '\(zone.name)'") }
+      for message in starting[zone.name]?.messages ?? [] { scan(.string(message), "the config's zone '\(zone.name)'") }
+    }
     for kept in record.withLock({ $0.saved.zones }) { scan(kept.document, "the content kept for zone '\(kept.name)'") }
     for program in programSources {
       let name = program["name"].flatMap { if case .string(let text) = $0 { text } else { nil } } ?? "?"

@@ -63,7 +63,7 @@ extension SignSession {
       else if now.chosen { "it was chosen over the API, until the schedule's next change" }
       else if now.program == nil { "no program is due and there is no default" }
       else if now.due.isEmpty { "no program is due: the default plays" }
-      else if now.due.count - now.outranked.count > 1 { "\(now.due.count - now.outranked.count) programs of the same priority are due: they take turns" }
+      else if now.takingTurns.count > 1 { "\(now.takingTurns.count) programs of the same priority are due: they take turns" }
       else if !now.outranked.isEmpty { "it is due now, and outranks \(now.outranked.joined(separator: ", ")) (priority)" }
       else { "it is due now" }
     // Each program's schedule as it was written, and whether it plays.
