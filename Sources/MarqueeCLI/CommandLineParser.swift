@@ -30,6 +30,8 @@ public enum Invocation: Sendable, Equatable {
   case fleet(FleetCommand)
   /// `marquee doctor`: the board (a name or file, if given) and whether to answer in JSON.
   case doctor(board: String?, json: Bool)
+  /// `marquee find-panel`: the interactive finder of a HUB75 panel's settings.
+  case findPanel(FindPanelCommand)
   /// `marquee sources --config FILE`: fetch each live source once and print what it gives.
   case sources(configPath: String, json: Bool)
 }

@@ -62,6 +62,8 @@ public enum MarqueeCommand {
         let findings = doctor.findings()
         try printOutput(json ? Doctor.json(findings) : Doctor.text(findings))
         return findings.contains { $0.verdict == .problem } ? ExitCode.failure : ExitCode.success
+      case .findPanel(let command):
+        try command.run(stop: stop)
       case .sources(let path, let json):
         let results = SourceCheck.run(try ConfigFile.load(path).options.sources)
         try printOutput(json ? SourceCheck.json(results) : SourceCheck.text(results))

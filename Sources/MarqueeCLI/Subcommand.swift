@@ -125,6 +125,12 @@ struct Subcommand: Sendable {
       return .doctor(board: board, json: json)
     },
     Subcommand(
+      name: "find-panel", usage: FindPanelCommand.usage,
+      help: "Find a HUB75 panel's row address kind and multiplexing by lighting test pictures and asking what you see, then write its board file (Docs/hardware.md)."
+    ) { rest, _ throws(UsageError) in
+      .findPanel(try FindPanelCommand.parse(rest))
+    },
+    Subcommand(
       name: "sources", usage: "sources --config <file> [--json]",
       help: "Fetch each live data source of the config once and print what it gives, a line per item (NAME: TEXT, or NAME: error: REASON); exit 1 when one fails (Docs/sources.md)."
     ) { rest, _ throws(UsageError) in

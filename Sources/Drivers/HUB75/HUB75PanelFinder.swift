@@ -1,0 +1,207 @@
+import MatrixCore
+
+/// Finds a HUB75 panel's row address kind and multiplexing by asking a person what it shows.
+///
+/// Every setting that fits the panel's size is a candidate. A probe drives the panel as one
+/// candidate would be driven and lights a test pattern (everything, or numbers in each part
+/// of the panel); what the person sees depends on the panel's true setting, which the finder
+/// predicts for every candidate by running the probe through an emulated panel of that
+/// setting (``HUB75Emulator``). Each answer keeps the candidates whose prediction matches;
+/// the next probe is the one whose answers split the rest into the smallest groups, rows
+/// (the whole panel lit) before columns (the numbers). It ends when no probe tells the rest
+/// apart: they show every pattern alike, so the first (the commoner) is the panel's.
+public struct HUB75PanelFinder: Sendable {
+  /// A candidate: how the panel picks its row pair and how its LEDs hang on its registers.
+  public struct Setting: Hashable, Sendable, CustomStringConvertible {
+    public let rowAddress: HUB75RowAddress
+    public let multiplexing: HUB75Multiplexing
+
+    public init(rowAddress: HUB75RowAddress, multiplexing: HUB75Multiplexing) {
+      (self.rowAddress, self.multiplexing) = (rowAddress, multiplexing)
+    }
+
+    public var description: String { "rowAddress \(rowAddress.rawValue), multiplexing \(multiplexing.rawValue)" }
+  }
+
+  /// What a probe lights.
+  public enum Pattern: Hashable, Sendable {
+    /// Every LED, white, at one level.
+    case everything
+    /// The numbers 1 to ``numberCount`` in a grid over the panel, white.
+    case numbers
+  }
+
+  /// One look at the panel: driven as `drive`, lighting `pattern`.
+  public struct Probe: Hashable, Sendable {
+    public let drive: Setting
+    public let pattern: Pattern
+  }
+
+  /// What the person saw.
+  public enum Answer: Hashable, Sendable {
+    /// Every LED lit, all alike.
+    case even
+    /// Some lit and some dark, or some brighter than others.
+    case uneven
+    /// Nothing lit.
+    case dark
+    /// The numbers that could be read, whole.
+    case numbers(Set<Int>)
+  }
+
+  /// The panel's size, and the wiring from the Pi.
+  public let panelColumns: Int, panelRows: Int
+  public let pins: HUB75PinMap
+  /// Every setting that fits the panel, the commoner first.
+  public let settings: [Setting]
+  /// The settings the answers so far leave.
+  public private(set) var remaining: [Setting]
+  /// The probes shown and their answers, in order.
+  public private(set) var asked: [(probe: Probe, answer: Answer)] = []
+  /// What each probe shows on a panel of each setting, worked out when first needed.
+  var predictions: [Probe: [Setting: Answer]] = [:]
+
+  /// A finder for a panel of `columns` x `rows` pixels wired as `pins`.
+  ///
+  /// - Throws: ``InvalidBoardValue`` for a size no HUB75 board takes.
+  public init(panelColumns columns: Int, panelRows rows: Int, pins: HUB75PinMap = .regular) throws(InvalidBoardValue) {
+    (panelColumns, panelRows, self.pins) = (columns, rows, pins)
+    _ = try HUB75Board(name: "finder", panelColumns: columns, panelRows: rows, pins: pins, colorDepth: 1)
+    var settings: [Setting] = []
+    for multiplexing in HUB75Multiplexing.allCases {
+      for rowAddress in HUB75RowAddress.allCases {
+        let setting = Setting(rowAddress: rowAddress, multiplexing: multiplexing)
+        if (try? HUB75PanelFinder.board(setting, columns: columns, rows: rows, pins: pins)) != nil { settings.append(setting) }
+      }
+    }
+    self.settings = settings
+    remaining = settings
+  }
+
+  /// The board a setting drives: one panel, one bitplane (every lit LED alike).
+  public func board(for setting: Setting) -> HUB75Board {
+    try! HUB75PanelFinder.board(setting, columns: panelColumns, rows: panelRows, pins: pins)
+  }
+
+  static func board(_ setting: Setting, columns: Int, rows: Int, pins: HUB75PinMap) throws(InvalidBoardValue) -> HUB75Board {
+    try HUB75Board(
+      name: "finder", panelColumns: columns, panelRows: rows, pins: pins, rowAddress: setting.rowAddress,
+      multiplexing: setting.multiplexing, colorDepth: 1)
+  }
+
+  /// The refresh that shows `probe` (run it again and again to show it).
+  public func program(for probe: Probe) -> HUB75Program {
+    let board = board(for: probe.drive)
+    var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
+    var program = HUB75Program()
+    encoder.encode(Frame(pixels: picture(probe.pattern)), into: &program)
+    return program
+  }
+
+  /// The pattern as it should look on the panel.
+  public func picture(_ pattern: Pattern) -> Framebuffer {
+    var pixels = Framebuffer(width: panelColumns, height: panelRows)
+    switch pattern {
+    case .everything:
+      pixels.fill(x: 0, y: 0, width: panelColumns, height: panelRows, lit: true)
+    case .numbers:
+      for (number, place) in numberPlaces.enumerated() {
+        HUB75PanelFinder.draw(number + 1, atX: place.x, y: place.y, into: &pixels)
+      }
+    }
+    return pixels
+  }
+
+  /// How many numbers the number pattern shows: one in each of up to 4 x 2 parts of the panel.
+  public var numberCount: Int { numberPlaces.count }
+
+  /// The top-left corner of each number, 1 first, left to right and top to bottom.
+  var numberPlaces: [(x: Int, y: Int)] {
+    let across = min(4, panelColumns / 8), down = panelRows >= 16 ? 2 : 1
+    let (width, height) = (panelColumns / across, panelRows / down)
+    return (0..<down).flatMap { row in
+      (0..<across).map { column in
+        (x: column * width + (width - HUB75PanelFinder.glyphWidth) / 2, y: row * height + (height - HUB75PanelFinder.glyphHeight) / 2)
+      }
+    }
+  }
+
+  // MARK: Asking
+
+  /// The next probe to show, or `nil` when none tells the remaining settings apart.
+  public mutating func nextProbe() -> Probe? {
+    guard remaining.count > 1 else { return nil }
+    for pattern in [Pattern.everything, .numbers] {
+      var best: (probe: Probe, cost: Int)?
+      for drive in drives(for: pattern) {
+        let probe = Probe(drive: drive, pattern: pattern)
+        let seen = predict(probe)
+        var groups: [Answer: Int] = [:]
+        for setting in remaining { groups[seen[setting]!, default: 0] += 1 }
+        guard groups.count > 1 else { continue }
+        // The expected number left after the answer, times the count: smaller is better.
+        let cost = groups.values.reduce(0) { $0 + $1 * $1 }
+        if best == nil || cost < best!.cost { best = (probe, cost) }
+      }
+      if let best { return best.probe }
+    }
+    return nil
+  }
+
+  /// The settings to drive a pattern with: for everything lit, one per row address kind
+  /// and stretch (the multiplexing moves pixels only); for numbers, the remaining settings.
+  func drives(for pattern: Pattern) -> [Setting] {
+    guard pattern == .everything else { return remaining }
+    var seen: Set<String> = []
+    return settings.filter { seen.insert("\($0.rowAddress.rawValue) \($0.multiplexing.stretch)").inserted }
+  }
+
+  /// Keeps the settings whose panel shows `probe` as `answer`.
+  public mutating func record(_ answer: Answer, for probe: Probe) {
+    let seen = predict(probe)
+    remaining = remaining.filter { seen[$0] == answer }
+    asked.append((probe, answer))
+  }
+
+  /// The setting found: the first remaining once no probe tells them apart (`nil` while one
+  /// does, or when the answers fit no setting).
+  public mutating func found() -> Setting? {
+    nextProbe() == nil ? remaining.first : nil
+  }
+
+  /// What `probe` shows on a panel of each remaining setting.
+  mutating func predict(_ probe: Probe) -> [Setting: Answer] {
+    var seen = predictions[probe] ?? [:]
+    let missing = remaining.filter { seen[$0] == nil }
+    if !missing.isEmpty {
+      let program = program(for: probe)
+      for setting in missing { seen[setting] = answer(seeing: HUB75PanelFinder.run(program, on: board(for: setting)), probe.pattern) }
+      predictions[probe] = seen
+    }
+    return seen
+  }
+
+  /// A panel of `board` after showing `program` for a while: its second refresh (the first
+  /// may start from the row circuit's power-up state).
+  public static func run(_ program: HUB75Program, on board: HUB75Board) -> HUB75Emulator {
+    var panel = HUB75Emulator(board: board)
+    panel.run(program)
+    panel.resetCounts()
+    panel.run(program)
+    return panel
+  }
+
+  /// What a person sees on `panel` when asked about `pattern`.
+  public func answer(seeing panel: HUB75Emulator, _ pattern: Pattern) -> Answer {
+    let weights = (0..<panelRows).flatMap { y in (0..<panelColumns).map { x in panel.color(x: x, y: y).red } }
+    switch pattern {
+    case .everything:
+      if weights.allSatisfy({ $0 == 0 }) { return .dark }
+      return weights.allSatisfy { $0 == weights[0] } ? .even : .uneven
+    case .numbers:
+      var lit = Framebuffer(width: panelColumns, height: panelRows)
+      for (index, weight) in weights.enumerated() where weight > 0 { lit[index % panelColumns, index / panelColumns] = true }
+      return .numbers(Set((1...numberCount).filter { HUB75PanelFinder.canRead($0, in: lit) }))
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import BitmapFonts
+import Foundation
+import TestSupport
+import Testing
+
+@testable import Drivers
+
+/// `marquee find-panel` run as a person runs it, on a panel simulated in the terminal: the
+/// test reads each picture the binary draws and answers what it sees (``PanelEye``), and the
+/// finder must end at the panel's setting and write a board file that draws right.
+@Suite(.offThePool) struct FindPanelTests {
+  /// The last picture drawn before the output's end: the lines of `.`, `#` and `@` (dark,
+  /// lit, brighter), as lit weights.
+  static func lastPicture(_ output: String) -> [[Int]] {
+    let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var picture: [[Int]] = []
+    for line in lines.reversed() {
+      let isRow = !line.isEmpty && line.allSatisfy { ".#@".contains($0) }
+      if isRow { picture.insert(line.map { $0 == "." ? 0 : $0 == "#" ? 1 : 2 }, at: 0) } else if !picture.isEmpty { break }
+    }
+    return picture
+  }
+
+  /// Runs the finder on a simulated panel of `truth`, answering each step; returns the
+  /// output, the status and the steps asked.
+  static func walk(
+    _ truth: HUB75PanelFinder.Setting, columns: Int, rows: Int, extra: [String] = [], environment: [String: String] = BinaryRunner.english
+  ) throws -> (output: String, status: Int32, steps: Int) {
+    let finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows)
+    let child = try BinaryRunner.start(
+      ["find-panel", "--panel", "\(columns)x\(rows)", "--simulate", "\(truth.rowAddress.rawValue),\(truth.multiplexing.rawValue)"] + extra,
+      input: true, environment: environment)
+    var steps = 0
+    while steps < 40 {
+      // Wait for the next question, or the end.
+      let asked = child.waitForOutput(timeout: 60) { data in
+        let text = String(decoding: data, as: UTF8.self)
+        return text.components(separatedBy: "\n").last!.hasSuffix(" ") && !text.hasSuffix("\n")
+      }
+      let text = String(decoding: child.outputSoFar, as: UTF8.self)
+      guard asked, let question = text.components(separatedBy: "\n").last else { break }
+      if question.contains("Hello") {
+        // Whether the word reads right: the built-in font's "Hello", a pixel from the
+        // left, in the middle rows, and nothing else lit, all alike.
+        let picture = lastPicture(text)
+        let word = TextRenderer().render("Hello")
+        var expected = [[Int]](repeating: [Int](repeating: 0, count: columns), count: rows)
+        for y in 0..<word.height { for x in 0..<word.width where word[x, y] { expected[(rows - word.height) / 2 + y][1 + x] = 1 } }
+        child.write(Data((picture == expected ? "y\n" : "n\n").utf8))
+        break
+      }
+      steps += 1
+      let pattern: HUB75PanelFinder.Pattern = question.contains("[y]") ? .everything : .numbers
+      let seen = PanelEye.answer(pattern, weights: lastPicture(text), finder: finder)
+      let typed: String =
+        switch seen {
+        case .even: "y"
+        case .uneven: "n"
+        case .dark: "d"
+        case .numbers(let numbers): numbers.isEmpty ? "0" : numbers.sorted().map(String.init).joined(separator: " ")
+        }
+      child.write(Data((typed + "\n").utf8))
+      // The answer taken: the output grows past the question.
+      #expect(child.waitForOutput(timeout: 60) { $0.count > text.utf8.count }, "no answer to \(question)")
+    }
+    child.closeInput()
+    let result = child.wait(timeout: 60)
+    return (result.stdout, result.status, steps)
+  }
+
+  @Test(arguments: [
+    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct), 64, 32),
+    (HUB75PanelFinder.Setting(rowAddress: .abcdLine, multiplexing: .p10_128x4_z), 32, 16),
+    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe), 64, 32),
+    (HUB75PanelFinder.Setting(rowAddress: .b707, multiplexing: .direct), 64, 64),
+    (HUB75PanelFinder.Setting(rowAddress: .sm5266, multiplexing: .zstripe), 32, 16),
+  ])
+  func theFinderEndsAtThePanelsSettingAndWritesItsBoard(_ truth: HUB75PanelFinder.Setting, _ columns: Int, _ rows: Int) throws {
+    let folder = NSTemporaryDirectory() + "marquee-find-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/found.json"
+    let run = try FindPanelTests.walk(truth, columns: columns, rows: rows, extra: ["--write", file, "--chain", "2"])
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.output.contains("Found after \(run.steps) answers: rowAddress \(truth.rowAddress.rawValue) (\(truth.rowAddress.hzellerNumber))"), "\(run.output)")
+    #expect(run.output.contains("Board file written to \(file)"))
+    // The board file is one marquee takes, with the panel's settings and the chain.
+    let board = try #require(try SignBoard(json: String(contentsOfFile: file, encoding: .utf8), path: file).family as? HUB75Board)
+    #expect(board.rowAddress == truth.rowAddress && board.multiplexing == truth.multiplexing)
+    #expect(board.panelColumns == columns && board.panelRows == rows && board.chainLength == 2)
+    print("FindPanelTests: \(truth) on \(columns)x\(rows): \(run.steps) questions")
+  }
+
+  @Test func itAsksInChineseAndSaysWhenTheAnswersFitNothing() throws {
+    let truth = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let run = try FindPanelTests.walk(truth, columns: 32, rows: 16, extra: ["--lang", "zh"])
+    #expect(run.status == 0)
+    #expect(run.output.contains("第 1 步：面板上每个 LED 都亮") && run.output.contains("找到了（回答了 \(run.steps) 个问题）：rowAddress direct (0)"))
+    #expect(run.output.contains("\"rowAddress\": \"direct\""), "the board file printed when not written")
+    // Answers no panel gives: dark, then nothing readable, until nothing fits.
+    var result = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "direct,direct"], stdin: "maybe\ny\ny\nn\nn\nn\n")
+    #expect(result.status == 1)
+    #expect(result.stdout.contains("Please answer y, n or d."))
+    #expect(result.stderr.contains("the answers fit no panel setting the finder knows"), "\(result.stderr)")
+    // A mistaken answer finds a wrong setting; the person says "Hello" is wrong, and no file is written.
+    let file = NSTemporaryDirectory() + "marquee-find-\(UInt32.random(in: 0...UInt32.max)).json"
+    result = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "direct,direct", "--write", file], stdin: "d\nd\nn\n")
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("the settings found do not draw right: an answer may have been mistaken. No board file was written"), "\(result.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: file))
+  }
+
+  @Test func theEndOfInputAndBadOptionsAreClearErrors() throws {
+    var run = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "direct,direct"], stdin: "")
+    #expect(run.status == 1 && run.stderr.contains("standard input ended before the panel was found; nothing was written"), "\(run.stderr)")
+    run = try BinaryRunner.run(["find-panel", "--panel", "64"])
+    #expect(run.status == 64 && run.stderr.contains("'--panel' needs the panel's size as COLUMNSxROWS (64x32), not '64'"))
+    run = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "abcd-line,direct"])
+    #expect(run.status == 64 && run.stderr.contains("does not fit a 32x16 panel"), "\(run.stderr)")
+    run = try BinaryRunner.run(["find-panel", "--simulate", "nine"])
+    #expect(run.status == 64 && run.stderr.contains("'--simulate' needs ROWADDRESS,MULTIPLEXING"))
+    // Off a Pi, without --simulate: said before the first question.
+    run = try BinaryRunner.run(["find-panel"], stdin: "", environment: ["MARQUEE_FAKE_DEVICE_TREE": "/nonexistent", "LD_PRELOAD": KernelDoorTests.library])
+    #expect(run.status == 1 && run.stderr.contains("not a Raspberry Pi"), "\(run.stderr)")
+  }
+
+  /// On a Pi the finder drives the panel's registers (the fake kernel's file for
+  /// `/dev/gpiomem`), a refresh loop per setting it tries, and leaves the pins as inputs and
+  /// OE high (dark) when it ends, however it ends.
+  @Test func onAPiItDrivesThePanelAndLeavesItDark() throws {
+    let pi = PiFixtures.FakePi(tree: try PiFixtures.pi4Tree(), registers: try PiFixtures.registerFile(length: 4096))
+    defer { pi.remove() }
+    let child = try BinaryRunner.start(
+      ["find-panel", "--panel", "32x16"], input: true,
+      environment: BinaryRunner.english.merging(HUB75BinaryTests.environment(registers: pi.registers, tree: pi.tree)) { $1 })
+    // The first picture lights: the colour lines, the clock, latch and OE, and A (which every
+    // row address kind drives) are outputs.
+    let pins = [11, 27, 7, 8, 9, 10, 22, 17, 4, 18]
+    #expect(eventually(within: 20) {
+      let words = (try? PiFixtures.words(pi.registers)) ?? []
+      return words.count == 1024 && pins.allSatisfy { HUB75BinaryTests.function(words, $0) == 1 }
+    })
+    #expect(child.waitForOutput(timeout: 20) { String(decoding: $0, as: UTF8.self).contains("Step 1:") })
+    child.write(Data("d\nd\nn\n".utf8))
+    child.closeInput()
+    let result = child.wait(timeout: 60)
+    #expect(result.status == 1 && result.stderr.contains("the settings found do not draw right"), "\(result.stderr)")
+    let words = try PiFixtures.words(pi.registers)
+    for pin in pins { #expect(HUB75BinaryTests.function(words, pin) == 0, "GPIO \(pin) is an input again") }
+    #expect(words[PiGPIORegisters.bcmSet] == 1 << 18, "the last write to the set register: OE high, dark")
+  }
+}

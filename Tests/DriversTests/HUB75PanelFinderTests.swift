@@ -1,0 +1,66 @@
+import MatrixCore
+import TestSupport
+import Testing
+
+@testable import Drivers
+
+/// The panel finder walked to its end for a panel of every setting: a stand-in for the person
+/// looks at an emulated panel of that setting (not the finder's prediction) and answers, and
+/// the setting found must draw any picture on that panel as it should.
+@Suite struct HUB75PanelFinderTests {
+  /// Walks the finder for a panel of `truth`: each probe run on the emulated panel, the
+  /// answer what the stand-in sees. Returns the setting found and the questions asked.
+  static func walk(_ finder: inout HUB75PanelFinder, truth: HUB75PanelFinder.Setting) -> (HUB75PanelFinder.Setting?, Int) {
+    let panel = finder.board(for: truth)
+    while let probe = finder.nextProbe() {
+      let seen = HUB75PanelFinder.run(finder.program(for: probe), on: panel)
+      let weights = (0..<finder.panelRows).map { y in (0..<finder.panelColumns).map { seen.color(x: $0, y: y).red } }
+      finder.record(PanelEye.answer(probe.pattern, weights: weights, finder: finder), for: probe)
+    }
+    return (finder.remaining.first, finder.asked.count)
+  }
+
+  /// Whether `found` drives a panel of `truth` right: random pictures and the number
+  /// pattern light exactly their pixels, all alike.
+  static func drawsRight(_ found: HUB75PanelFinder.Setting, truth: HUB75PanelFinder.Setting, finder: HUB75PanelFinder) -> Bool {
+    var generator = SystemRandomNumberGenerator()
+    var pictures = [finder.picture(.numbers), finder.picture(.everything)]
+    for _ in 0..<3 {
+      var pixels = Framebuffer(width: finder.panelColumns, height: finder.panelRows)
+      for y in 0..<pixels.height { for x in 0..<pixels.width where Bool.random(using: &generator) { pixels[x, y] = true } }
+      pictures.append(pixels)
+    }
+    let (board, panelBoard) = (finder.board(for: found), finder.board(for: truth))
+    for picture in pictures {
+      var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
+      var program = HUB75Program()
+      encoder.encode(Frame(pixels: picture), into: &program)
+      let panel = HUB75PanelFinder.run(program, on: panelBoard)
+      for y in 0..<picture.height {
+        for x in 0..<picture.width where panel.color(x: x, y: y).red != (picture[x, y] ? 1 : 0) { return false }
+      }
+    }
+    return true
+  }
+
+  @Test(arguments: [(64, 32), (32, 16), (64, 64)])
+  func everySettingIsFoundAndDrawsRight(_ size: (Int, Int)) throws {
+    let start = try HUB75PanelFinder(panelColumns: size.0, panelRows: size.1)
+    var counts: [Int: Int] = [:]
+    var report: [String] = []
+    var known = start.predictions
+    for truth in start.settings {
+      var finder = start
+      // What the walks before worked out, so each probe is emulated once per setting.
+      finder.predictions = known
+      let (found, questions) = HUB75PanelFinderTests.walk(&finder, truth: truth)
+      known.merge(finder.predictions) { old, new in old.merging(new) { first, _ in first } }
+      counts[questions, default: 0] += 1
+      report.append("\(truth): \(questions)")
+      let setting = try #require(found, "\(truth): no setting fits the answers")
+      #expect(HUB75PanelFinderTests.drawsRight(setting, truth: truth, finder: start), "\(truth) found as \(setting)")
+    }
+    print("HUB75PanelFinderTests \(size.0)x\(size.1): \(start.settings.count) settings; questions: "
+      + counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", "))
+  }
+}
