@@ -28,8 +28,9 @@ public enum Invocation: Sendable, Equatable {
   /// Send a notification to (or dismiss one from) a running `marquee serve`.
   case notify(NotifyCommand)
   case fleet(FleetCommand)
-  /// `marquee doctor`: the board (a name or file, if given) and whether to answer in JSON.
-  case doctor(board: String?, json: Bool)
+  /// `marquee doctor`: the board (a name or file, if given), how long its refresh runs, and
+  /// whether to answer in JSON.
+  case doctor(board: String?, seconds: Double, json: Bool)
   /// `marquee find-panel`: the interactive finder of a HUB75 panel's settings.
   case findPanel(FindPanelCommand)
   /// `marquee sources --config FILE`: fetch each live source once and print what it gives.

@@ -57,9 +57,9 @@ public enum MarqueeCommand {
         return ExitCode.success
       case .fleet(let command):
         try command.run(stop: stop) { try printOutput($0) }
-      case .doctor(let board, let json):
+      case .doctor(let board, let seconds, let json):
         let doctor = Doctor(board: try board.map { try BoardFiles.load(try BoardFiles.resolve($0)) })
-        let findings = doctor.findings()
+        let findings = doctor.findings(refreshSeconds: seconds)
         try printOutput(json ? Doctor.json(findings) : Doctor.text(findings))
         return findings.contains { $0.verdict == .problem } ? ExitCode.failure : ExitCode.success
       case .findPanel(let command):

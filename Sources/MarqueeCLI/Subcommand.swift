@@ -117,12 +117,36 @@ struct Subcommand: Sendable {
       .fleet(try FleetCommand.parse(rest))
     },
     Subcommand(
-      name: "doctor", usage: "doctor [--board <name|file>] [--json]",
-      help: "Check this machine for what makes a panel flicker or stay dark, each with why and the exact fix; exit 1 when something stands in the way."
+      name: "doctor", usage: "doctor [--board <name|file>] [--seconds <n>] [--json]",
+      help: "Check this machine for what makes a panel flicker or stay dark, each with why and the exact fix; with a HUB75 or HUB12 board, run its refresh dark for --seconds (default 3, 0: not) and report the rate; exit 1 when something stands in the way."
     ) { rest, _ throws(UsageError) in
-      let (board, json) = try Subcommand.valueAndJSON(
-        rest, command: "doctor", option: "--board", what: "NAME|FILE", example: "marquee doctor --board hub75-p4-64x32", needing: "a board's name or file")
-      return .doctor(board: board, json: json)
+      var (board, seconds, json): (String?, Double, Bool) = (nil, 3, false)
+      var index = 0
+      while index < rest.count {
+        let option = rest[index]
+        if option == "--json" {
+          json = true
+          index += 1
+          continue
+        }
+        guard option == "--board" || option == "--seconds" else {
+          throw UsageError("'doctor' takes --board NAME|FILE, --seconds N and --json, not '\(option)'")
+        }
+        guard index + 1 < rest.count else {
+          throw UsageError(option == "--board" ? "'--board' needs a board's name or file: marquee doctor --board hub75-p4-64x32" : "'--seconds' needs a number: marquee doctor --board hub75-p4-64x32 --seconds 3")
+        }
+        let value = rest[index + 1]
+        if option == "--board" {
+          board = value
+        } else {
+          guard let number = Double(value), number.isFinite, (0...60).contains(number) else {
+            throw UsageError("'--seconds' is how long the refresh runs, 0 to 60, not '\(value)'")
+          }
+          seconds = number
+        }
+        index += 2
+      }
+      return .doctor(board: board, seconds: seconds, json: json)
     },
     Subcommand(
       name: "find-panel", usage: FindPanelCommand.usage,

@@ -22,6 +22,12 @@ public final class RegisterWindow: @unchecked Sendable {
   /// - Throws: ``SystemError`` of the failed open or `mmap`.
   public init(path: String, length: Int, offset: Int = 0) throws(SystemError) {
     let file = try FileDescriptor(opening: path, O_RDWR | O_SYNC)
+    // A regular file (a test's or a benchmark's stand-in) shorter than the map would end
+    // the process with SIGBUS at the first store past its end: refused here instead.
+    var info = stat()
+    if fstat(file.raw, &info) == 0, info.st_mode & S_IFMT == S_IFREG, Int(info.st_size) < offset + length {
+      throw SystemError(code: EINVAL, operation: "map \(length) bytes of registers from a file of \(info.st_size) bytes", path: path)
+    }
     let mapped = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, file.raw, off_t(offset))
     guard let mapped, mapped != MAP_FAILED else { throw SystemError.last("map \(length) bytes of registers", path: path) }
     self.path = path

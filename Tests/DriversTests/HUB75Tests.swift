@@ -391,4 +391,13 @@ import Testing
     #expect(words[PiGPIORegisters.rp1RIO + PiGPIORegisters.rp1ClearAlias + 1] == 1 << 21, "output disabled through the clear alias")
     _ = board
   }
+
+  /// A file standing for the registers that is shorter than the map (a board's `device`
+  /// pointing at the wrong file) is an error, not a SIGBUS at the first store.
+  @Test func aRegisterFileTooShortIsRefused() throws {
+    let path = try PiFixtures.registerFile(length: 4096)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let error = #expect(throws: GPIORegisterError.self) { _ = try PiGPIORegisters(pi: HUB75Tests.pi5, device: path) }
+    #expect(error?.description == "\(path): map 196608 bytes of registers from a file of 4096 bytes failed: Invalid argument")
+  }
 }

@@ -70,13 +70,18 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
   var cycles = 0, overruns = 0
   var startNs: Int64 = 0, endNs: Int64 = 0, cpuNs: Int64 = 0
 
+  /// Whether OE stays off through every slot: the scan runs in full, with its timing, and
+  /// nothing lights (`marquee doctor` measures it so).
+  public let dark: Bool
+
   /// Opens the SPI device and requests the control lines (OE off, LAT and the row select
-  /// low from the first instant), then starts scanning.
+  /// low from the first instant), then starts scanning; `dark` keeps the panels dark.
   ///
   /// - Throws: ``SPIError`` or ``GPIOError`` naming the device or chip.
-  public init(board: HUB12Board, onFailure: (@Sendable () -> Void)? = nil) throws {
+  public init(board: HUB12Board, onFailure: (@Sendable () -> Void)? = nil, dark: Bool = false) throws {
     self.board = board
     self.onFailure = onFailure
+    self.dark = dark
     spi = try SpidevTransport(path: board.device, speedHz: board.speedHz)
     var chipPaths: [String] = []
     var routes = [(chip: Int, bit: UInt64)](repeating: (-1, 0), count: HUB12Board.Signal.allCases.count)
@@ -244,8 +249,9 @@ public final class HUB12Scanner: BatchTransport, @unchecked Sendable {
         var rows: UInt8 = 0
         for (index, bit) in select.enumerated() where group & (1 << index) != 0 { rows |= bit }
         try set(lat | select.reduce(0, |), lat | rows)
-        try set(on > 0 ? lat | oe : lat, on > 0 ? oeOn : 0)
-        lit = on > 0
+        let lights = on > 0 && !dark
+        try set(lights ? lat | oe : lat, lights ? oeOn : 0)
+        lit = lights
         let next = (group + 1) % board.scan
         if next == 0 {
           cycles += 1

@@ -117,6 +117,15 @@ public struct HUB75Board: Sendable, Equatable {
 
   /// This board at another full brightness.
   public func with(intensity: Int) throws(InvalidBoardValue) -> HUB75Board {
+    try copy(intensity: intensity, device: device)
+  }
+
+  /// This board with its registers mapped from another device (or file).
+  public func with(device: String) throws(InvalidBoardValue) -> HUB75Board {
+    try copy(intensity: intensity, device: device)
+  }
+
+  func copy(intensity: Int, device: String?) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
       name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
       rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,

@@ -64,13 +64,19 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
   var refreshes = 0, litNs: Int64 = 0, startNs: Int64 = 0, endNs: Int64 = 0, cpuNs: Int64 = 0
   var writesPerRefresh = 0, pulsesPerRefresh = 0
 
+  /// Whether OE stays high through every pulse: the refresh runs in full, with its timing,
+  /// and nothing lights (`marquee doctor` measures it so).
+  public let dark: Bool
+
   /// Maps the registers of `pi`, makes the map's lines outputs (OE high: dark) and starts
-  /// the loop; `warn` hears when the refresh rate falls short.
+  /// the loop; `warn` hears when the refresh rate falls short; `dark` keeps the panel dark
+  /// through every refresh.
   ///
   /// - Throws: ``GPIORegisterError`` (no device, permission, a pin used by SPI, I2C...).
-  public init(board: HUB75Board, pi: RaspberryPi, warn: (@Sendable (String) -> Void)? = nil) throws {
+  public init(board: HUB75Board, pi: RaspberryPi, warn: (@Sendable (String) -> Void)? = nil, dark: Bool = false) throws {
     self.board = board
     self.warn = warn
+    self.dark = dark
     gpio = try PiGPIORegisters(pi: pi, device: board.device)
     cpu = RealTimeThread.isolatedCPU()
     let lines = board.pins.namedLines(parallel: board.parallel)
@@ -201,6 +207,8 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
   /// Runs one refresh on the registers.
   func run(_ program: HUB75Program, oe: UInt32, pulseNs: [Int64]) {
     let (set, clear) = (gpio.setRegister, gpio.clearRegister)
+    // A dark run writes OE high where the pulse would drive it low.
+    let lightOE = dark ? set : clear
     let repeats = 1 + board.slowdown
     let duty = program.onFraction
     var writes = 0, pulses = 0
@@ -218,7 +226,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
           let full = pulseNs[Int(mask)]
           let lit = Int64(Double(full) * duty)
           let start = SystemClock.monotonicNanoseconds()
-          storeRegister(clear, oe)
+          storeRegister(lightOE, oe)
           let litEnd = start + lit
           HUB75Scanner.wait(until: litEnd)
           storeRegister(set, oe)

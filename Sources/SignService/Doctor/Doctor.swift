@@ -63,10 +63,12 @@ public struct Doctor: Sendable {
     return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
   }
 
-  /// Every check, in the order a person works through them.
-  public func findings() -> [Finding] {
+  /// Every check, in the order a person works through them; with a HUB75 or HUB12 board,
+  /// last, its refresh run for `refreshSeconds` with the panel dark (0: not run).
+  public func findings(refreshSeconds: Double = 3) -> [Finding] {
     var all = [machine()]
     all += [gpioAccess(), isolatedCore(), governor(), power(), realTimeThrottling(), oneWire(), busesOnPanelPins(), sound(), desktop()].compactMap { $0 }
+    if let refresh = refresh(seconds: refreshSeconds) { all.append(refresh) }
     return all
   }
 
