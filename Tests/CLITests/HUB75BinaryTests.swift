@@ -140,6 +140,43 @@ import Testing
     #expect(words[PiGPIORegisters.rp1RIO + PiGPIORegisters.rp1SetAlias] == 1 << 4, "the last write to the set alias: OE high, dark")
   }
 
+  /// Every row address kind on a Pi 5, the binary end to end: it claims the colour lines,
+  /// the clock, latch and OE and exactly the address lines its kind drives (the 128x64 ABC
+  /// panel, `b707`, that hzeller's Pi 5 code refuses, among them), refreshes, and gives
+  /// every line back.
+  @Test(arguments: [
+    ("direct", 64, 32), ("ab-shift", 64, 32), ("abcd-line", 32, 16), ("abc-shift", 64, 32), ("sm5266", 64, 64), ("b707", 128, 64),
+  ])
+  func onAPi5EveryRowAddressKindRuns(_ kind: String, _ columns: Int, _ rows: Int) throws {
+    let pi = PiFixtures.FakePi(tree: try PiFixtures.pi5Tree(), registers: try PiFixtures.rp1RegisterFile())
+    defer { pi.remove() }
+    let folder = NSTemporaryDirectory() + "marquee-pi5-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let multiplexing = kind == "abcd-line" ? "zstripe" : "direct"
+    let json = #"{"driver": "hub75", "panel": {"rows": \#(rows), "columns": \#(columns)}, "rowAddress": "\#(kind)", "multiplexing": "\#(multiplexing)", "colorDepth": 2}"#
+    try json.write(toFile: folder + "/board.json", atomically: true, encoding: .utf8)
+    let board = try #require(try SignBoard(json: json, path: "board.json").family as? HUB75Board)
+    let child = try BinaryRunner.start(
+      ["--board", folder + "/board.json", "--fps", "20", "Pi 5"], environment: HUB75BinaryTests.environment(registers: pi.registers, tree: pi.tree))
+    // The regular map: colours, clock, latch, OE; A-E are 22, 23, 24, 25, 15.
+    let always = [11, 27, 7, 8, 9, 10, 17, 4, 18], address = [22, 23, 24, 25, 15]
+    let driven = Set(board.rowAddress.lines(rowPairs: board.rowPairs).map { address[$0] })
+    #expect(eventually(within: 20) {
+      let words = (try? PiFixtures.words(pi.registers)) ?? []
+      return words.count == 0x30000 / 4 && (always + driven).allSatisfy { words[PiGPIORegisters.rp1Control($0)] & 0x1F == 5 }
+    }, "\(kind): the lines given to RIO")
+    let words = try PiFixtures.words(pi.registers)
+    for line in address where !driven.contains(line) {
+      #expect(words[PiGPIORegisters.rp1Control(line)] == 0x1F, "\(kind): GPIO \(line) is not an address line it drives")
+    }
+    child.send(SIGTERM)
+    let result = child.wait()
+    #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
+    let after = try PiFixtures.words(pi.registers)
+    for pin in always + address { #expect(after[PiGPIORegisters.rp1Control(pin)] == 0x1F, "\(kind): GPIO \(pin)'s function as it was") }
+  }
+
   @Test func aMachineThatIsNoPiIsRefused() throws {
     let pi = PiFixtures.FakePi(
       tree: try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: []),

@@ -214,16 +214,10 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     var writes = 0, pulses = 0
     program.words.withUnsafeBufferPointer { words in
       for word in words {
-        let mask = word & ~HUB75Program.tagMask
-        switch word & HUB75Program.tagMask {
-        case HUB75Program.setTag:
-          for _ in 0..<repeats { storeRegister(set, mask) }
+        if HUB75Scanner.write(word, set: set, clear: clear, repeats: repeats) {
           writes += repeats
-        case HUB75Program.clearTag:
-          for _ in 0..<repeats { storeRegister(clear, mask) }
-          writes += repeats
-        default:
-          let full = pulseNs[Int(mask)]
+        } else {
+          let full = pulseNs[Int(word & ~HUB75Program.tagMask)]
           let lit = Int64(Double(full) * duty)
           let start = SystemClock.monotonicNanoseconds()
           storeRegister(lightOE, oe)
@@ -240,6 +234,23 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
       }
     }
     (writesPerRefresh, pulsesPerRefresh) = (writes, pulses)
+  }
+
+  /// Writes one step of a program that is a register write (`repeats` times, the slowdown's
+  /// copies included) to the set or clear register; `false` for a pulse, which the caller
+  /// times.
+  @inline(__always)
+  static func write(_ word: UInt32, set: UnsafeMutablePointer<UInt32>, clear: UnsafeMutablePointer<UInt32>, repeats: Int) -> Bool {
+    let mask = word & ~HUB75Program.tagMask
+    switch word & HUB75Program.tagMask {
+    case HUB75Program.setTag:
+      for _ in 0..<repeats { storeRegister(set, mask) }
+    case HUB75Program.clearTag:
+      for _ in 0..<repeats { storeRegister(clear, mask) }
+    default:
+      return false
+    }
+    return true
   }
 
   /// Waits until the monotonic clock reads `deadline`: asleep for all but the last
