@@ -90,8 +90,11 @@ enum BoardFiles {
       "kind:    \(board.kind)",
       "size:    \(board.width)x\(board.height) pixels",
       "devices: \(board.devices.joined(separator: ", "))",
-      "\(units.count) \(board.unitName)\(units.count == 1 ? "" : "s"), in data order:",
     ]
+    if let hub75 = board.family as? HUB75Board, hub75.pixelMapper != .none {
+      lines.append("mapper:  \(hub75.pixelMapper): the chain's \(hub75.matrixWidth)x\(hub75.matrixHeight) canvas shown as \(hub75.width)x\(hub75.height), each panel below where it lands")
+    }
+    lines.append("\(units.count) \(board.unitName)\(units.count == 1 ? "" : "s"), in data order:")
     for (number, unit) in units.enumerated() {
       let first = unit.firstLED.map { ", first LED at x \($0.x), y \($0.y)" } ?? ""
       lines.append("  \(number + 1): \(unit.width)x\(unit.height) at x \(unit.x), y \(unit.y)\(first)")

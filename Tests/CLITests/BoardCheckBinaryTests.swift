@@ -27,6 +27,22 @@ import Testing
     #expect(byName.stdout.contains("devices: /dev/spidev0.0, /dev/gpiochip0"))
   }
 
+  /// A HUB75 board with pixel mappers: the mapper, and each panel where it lands on the
+  /// mapped sign (turned ones with their first LED at the far corner), not its place on the
+  /// chain.
+  @Test func checkShowsWhereAMappedBoardsPanelsLand() throws {
+    let json = #"{"driver": "hub75", "panel": {"rows": 32, "columns": 32}, "grid": {"columns": 4}, "pixelMapper": "U-mapper"}"#
+    try withBoard(json) { path in
+      let check = try BinaryRunner.run(["boards", "--check", path])
+      #expect(check.status == 0, "\(check.stderr)")
+      let lines = check.stdout.split(separator: "\n").map(String.init)
+      #expect(lines.contains("size:    64x64 pixels"))
+      #expect(lines.contains("mapper:  U-mapper: the chain's 128x32 canvas shown as 64x64, each panel below where it lands"), "\(lines)")
+      #expect(lines.contains("  1: 32x32 at x 32, y 0, first LED at x 32, y 0"), "\(lines)")
+      #expect(lines.contains("  4: 32x32 at x 32, y 32, first LED at x 63, y 63"), "\(lines)")
+    }
+  }
+
   @Test func theOldBusKeyIsReadWithANoticeNamingTheNewOne() throws {
     let old = #"{"driver": "ht16k33", "bus": "/dev/i2c-3", "module": "8x8", "backpacks": [{"address": "0x70"}]}"#
     try withBoard(old) { path in

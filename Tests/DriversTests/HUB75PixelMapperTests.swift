@@ -54,6 +54,19 @@ import Testing
     }
   }
 
+  /// The panels as `boards --check` and `identify` place them, from the same drawing: in
+  /// data order (P1 first), each one's box on the sign and its first LED, which a turned
+  /// panel has at the far corner.
+  @Test func theUnitsAreThePanelsWhereTheyLand() throws {
+    let units = try board("U-mapper", chain: 4).units
+    let expected: [(x: Int, y: Int, first: (Int, Int))] = [(32, 0, (32, 0)), (0, 0, (0, 0)), (0, 32, (31, 63)), (32, 32, (63, 63))]
+    #expect(units.count == 4)
+    for (unit, want) in zip(units, expected) {
+      #expect(unit.x == want.x && unit.y == want.y && unit.width == 32 && unit.height == 32, "\(unit)")
+      #expect(unit.firstLED.map { $0 == want.first } == true, "\(unit)")
+    }
+  }
+
   /// Two chains folded each: "--led-chain=8 --led-parallel=2": two slabs, one under the other.
   @Test func uMapperFoldsEachParallelChain() throws {
     let board = try board("U-mapper", columns: 32, rows: 16, chain: 4, parallel: 2)

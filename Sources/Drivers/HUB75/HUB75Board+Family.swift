@@ -14,7 +14,31 @@ extension HUB75Board: BoardFamily {
   public var kind: String { "hub75/\(panelColumns)x\(panelRows)-1:\(rowPairs)" + (multiplexing == .direct ? "" : "-\(multiplexing.rawValue)") }
   public var devices: [String] { [device ?? "/dev/gpiomem"] }
   public var unitName: String { "panel" }
-  public var units: [SignBoard.Unit] { panels.map { SignBoard.Unit(x: $0.x, y: $0.y, width: panelColumns, height: panelRows) } }
+  /// The panels in data order, each where the pixel mappers put it on the sign: the box its
+  /// pixels fill and the sign pixel of its first LED (the panel's own top-left corner as
+  /// wired), which shows how it is turned.
+  public var units: [SignBoard.Unit] {
+    let toMatrix = pixelMapper.table(for: chain)
+    let count = chainLength * parallel
+    var boxes = [(left: Int, top: Int, right: Int, bottom: Int)](repeating: (Int.max, Int.max, -1, -1), count: count)
+    var first = [(x: Int, y: Int)](repeating: (0, 0), count: count)
+    for y in 0..<height {
+      for x in 0..<width {
+        let matrix = Int(toMatrix[y * width + x])
+        let (column, row) = (matrix % matrixWidth, matrix / matrixWidth)
+        let panel = (row / panelRows) * chainLength + column / panelColumns
+        let box = boxes[panel]
+        boxes[panel] = (min(box.left, x), min(box.top, y), max(box.right, x), max(box.bottom, y))
+        if column % panelColumns == 0 && row % panelRows == 0 { first[panel] = (x, y) }
+      }
+    }
+    return panels.map { place in
+      let panel = (place.y / panelRows) * chainLength + place.x / panelColumns
+      let box = boxes[panel]
+      return SignBoard.Unit(
+        x: box.left, y: box.top, width: box.right - box.left + 1, height: box.bottom - box.top + 1, firstLED: first[panel])
+    }
+  }
   public var dataBus: BoardBus { .gpio }
 
   public func refusal(_ settings: BoardSettings) -> String? {
