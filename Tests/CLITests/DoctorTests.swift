@@ -129,7 +129,7 @@ import Testing
     let refresh = try #require(json["findings"]?.arrayValue?.last)
     #expect(refresh["check"] == .string("refresh") && refresh["verdict"] == .string("problem"), "\(result.stdout)")
     let found = { if case .string(let text)? = refresh["found"] { text } else { "" } }()
-    #expect(found.contains("Hz over 1 s (floor 100 Hz)") && found.contains("register writes a refresh") && found.contains("(the shortest is 3.0 µs)"), "\(found)")
+    #expect(found.contains("Hz over 1 s (floor 100 Hz) at 11 bitplanes") && found.contains("register writes a refresh") && found.contains("(the shortest is 3.0 µs)"), "\(found)")
     if case .string(let fix)? = refresh["fix"] { #expect(fix.hasPrefix("lower 'colorDepth' or 'lsbNanoseconds'")) } else { Issue.record("no fix") }
     let words = try PiFixtures.words(machine.root + (pi5 ? "/dev/gpiomem0" : "/dev/gpiomem"))
     if pi5 {

@@ -177,6 +177,33 @@ import Testing
     for pin in always + address { #expect(after[PiGPIORegisters.rp1Control(pin)] == 0x1F, "\(kind): GPIO \(pin)'s function as it was") }
   }
 
+  /// A board file without `colorDepth` takes the planes its colours need: one for pure red,
+  /// yellow or white text (each channel off or full; brightness is the OE duty), seven for
+  /// the named amber and eight for its red, whose levels need them; the trace's pulses say how many planes
+  /// each row pair shows, and the frame decodes right either way.
+  @Test(arguments: [("#ff0000", 1), ("#ffff00", 1), ("#ffffff", 1), ("amber", 7), ("red", 8)])
+  func aBoardWithoutDepthTakesThePlanesItsColoursNeed(_ color: String, _ planes: Int) throws {
+    let folder = NSTemporaryDirectory() + "marquee-depth-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let json = #"{"driver": "hub75", "panel": {"rows": 16, "columns": 32}}"#
+    try json.write(toFile: folder + "/board.json", atomically: true, encoding: .utf8)
+    let run = try BinaryRunner.run(["--board", folder + "/board.json", "--hub75-dump", folder + "/trace.txt", "--frames", "1", "--color", color, "Hi"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let read = try HUB75Trace.read(try String(contentsOfFile: folder + "/trace.txt", encoding: .utf8))
+    let pulses = read.steps.filter { if case .pulse = $0 { true } else { false } }
+    #expect(pulses.count == 8 * planes, "\(color): \(pulses.count) pulses for 8 row pairs")
+    let board = try #require(try SignBoard(json: json, path: "board.json").family as? HUB75Board)
+    let fitted = board.fitted(to: [try #require(LEDColor(color)).rgb])
+    #expect(fitted.colorDepth == planes)
+    var panels = HUB75Emulator(board: fitted)
+    for step in read.steps { panels.run(step) }
+    let frame = try HUB12KernelTests.expected("Hi", width: 32, height: 16)
+    var wrong = 0
+    for y in 0..<16 { for x in 0..<32 where (panels.color(x: x, y: y) != (0, 0, 0)) != frame[x, y] { wrong += 1 } }
+    #expect(wrong == 0 && panels.badSelections == 0)
+  }
+
   @Test func aMachineThatIsNoPiIsRefused() throws {
     let pi = PiFixtures.FakePi(
       tree: try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: []),

@@ -56,9 +56,10 @@ extension HUB75Board: BoardFamily {
   /// falls short; the loop's figures go to `settings.report` at the end (the front end says where:
   /// marquee-bench asks for them).
   public func drive(_ settings: BoardSettings, _ visitor: inout some DisplayVisitor) throws {
-    let encoder = HUB75Encoder(board: self, color: settings.color, regions: settings.regions)
+    let board = fitted(to: settings)
+    let encoder = HUB75Encoder(board: board, color: settings.color, regions: settings.regions)
     if let dump = settings.dumpPath {
-      var display = try EncodedDisplay(encoder: encoder, transport: try HUB75DumpTransport(path: dump, board: self))
+      var display = try EncodedDisplay(encoder: encoder, transport: try HUB75DumpTransport(path: dump, board: board))
       try visitor.visit(&display)
       return
     }
@@ -66,7 +67,7 @@ extension HUB75Board: BoardFamily {
     do { pi = try RaspberryPi.detect() } catch { throw BoardDriveError(error.description) }
     let scanner: HUB75Scanner
     do {
-      scanner = try HUB75Scanner(board: self, pi: pi, warn: settings.warn)
+      scanner = try HUB75Scanner(board: board, pi: pi, warn: settings.warn)
     } catch let error as GPIORegisterError {
       throw BoardDriveError(error.description)
     }
@@ -92,6 +93,11 @@ extension HUB75Board: BoardFamily {
   }
 
   public func emulate<Screen: Display>(on screen: Screen, _ settings: BoardSettings, _ visitor: inout some DisplayVisitor) throws {
-    try show(HUB75Emulation(board: self, color: settings.color, regions: settings.regions), on: screen, &visitor)
+    try show(HUB75Emulation(board: fitted(to: settings), color: settings.color, regions: settings.regions), on: screen, &visitor)
+  }
+
+  /// This board at the depth the run's colours need (``fitted(to:)``).
+  func fitted(to settings: BoardSettings) -> HUB75Board {
+    fitted(to: [settings.color] + settings.regions.map(\.color))
   }
 }

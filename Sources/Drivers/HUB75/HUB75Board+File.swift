@@ -33,7 +33,7 @@ extension HUB75Board {
     let rowAddress = try fields.choice("rowAddress", HUB75RowAddress.allCases.map(\.rawValue)).flatMap(HUB75RowAddress.init) ?? .direct
     let multiplexing = try fields.choice("multiplexing", HUB75Multiplexing.allCases.map(\.rawValue)).flatMap(HUB75Multiplexing.init) ?? .direct
     let name = try fields.string("name") ?? "hub75"
-    let colorDepth = try fields.integer("colorDepth", in: 1...11) ?? 8
+    let givenDepth = try fields.integer("colorDepth", in: 1...11)
     let lsbNanoseconds = try fields.integer("lsbNanoseconds", in: 50...3000) ?? 130
     let slowdown = try fields.integer("slowdown", in: 0...10) ?? 1
     let intensity = try fields.intensity(in: 0...15) ?? 15
@@ -46,9 +46,9 @@ extension HUB75Board {
       let pixelMapper = try mapperText.map { text throws(InvalidBoardValue) in try HUB75PixelMapper(parsing: text) } ?? .none
       return try HUB75Board(
         name: name, panelColumns: columns, panelRows: rows, chainLength: chainLength, parallel: parallel, pins: pins,
-        rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
+        rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: givenDepth ?? 8, lsbNanoseconds: lsbNanoseconds,
         slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
-        panelInit: panelInit, pixelMapper: pixelMapper)
+        panelInit: panelInit, pixelMapper: pixelMapper, depthFromContent: givenDepth == nil)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)
     }

@@ -24,6 +24,9 @@ public struct HUB75Board: Sendable, Equatable {
   public let multiplexing: HUB75Multiplexing
   /// Bitplanes per refresh, 1 to 11: 2^n levels of each colour.
   public let colorDepth: Int
+  /// Whether the depth is chosen from the colours shown (the board file gives none):
+  /// ``fitted(to:)`` picks the fewest planes that show them.
+  public let depthFromContent: Bool
   /// The time unit of the top bitplane's neighbours, as hzeller's `--led-pwm-lsb-nanoseconds`:
   /// bitplane b of n lights for this × 2^(11 − n + b) nanoseconds, so the lit time of a
   /// refresh does not change with the depth.
@@ -62,7 +65,8 @@ public struct HUB75Board: Sendable, Equatable {
     name: String, panelColumns: Int = 64, panelRows: Int = 32, chainLength: Int = 1, parallel: Int = 1,
     pins: HUB75PinMap = .regular, rowAddress: HUB75RowAddress = .direct, multiplexing: HUB75Multiplexing = .direct,
     colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, intensity: Int = 15, refreshHz: Int? = nil,
-    lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil, pixelMapper: HUB75PixelMapper = .none
+    lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil, pixelMapper: HUB75PixelMapper = .none,
+    depthFromContent: Bool = false
   ) throws(InvalidBoardValue) {
     let check = InvalidBoardValue.check
     try check(panelColumns, 8...256, "panel.columns")
@@ -108,6 +112,7 @@ public struct HUB75Board: Sendable, Equatable {
     (self.panelColumns, self.panelRows, self.chainLength, self.parallel) = (panelColumns, panelRows, chainLength, parallel)
     (self.pins, self.rowAddress, self.multiplexing) = (pins, rowAddress, multiplexing)
     (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.intensity) = (colorDepth, lsbNanoseconds, slowdown, intensity)
+    self.depthFromContent = depthFromContent
     (self.refreshHz, self.lightnessCorrection, self.device, self.panelInit) = (refreshHz, lightnessCorrection, device, panelInit)
     let chain = HUB75PixelMapper.Chain(panelColumns: panelColumns, panelRows: panelRows, length: chainLength, parallel: parallel)
     if let problem = pixelMapper.problem(for: chain) { throw InvalidBoardValue(field: "pixelMapper", reason: problem) }
@@ -117,20 +122,43 @@ public struct HUB75Board: Sendable, Equatable {
 
   /// This board at another full brightness.
   public func with(intensity: Int) throws(InvalidBoardValue) -> HUB75Board {
-    try copy(intensity: intensity, device: device)
+    try copy(intensity: intensity, device: device, colorDepth: colorDepth)
   }
 
   /// This board with its registers mapped from another device (or file).
   public func with(device: String) throws(InvalidBoardValue) -> HUB75Board {
-    try copy(intensity: intensity, device: device)
+    try copy(intensity: intensity, device: device, colorDepth: colorDepth)
   }
 
-  func copy(intensity: Int, device: String?) throws(InvalidBoardValue) -> HUB75Board {
+  /// This board at the fewest bitplanes that show `colors` as the full depth would, when
+  /// its depth comes from the content; itself otherwise.
+  ///
+  /// Brightness comes from the OE duty, not the levels, so a colour whose channels are each
+  /// off or full (red, green, white...) needs one plane; any other takes the planes its
+  /// levels need to land within half a step of 8 bits (at most ``colorDepth``).
+  public func fitted(to colors: [RGBColor]) -> HUB75Board {
+    guard depthFromContent else { return self }
+    let depth = HUB75Board.depthNeeded(for: colors, lightness: lightnessCorrection, most: colorDepth)
+    return depth == colorDepth ? self : (try? copy(intensity: intensity, device: device, colorDepth: depth)) ?? self
+  }
+
+  /// The fewest planes (1 to `most`) at which every channel of `colors` is within half an
+  /// 8-bit step of its exact share of full.
+  public static func depthNeeded(for colors: [RGBColor], lightness: Bool, most: Int) -> Int {
+    let shares = colors.flatMap { [$0.red, $0.green, $0.blue] }.map { HUB75Encoder.share($0, lightness: lightness) }
+    for depth in 1..<most {
+      let top = Double((1 << depth) - 1)
+      if shares.allSatisfy({ abs(($0 * top).rounded() / top - $0) <= 0.5 / 255 }) { return depth }
+    }
+    return most
+  }
+
+  func copy(intensity: Int, device: String?, colorDepth: Int) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
       name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
       rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
       slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
-      panelInit: panelInit, pixelMapper: pixelMapper)
+      panelInit: panelInit, pixelMapper: pixelMapper, depthFromContent: depthFromContent)
   }
 
   /// The chain as the pixel mappers see it.

@@ -112,11 +112,16 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
   /// turned into luminance, or linear.
   public static func level(_ value: UInt8, depth: Int, lightness: Bool) -> Int {
     let top = Double((1 << depth) - 1)
+    return Int((share(value, lightness: lightness) * top).rounded())
+  }
+
+  /// The share of full on-time an 8-bit colour value asks for: its CIE 1931 lightness
+  /// turned into luminance, or linear.
+  public static func share(_ value: UInt8, lightness: Bool) -> Double {
     let fraction = Double(value) / 255
-    guard lightness else { return Int((fraction * top).rounded()) }
+    guard lightness else { return fraction }
     let l = fraction * 100
-    let luminance = l <= 8 ? l / 902.3 : ((l + 16) / 116) * ((l + 16) / 116) * ((l + 16) / 116)
-    return Int((luminance * top).rounded())
+    return l <= 8 ? l / 902.3 : ((l + 16) / 116) * ((l + 16) / 116) * ((l + 16) / 116)
   }
 
   /// Dark until the first frame: nothing to run.

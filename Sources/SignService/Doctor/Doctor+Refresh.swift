@@ -39,7 +39,7 @@ extension Doctor {
     let floor = board.refreshHz ?? HUB75Board.flickerFloorHz
     let shortest = Double(board.pulseNanoseconds(plane: 0)) / 1000
     let found =
-      "\(Int(figures.refreshHz)) Hz over \(Doctor.seconds(seconds)) (floor \(floor) Hz), \(figures.writesPerRefresh) register writes a refresh; "
+      "\(Int(figures.refreshHz)) Hz over \(Doctor.seconds(seconds)) (floor \(floor) Hz) at \(board.colorDepth) bitplanes, \(figures.writesPerRefresh) register writes a refresh; "
       + "pulses lit too long by \(Doctor.micro(figures.pulseLateP99)) µs at p99, \(Doctor.micro(figures.pulseLateMax)) µs at worst "
       + "(the shortest is \(Doctor.micro(shortest)) µs)" + (figures.realTime ? "" : "; not at real-time priority")
     return verdict(
