@@ -204,6 +204,28 @@ import Testing
     #expect(wrong == 0 && panels.badSelections == 0)
   }
 
+  /// `ditherBits` in a board file: the trace holds 2^d refreshes of the top planes, and the
+  /// emulated panels add them up to 2^d times the frame's levels in the sign's colour.
+  @Test func aDitheredBoardsTraceAddsUpToTheFrame() throws {
+    let folder = NSTemporaryDirectory() + "marquee-dither-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let json = #"{"driver": "hub75", "panel": {"rows": 16, "columns": 32}, "colorDepth": 6, "ditherBits": 2}"#
+    try json.write(toFile: folder + "/board.json", atomically: true, encoding: .utf8)
+    let run = try BinaryRunner.run(["--board", folder + "/board.json", "--hub75-dump", folder + "/trace.txt", "--frames", "1", "--color", "amber", "Hi"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let board = try #require(try SignBoard(json: json, path: "board.json").family as? HUB75Board)
+    var panels = HUB75Emulator(board: board)
+    for step in try HUB75Trace.read(try String(contentsOfFile: folder + "/trace.txt", encoding: .utf8)).steps { panels.run(step) }
+    #expect(panels.pulses.enumerated().allSatisfy { $0.element == ($0.offset % 6 < 2 ? 0 : 4) }, "4 refreshes of planes 2-5")
+    let level = { (value: UInt8) in min(HUB75Encoder.level(value, depth: 6, lightness: true), 64 - 4) << 2 }
+    let amber = (level(LEDColor.amber.rgb.red), level(LEDColor.amber.rgb.green), level(LEDColor.amber.rgb.blue))
+    let frame = try HUB12KernelTests.expected("Hi", width: 32, height: 16)
+    var wrong = 0
+    for y in 0..<16 { for x in 0..<32 where panels.color(x: x, y: y) != (frame[x, y] ? amber : (0, 0, 0)) { wrong += 1 } }
+    #expect(wrong == 0)
+  }
+
   @Test func aMachineThatIsNoPiIsRefused() throws {
     let pi = PiFixtures.FakePi(
       tree: try PiFixtures.deviceTree(["radxa,rock-5b", "rockchip,rk3588"], model: "Radxa ROCK 5B", ranges: []),

@@ -401,3 +401,52 @@ import Testing
     #expect(error?.description == "\(path): map 196608 bytes of registers from a file of 4096 bytes failed: Invalid argument")
   }
 }
+
+/// Temporal dithering (hzeller's `--led-pwm-dither-bits`): a program of 2^d refreshes, each
+/// shifting the top `depth − d` planes, whose lit weights add up to 2^d times each level
+/// (the top 2^d − 1 levels show as the highest the shown planes reach).
+@Suite struct HUB75DitherTests {
+  @Test(arguments: [(4, 1), (4, 2), (6, 2), (8, 1), (8, 2)])
+  func theRefreshesAddUpToTheLevels(_ depth: Int, _ dither: Int) throws {
+    let board = try HUB75Board(name: "dither", panelColumns: 32, panelRows: 16, colorDepth: depth, lightnessCorrection: false, ditherBits: dither)
+    let plain = try HUB75Board(name: "plain", panelColumns: 32, panelRows: 16, colorDepth: depth, lightnessCorrection: false)
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<12 {
+      let color = RGBColor(red: .random(in: 0...255, using: &generator), green: .random(in: 0...255, using: &generator), blue: .random(in: 0...255, using: &generator))
+      var frame = Frame(width: 32, height: 16)
+      frame.pixels.fill(x: 3, y: 2, width: 20, height: 11, lit: true)
+      var encoder = HUB75Encoder(board: board, color: color)
+      var program = HUB75Program()
+      encoder.encode(frame, into: &program)
+      #expect(program.refreshes == 1 << dither)
+      var panels = HUB75Emulator(board: board)
+      panels.run(program)
+      let top = (1 << depth) - (1 << dither)
+      let levels = [color.red, color.green, color.blue].map { min(HUB75Encoder.level($0, depth: depth, lightness: false), top) << dither }
+      #expect(panels.color(x: 5, y: 5) == (levels[0], levels[1], levels[2]), "\(color) at depth \(depth), dither \(dither)")
+      #expect(panels.color(x: 0, y: 0) == (0, 0, 0))
+      // Each row pair: the low planes never, the others once in every refresh.
+      for row in 0..<board.rowPairs {
+        for plane in 0..<depth { #expect(panels.pulses[row * depth + plane] == (plane < dither ? 0 : 1 << dither)) }
+      }
+      #expect(panels.badSelections == 0 && panels.clockWithData == 0)
+      // Fewer writes a refresh than the same picture undithered.
+      var plainEncoder = HUB75Encoder(board: plain, color: color)
+      var plainProgram = HUB75Program()
+      plainEncoder.encode(frame, into: &plainProgram)
+      #expect(program.words.count / program.refreshes < plainProgram.words.count)
+    }
+  }
+
+  @Test func ditherBitsMustLeaveAPlaneAndBoardFilesTakeThem() throws {
+    #expect(throws: InvalidBoardValue(field: "ditherBits", reason: "2 leaves no plane of 2 to show: it must be below colorDepth")) {
+      _ = try HUB75Board(name: "d", colorDepth: 2, ditherBits: 2)
+    }
+    #expect(throws: InvalidBoardValue.self) { _ = try HUB75Board(name: "d", ditherBits: 3) }
+    let board = try #require(try SignBoard(json: #"{"driver": "hub75", "ditherBits": 2}"#, path: "d.json").family as? HUB75Board)
+    #expect(board.ditherBits == 2 && board.depthFromContent)
+    // A pure colour needs one plane: no dithering is left to do.
+    #expect(board.fitted(to: [RGBColor(red: 255, green: 0, blue: 0)]).ditherBits == 0)
+    #expect(board.fitted(to: [LEDColor.amber.rgb]).ditherBits == 2)
+  }
+}

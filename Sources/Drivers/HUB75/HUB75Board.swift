@@ -24,6 +24,11 @@ public struct HUB75Board: Sendable, Equatable {
   public let multiplexing: HUB75Multiplexing
   /// Bitplanes per refresh, 1 to 11: 2^n levels of each colour.
   public let colorDepth: Int
+  /// The lowest planes shown by temporal dithering, 0 to 2 (hzeller's
+  /// `--led-pwm-dither-bits`): each refresh shifts `colorDepth − ditherBits` planes, and the
+  /// levels' low bits are shown as one more step of the lowest plane shown in their share of
+  /// 2^ditherBits refreshes. Fewer writes a refresh; the low bits flicker at the rate / 2^d.
+  public let ditherBits: Int
   /// Whether the depth is chosen from the colours shown (the board file gives none):
   /// ``fitted(to:)`` picks the fewest planes that show them.
   public let depthFromContent: Bool
@@ -66,7 +71,7 @@ public struct HUB75Board: Sendable, Equatable {
     pins: HUB75PinMap = .regular, rowAddress: HUB75RowAddress = .direct, multiplexing: HUB75Multiplexing = .direct,
     colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, intensity: Int = 15, refreshHz: Int? = nil,
     lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil, pixelMapper: HUB75PixelMapper = .none,
-    depthFromContent: Bool = false
+    depthFromContent: Bool = false, ditherBits: Int = 0
   ) throws(InvalidBoardValue) {
     let check = InvalidBoardValue.check
     try check(panelColumns, 8...256, "panel.columns")
@@ -80,6 +85,10 @@ public struct HUB75Board: Sendable, Equatable {
         field: "grid.rows", reason: "\(parallel) parallel chains, and the '\(pins.name)' wiring has lines for \(pins.chains.count)")
     }
     try check(colorDepth, 1...11, "colorDepth")
+    try check(ditherBits, 0...2, "ditherBits")
+    guard ditherBits < colorDepth || depthFromContent else {
+      throw InvalidBoardValue(field: "ditherBits", reason: "\(ditherBits) leaves no plane of \(colorDepth) to show: it must be below colorDepth")
+    }
     try check(lsbNanoseconds, 50...3000, "lsbNanoseconds")
     try check(slowdown, 0...10, "slowdown")
     try check(intensity, 0...15, "intensity")
@@ -113,6 +122,8 @@ public struct HUB75Board: Sendable, Equatable {
     (self.pins, self.rowAddress, self.multiplexing) = (pins, rowAddress, multiplexing)
     (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.intensity) = (colorDepth, lsbNanoseconds, slowdown, intensity)
     self.depthFromContent = depthFromContent
+    // A depth from the content may be smaller than the dither bits asked for: fewer then.
+    self.ditherBits = min(ditherBits, colorDepth - 1)
     (self.refreshHz, self.lightnessCorrection, self.device, self.panelInit) = (refreshHz, lightnessCorrection, device, panelInit)
     let chain = HUB75PixelMapper.Chain(panelColumns: panelColumns, panelRows: panelRows, length: chainLength, parallel: parallel)
     if let problem = pixelMapper.problem(for: chain) { throw InvalidBoardValue(field: "pixelMapper", reason: problem) }
@@ -158,7 +169,7 @@ public struct HUB75Board: Sendable, Equatable {
       name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
       rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
       slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
-      panelInit: panelInit, pixelMapper: pixelMapper, depthFromContent: depthFromContent)
+      panelInit: panelInit, pixelMapper: pixelMapper, depthFromContent: depthFromContent, ditherBits: ditherBits)
   }
 
   /// The chain as the pixel mappers see it.

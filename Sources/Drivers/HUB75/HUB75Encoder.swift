@@ -16,7 +16,8 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
   let sources: [Int32]
   /// The palette index of each source (the colour of its zone).
   let sourceColors: [UInt8]
-  /// For each palette colour and plane: its red, green and blue bits (1, 2, 4).
+  /// For each refresh of the dither cycle, palette colour and plane shown: its red, green
+  /// and blue bits (1, 2, 4).
   let planeBits: [UInt8]
   /// For each slot and each combination of colour bits: the GPIO mask.
   let slotMasks: [UInt32]
@@ -45,11 +46,19 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
       let level = { (value: UInt8) in HUB75Encoder.level(value, depth: depth, lightness: board.lightnessCorrection) }
       return (level(color.red), level(color.green), level(color.blue))
     }
+    // With d dither bits, refresh i of 2^d shows each level's high bits, plus one where the
+    // low bits say (spread over the refreshes): their average is the level.
+    let dither = board.ditherBits, shown = depth - dither
     var planeBits: [UInt8] = []
-    for color in palette {
-      for plane in 0..<depth {
-        let red = (color.red >> plane) & 1, green = (color.green >> plane) & 1, blue = (color.blue >> plane) & 1
-        planeBits.append(UInt8(red | green << 1 | blue << 2))
+    for refresh in 0..<(1 << dither) {
+      for color in palette {
+        let levels = [color.red, color.green, color.blue].map { level in
+          min((level >> dither) + (HUB75Encoder.ditherRank(refresh, bits: dither) < level & ((1 << dither) - 1) ? 1 : 0), (1 << shown) - 1)
+        }
+        for plane in 0..<shown {
+          let red = (levels[0] >> plane) & 1, green = (levels[1] >> plane) & 1, blue = (levels[2] >> plane) & 1
+          planeBits.append(UInt8(red | green << 1 | blue << 2))
+        }
       }
     }
     self.planeBits = planeBits
@@ -105,7 +114,15 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
       board.rowAddress.select(row, rowPairs: rowPairs, lines: pins.addressMasks, into: &select)
       selectWords += select.words.count
     }
-    maximumWords = 1 + rowPairs * depth * (3 * clocks + 3) + (board.rowAddress.rewritesEveryPlane ? depth : 1) * selectWords
+    maximumWords = 1 + (1 << dither) * (rowPairs * shown * (3 * clocks + 3) + (board.rowAddress.rewritesEveryPlane ? shown : 1) * selectWords)
+  }
+
+  /// The turn (0 to 2^bits − 1) of refresh `refresh` to show a level's extra step: refresh
+  /// turns in bit-reversed order, so a step shown in half the refreshes alternates.
+  static func ditherRank(_ refresh: Int, bits: Int) -> Int {
+    var rank = 0
+    for bit in 0..<bits where refresh & (1 << bit) != 0 { rank |= 1 << (bits - 1 - bit) }
+    return rank
   }
 
   /// The level (0 to 2^depth − 1) of an 8-bit colour value: its CIE 1931 lightness
@@ -146,8 +163,10 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
   }
 
   func encode(_ words: [UInt64], into program: inout HUB75Program) {
-    let (clocks, slots, depth) = (board.clocksPerRow, self.slots, board.colorDepth)
+    let (clocks, slots, dither) = (board.clocksPerRow, self.slots, board.ditherBits)
+    let shown = board.colorDepth - dither, colorCount = palette.count
     let (clock, latch, colourMask) = (self.clock, self.latch, self.colourMask)
+    program.refreshes = 1 << dither
     // A known start: colour lines, clock and latch low.
     program.clear(colourMask | clock | latch)
     var levels: UInt32 = 0
@@ -156,31 +175,35 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
         planeBits.withUnsafeBufferPointer { planeBits in
           slotMasks.withUnsafeBufferPointer { masks in
             words.withUnsafeBufferPointer { words in
-              for row in 0..<board.rowPairs {
-                for plane in 0..<depth {
-                  var at = row * clocks * slots
-                  for _ in 0..<clocks {
-                    var word: UInt32 = 0
-                    for slot in 0..<slots {
-                      let source = Int(sources[at + slot])
-                      if source >= 0 && (words[source >> 6] >> UInt64(source & 63)) & 1 != 0 {
-                        word |= masks[slot << 3 + Int(planeBits[Int(colors[at + slot]) * depth + plane])]
+              for refresh in 0..<(1 << dither) {
+                for row in 0..<board.rowPairs {
+                  for plane in 0..<shown {
+                    let bitsBase = refresh * colorCount * shown + plane
+                    var at = row * clocks * slots
+                    for _ in 0..<clocks {
+                      var word: UInt32 = 0
+                      for slot in 0..<slots {
+                        let source = Int(sources[at + slot])
+                        if source >= 0 && (words[source >> 6] >> UInt64(source & 63)) & 1 != 0 {
+                          word |= masks[slot << 3 + Int(planeBits[bitsBase + Int(colors[at + slot]) * shown])]
+                        }
                       }
+                      at += slots
+                      // The falling edge carries the lines that go low; those that go high
+                      // are set next, and the rising edge comes in a write of its own.
+                      program.clear(levels & ~word | clock)
+                      program.set(word & ~levels)
+                      program.set(clock)
+                      levels = word
                     }
-                    at += slots
-                    // The falling edge carries the lines that go low; those that go high
-                    // are set next, and the rising edge comes in a write of its own.
-                    program.clear(levels & ~word | clock)
-                    program.set(word & ~levels)
-                    program.set(clock)
-                    levels = word
+                    if plane == 0 || board.rowAddress.rewritesEveryPlane {
+                      board.rowAddress.select(row, rowPairs: board.rowPairs, lines: addressLines, into: &program)
+                    }
+                    program.set(latch)
+                    program.clear(latch)
+                    // The plane's own weight: the lowest `dither` planes are never shown.
+                    program.pulse(plane: plane + dither)
                   }
-                  if plane == 0 || board.rowAddress.rewritesEveryPlane {
-                    board.rowAddress.select(row, rowPairs: board.rowPairs, lines: addressLines, into: &program)
-                  }
-                  program.set(latch)
-                  program.clear(latch)
-                  program.pulse(plane: plane)
                 }
               }
             }

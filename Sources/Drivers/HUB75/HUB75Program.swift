@@ -22,6 +22,9 @@ public struct HUB75Program: ByteBatch, Sendable, Equatable {
   /// The share of each pulse's time the LEDs are lit (brightness by the OE duty), 0 for a
   /// dark sign (nothing to run).
   public internal(set) var onFraction = 0.0
+  /// The refreshes the program holds: 1, or 2^d with d dither bits (each shows the low
+  /// bits of the levels in its turn).
+  public internal(set) var refreshes = 1
 
   public init() {}
 
@@ -34,6 +37,7 @@ public struct HUB75Program: ByteBatch, Sendable, Equatable {
   public mutating func removeAll() {
     words.removeAll(keepingCapacity: true)
     onFraction = 0
+    refreshes = 1
   }
 
   /// The steps, decoded.
@@ -84,5 +88,6 @@ public struct HUB75Program: ByteBatch, Sendable, Equatable {
     words.reserveCapacity(other.words.capacity)
     words.append(contentsOf: other.words)
     onFraction = other.onFraction
+    refreshes = other.refreshes
   }
 }

@@ -169,11 +169,12 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
       heartbeat.working(at: begin)
       run(current, oe: oe, pulseNs: pulseNs)
       let end = SystemClock.monotonicNanoseconds()
-      refreshes += 1
+      // A dithered program holds several refreshes.
+      refreshes += current.refreshes
       finishedRefreshes.store(refreshes, ordering: .relaxed)
       // The refresh rate over each second: below the floor, say so once.
       if windowStart == 0 { (windowStart, windowRefreshes) = (end, 0) }
-      windowRefreshes += 1
+      windowRefreshes += current.refreshes
       if end - windowStart >= 1_000_000_000 {
         let rate = Double(windowRefreshes) / (Double(end - windowStart) / 1e9)
         if rate < floor && !warned, let warn {
@@ -189,8 +190,8 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
       // stop mid-pulse leaves one row lit that long.
       var wake = end + (end - begin) / 16
       if let period {
-        deadline += period
-        if end - deadline > period { deadline = end }
+        deadline += period * Int64(current.refreshes)
+        if end - deadline > period * Int64(current.refreshes) { deadline = end }
         wake = max(wake, deadline)
       }
       // Still "working" through the short rest: the next refresh renews the mark, so a loop
@@ -233,7 +234,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
         }
       }
     }
-    (writesPerRefresh, pulsesPerRefresh) = (writes, pulses)
+    (writesPerRefresh, pulsesPerRefresh) = (writes / program.refreshes, pulses / program.refreshes)
   }
 
   /// Writes one step of a program that is a register write (`repeats` times, the slowdown's
