@@ -24,6 +24,8 @@ struct HUB75Refresh {
         measure(sign.name, columns: sign.columns, rows: sign.rows, chain: sign.chain, depth: depth)
       }
     }
+    // The same pictures against hzeller's library: writes per clock and the rates on a Pi.
+    HUB75Comparison().run()
   }
 
   func measure(_ name: String, columns: Int, rows: Int, chain: Int, depth: Int) {

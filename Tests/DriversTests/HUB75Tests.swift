@@ -450,3 +450,58 @@ import Testing
     #expect(board.fitted(to: [LEDColor.amber.rgb]).ditherBits == 2)
   }
 }
+
+/// The refresh loop's order of writes, recorded: the next plane is shifted while a pulse is
+/// lit, the latch and the address never change while lit, every pulse is lit at least its
+/// time and starts no sooner than the one before it ended its whole time.
+@Suite struct HUB75OverlapTests {
+  struct Recorder: HUB75Registers {
+    var events: [(set: Bool, mask: UInt32, ns: Int64)] = []
+    mutating func set(_ mask: UInt32) { events.append((true, mask, SystemClock.monotonicNanoseconds())) }
+    mutating func clear(_ mask: UInt32) { events.append((false, mask, SystemClock.monotonicNanoseconds())) }
+  }
+
+  @Test(arguments: [HUB75RowAddress.direct, .abShift, .sm5266])
+  func theNextPlaneIsShiftedWhileAPulseIsLit(_ kind: HUB75RowAddress) throws {
+    let path = try PiFixtures.registerFile(length: 4096)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let board = try HUB75Board(
+      name: "overlap", panelColumns: 64, panelRows: 32, rowAddress: kind, colorDepth: 4, lsbNanoseconds: 200, slowdown: 0, device: path)
+    let scanner = try HUB75Scanner(board: board, pi: HUB75Tests.pi4)
+    defer { try? scanner.finish() }
+    var frame = Frame(width: 64, height: 32)
+    for y in 0..<32 { for x in 0..<64 where (x + y) % 3 == 0 { frame.pixels[x, y] = true } }
+    var encoder = HUB75Encoder(board: board, color: LEDColor.amber.rgb)
+    var program = HUB75Program()
+    encoder.encode(frame, into: &program)
+    let oe = UInt32(1) << UInt32(board.pins.oe)
+    let pulseNs = (0..<board.colorDepth).map { Int64(board.pulseNanoseconds(plane: $0)) }
+    var recorder = Recorder()
+    scanner.run(program, oe: oe, pulseNs: pulseNs, on: &recorder)
+    // The writes other than OE's are the program's, in order.
+    let written = recorder.events.filter { $0.mask != oe }.map { $0.set ? HUB75Program.Step.set($0.mask) : .clear($0.mask) }
+    #expect(written == program.steps.filter { if case .pulse = $0 { false } else { true } })
+    // Each pulse: lit at least its time, nothing but colour and clock while lit, and the
+    // whole time of the one before passed.
+    let darkOnly = board.pins.addressMasks.reduce(UInt32(1) << UInt32(board.pins.lat), |)
+    let planes = program.steps.compactMap { if case .pulse(let plane) = $0 { plane } else { nil } }
+    var litStart: Int64?, pulse = 0, previousEnd: Int64 = 0, shiftedWhileLit = 0
+    for event in recorder.events {
+      if event.mask == oe {
+        if !event.set {
+          #expect(event.ns >= previousEnd, "pulse \(pulse) started before the last one's whole time")
+          litStart = event.ns
+        } else if let start = litStart {
+          #expect(event.ns - start >= pulseNs[planes[pulse]], "pulse \(pulse) lit too short")
+          previousEnd = start + pulseNs[planes[pulse]]
+          (litStart, pulse) = (nil, pulse + 1)
+        }
+      } else if litStart != nil {
+        #expect(event.mask & darkOnly == 0, "the latch or an address line changed while lit")
+        shiftedWhileLit += 1
+      }
+    }
+    #expect(pulse == planes.count)
+    #expect(shiftedWhileLit > program.words.count / 4, "most shifting happens under a pulse: \(shiftedWhileLit) of \(program.words.count)")
+  }
+}

@@ -67,6 +67,12 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
   /// Whether OE stays high through every pulse: the refresh runs in full, with its timing,
   /// and nothing lights (`marquee doctor` measures it so).
   public let dark: Bool
+  /// The lines that must not change while a row pair is lit: the latch and the address
+  /// lines (the colour lines and the clock may: they only fill the shift registers).
+  let changedOnlyInTheDark: UInt32
+  /// How long the last few writes between two looks at the clock took, while a pulse was
+  /// lit: the loop ends a pulse before the next batch of writes would run past it.
+  var batchNanoseconds: Int64 = 2_000
 
   /// Maps the registers of `pi`, makes the map's lines outputs (OE high: dark) and starts
   /// the loop; `warn` hears when the refresh rate falls short; `dark` keeps the panel dark
@@ -77,6 +83,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     self.board = board
     self.warn = warn
     self.dark = dark
+    changedOnlyInTheDark = board.pins.addressMasks.reduce(1 << UInt32(board.pins.lat), |)
     gpio = try PiGPIORegisters(pi: pi, device: board.device)
     cpu = RealTimeThread.isolatedCPU()
     let lines = board.pins.namedLines(parallel: board.parallel)
@@ -207,51 +214,8 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
 
   /// Runs one refresh on the registers.
   func run(_ program: HUB75Program, oe: UInt32, pulseNs: [Int64]) {
-    let (set, clear) = (gpio.setRegister, gpio.clearRegister)
-    // A dark run writes OE high where the pulse would drive it low.
-    let lightOE = dark ? set : clear
-    let repeats = 1 + board.slowdown
-    let duty = program.onFraction
-    var writes = 0, pulses = 0
-    program.words.withUnsafeBufferPointer { words in
-      for word in words {
-        if HUB75Scanner.write(word, set: set, clear: clear, repeats: repeats) {
-          writes += repeats
-        } else {
-          let full = pulseNs[Int(word & ~HUB75Program.tagMask)]
-          let lit = Int64(Double(full) * duty)
-          let start = SystemClock.monotonicNanoseconds()
-          storeRegister(lightOE, oe)
-          let litEnd = start + lit
-          HUB75Scanner.wait(until: litEnd)
-          storeRegister(set, oe)
-          let end = SystemClock.monotonicNanoseconds()
-          lateness.record(end - litEnd)
-          // The dark rest of the pulse's time, so the brightness is the duty.
-          HUB75Scanner.wait(until: start + full)
-          writes += 2
-          pulses += 1
-        }
-      }
-    }
-    (writesPerRefresh, pulsesPerRefresh) = (writes / program.refreshes, pulses / program.refreshes)
-  }
-
-  /// Writes one step of a program that is a register write (`repeats` times, the slowdown's
-  /// copies included) to the set or clear register; `false` for a pulse, which the caller
-  /// times.
-  @inline(__always)
-  static func write(_ word: UInt32, set: UnsafeMutablePointer<UInt32>, clear: UnsafeMutablePointer<UInt32>, repeats: Int) -> Bool {
-    let mask = word & ~HUB75Program.tagMask
-    switch word & HUB75Program.tagMask {
-    case HUB75Program.setTag:
-      for _ in 0..<repeats { storeRegister(set, mask) }
-    case HUB75Program.clearTag:
-      for _ in 0..<repeats { storeRegister(clear, mask) }
-    default:
-      return false
-    }
-    return true
+    var registers = MappedRegisters(setAddress: gpio.setRegister, clearAddress: gpio.clearRegister)
+    run(program, oe: oe, pulseNs: pulseNs, on: &registers)
   }
 
   /// Waits until the monotonic clock reads `deadline`: asleep for all but the last
