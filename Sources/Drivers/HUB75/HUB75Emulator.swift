@@ -38,6 +38,11 @@ public struct HUB75Emulator: Sendable {
   /// high for, and the last 16 bits shifted on the first colour line (the first of them the
   /// top bit), each time LAT fell after clocks while high.
   public private(set) var registerWrites: [(latchClocks: Int, bits: UInt16)] = []
+  /// Whether the driver chips light anything: a panel of FM6126A or FM6127 chips (the
+  /// board's `panelInit`) stays dark from power-up until each of its control registers has
+  /// been written as its type needs (hzeller's README: such panels show nothing without
+  /// it); other panels always light.
+  public private(set) var outputsEnabled: Bool
   var clocksWhileLatched = 0
   /// The sign pixel of each (chain, half, column from the far end, row pair), or -1.
   let pixelAt: [Int32]
@@ -58,6 +63,7 @@ public struct HUB75Emulator: Sendable {
     clock = 1 << UInt32(board.pins.clk)
     latch = 1 << UInt32(board.pins.lat)
     address = board.pins.addressMasks
+    outputsEnabled = board.panelInit == nil
     // The panels' wiring: each pixel of a panel hangs on the matrix place its multiplexing
     // gives; the matrix's row pair r holds rows r (upper half) and r + row pairs (lower).
     var table = [Int32](repeating: -1, count: board.parallel * 2 * length * board.rowPairs)
@@ -123,6 +129,11 @@ public struct HUB75Emulator: Sendable {
           bits = bits << 1 | (shifted[0][(head + q) % length] ? 1 : 0)
         }
         registerWrites.append((clocksWhileLatched, bits))
+        if !outputsEnabled, let panelInit = board.panelInit {
+          outputsEnabled = panelInit.registers.allSatisfy { register in
+            registerWrites.contains { $0.latchClocks == register.latchClocks && $0.bits == UInt16(register.pattern, radix: 2) }
+          }
+        }
       }
       clocksWhileLatched = 0
     }
@@ -184,6 +195,7 @@ public struct HUB75Emulator: Sendable {
       return
     }
     pulses[row * board.colorDepth + plane] += 1
+    guard outputsEnabled else { return }
     let weight = 1 << plane
     let length = board.clocksPerRow
     for chain in 0..<board.parallel {
@@ -214,6 +226,8 @@ public struct HUB75BoardEmulator: BoardEmulator {
   public init(board: HUB75Board) {
     panels = HUB75Emulator(board: board)
     toMatrix = board.pixelMapper.table(for: board.chain)
+    // The driver writes a panel's control registers once at start, as the scanner does.
+    if let panelInit = board.panelInit { panels.run(panelInit.program(for: board)) }
   }
 
   public var width: Int { panels.board.width }

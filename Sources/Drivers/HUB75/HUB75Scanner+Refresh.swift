@@ -24,9 +24,10 @@ extension HUB75Scanner {
   /// until one touches the latch or an address line, which waits for the pulse to end in
   /// the dark. Every 16 writes it looks at the clock, and ends the pulse there when another
   /// batch as long as the last would run past its end; a pulse shorter than two batches is
-  /// lit and ended before anything else. The next pulse starts no sooner than the last one's
-  /// whole time (lit and dark rest), so each plane keeps its weight and the brightness is the
-  /// duty, as hzeller's hardware pulser overlaps them.
+  /// lit and ended before anything else (the batch's time is measured under each pulse, and
+  /// taken as at most 4 µs at each refresh's start). The next pulse starts no sooner than
+  /// the last one's whole time (lit and dark rest), so each plane keeps its weight and the
+  /// brightness is the duty, as hzeller's hardware pulser overlaps them.
   @inline(__always)
   func run<R: HUB75Registers>(_ program: HUB75Program, oe: UInt32, pulseNs: [Int64], on registers: inout R) {
     let repeats = 1 + board.slowdown
@@ -35,6 +36,9 @@ extension HUB75Scanner {
     var writes = 0, pulses = 0
     var lit = false, litEnd: Int64 = 0, nextPulse: Int64 = 0
     var sinceLook = 0, lastLook: Int64 = 0
+    // A batch slowed once (the thread preempted, a cache miss) stops shifting under the
+    // pulses only for the rest of this refresh.
+    batchNanoseconds = min(batchNanoseconds, HUB75Scanner.longestBatchNanoseconds)
     // Ends the pulse in flight: OE high at its end, and how late that was.
     func endPulse() {
       HUB75Scanner.wait(until: litEnd)
@@ -86,6 +90,9 @@ extension HUB75Scanner {
     HUB75Scanner.wait(until: nextPulse)
     (writesPerRefresh, pulsesPerRefresh) = (writes / program.refreshes, pulses / program.refreshes)
   }
+
+  /// The longest a batch of 16 writes is taken to last at the start of each refresh.
+  static let longestBatchNanoseconds: Int64 = 4_000
 
   /// Writes one step of a program that is a register write (`repeats` times, the slowdown's
   /// copies included) to the set or clear register; `false` for a pulse, which the caller
