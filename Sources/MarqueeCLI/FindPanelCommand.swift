@@ -187,9 +187,9 @@ struct AnswerReader {
   let stop: StopFlag
   var reader = LineReader(descriptor: 0, maximumLength: 200)
 
-  /// Prints `question` and reads lines until `read` makes an answer of one (saying `retry`
+  /// Prints `question` and reads lines until `parse` makes an answer of one (saying `retry`
   /// after each that does not).
-  mutating func ask<Answer>(_ question: String, retry: String, _ read: (String) -> Answer?) throws -> Answer {
+  mutating func ask<Answer>(_ question: String, retry: String, _ parse: (String) -> Answer?) throws -> Answer {
     try printOutput(question + " ")
     while true {
       while !Descriptor.waitReadable(0, milliseconds: 200) {
@@ -199,7 +199,7 @@ struct AnswerReader {
       guard case .text(let line)? = reader.next() else {
         throw SignFailure("standard input ended before the panel was found; nothing was written")
       }
-      if let answer = read(line) { return answer }
+      if let answer = parse(line) { return answer }
       try printOutput(retry + " ")
     }
   }
