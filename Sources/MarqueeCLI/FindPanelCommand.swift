@@ -18,11 +18,13 @@ public struct FindPanelCommand: Sendable, Equatable {
   public var chain = 1
   /// Where the board file goes (`nil`: printed at the end).
   public var output: String?
-  /// The panel to emulate in the terminal instead of driving one.
+  /// The panel to emulate in the terminal instead of driving one, and which colour its
+  /// colour inputs light.
   public var simulate: HUB75PanelFinder.Setting?
+  public var simulatedColors = HUB75ColorOrder.rgb
   public var chinese = false
 
-  static let usage = "find-panel [--panel <WxH>] [--mapping <name>] [--chain <n>] [--write <file>] [--simulate <rowAddress,multiplexing>] [--lang en|zh]"
+  static let usage = "find-panel [--panel <WxH>] [--mapping <name>] [--chain <n>] [--write <file>] [--simulate <rowAddress,multiplexing[,colorOrder]>] [--lang en|zh]"
 
   /// Reads the subcommand's arguments; the language is the locale's unless `--lang` says.
   static func parse(_ rest: [String], language: TerminalMessages.Language = TerminalMessages.language()) throws(UsageError) -> FindPanelCommand {
@@ -54,12 +56,15 @@ public struct FindPanelCommand: Sendable, Equatable {
         command.output = value
       case "--simulate":
         let parts = value.split(separator: ",").map(String.init)
-        guard parts.count == 2, let address = HUB75RowAddress(rawValue: parts[0]), let multiplexing = HUB75Multiplexing(rawValue: parts[1]) else {
+        guard parts.count == 2 || parts.count == 3, let address = HUB75RowAddress(rawValue: parts[0]),
+          let multiplexing = HUB75Multiplexing(rawValue: parts[1]), parts.count == 2 || HUB75ColorOrder(rawValue: parts[2].uppercased()) != nil
+        else {
           throw UsageError(
-            "'--simulate' needs ROWADDRESS,MULTIPLEXING (direct,stripe): row address one of \(HUB75RowAddress.allCases.map(\.rawValue).joined(separator: ", ")); multiplexing one of \(HUB75Multiplexing.allCases.map(\.rawValue).joined(separator: ", "))"
+            "'--simulate' needs ROWADDRESS,MULTIPLEXING[,COLORORDER] (direct,stripe): row address one of \(HUB75RowAddress.allCases.map(\.rawValue).joined(separator: ", ")); multiplexing one of \(HUB75Multiplexing.allCases.map(\.rawValue).joined(separator: ", ")); colour order one of \(HUB75ColorOrder.allCases.map(\.rawValue).joined(separator: ", "))"
           )
         }
         command.simulate = HUB75PanelFinder.Setting(rowAddress: address, multiplexing: multiplexing)
+        command.simulatedColors = parts.count == 3 ? HUB75ColorOrder(rawValue: parts[2].uppercased())! : .rgb
       case "--lang":
         guard value == "en" || value == "zh" else { throw UsageError("'--lang' is en or zh, not '\(value)'") }
         command.chinese = value == "zh"
@@ -91,7 +96,7 @@ public struct FindPanelCommand: Sendable, Equatable {
   func run(stop: StopFlag) throws {
     var finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins)
     let words = FindPanelWords(chinese: chinese)
-    var panel = try FinderPanel(simulating: simulate.map(finder.board(for:)))
+    var panel = try FinderPanel(simulating: simulate.map { finder.board(for: $0, colorOrder: simulatedColors) })
     defer { panel.finish() }
     var input = AnswerReader(stop: stop)
     try printOutput(words.intro(columns: columns, rows: rows, mapping: mapping, settings: finder.settings.count))
@@ -106,10 +111,15 @@ public struct FindPanelCommand: Sendable, Equatable {
       finder.record(answer, for: probe)
     }
     guard let found = finder.remaining.first else { throw SignFailure(words.noFit) }
-    try printOutput(words.found(found, answers: finder.asked.count))
+    // Which colour each input lights: three blocks, on R, G and B alone.
+    try panel.show(finder.colorProgram(for: found), on: finder.board(for: found))
+    let colorOrder = try input.ask(words.colorsQuestion(finder.asked.count + 1), retry: words.colorsRetry) { text in
+      HUB75ColorOrder(seen: text.split { $0 == " " || $0 == "," || $0 == "，" }.map(String.init))
+    }
+    try printOutput(words.found(found, colorOrder: colorOrder, answers: finder.asked.count + 1))
     // The word drawn with the settings found: the person checks the result before the
     // board file is written (one mistaken answer finds a wrong setting).
-    let board = finder.board(for: found)
+    let board = finder.board(for: found, colorOrder: colorOrder)
     try panel.show(FindPanelCommand.hello(on: board), on: board)
     let right = try input.ask(words.confirm, retry: words.yesNoRetry) { text in
       switch text.lowercased().trimmingWhitespace {
@@ -119,7 +129,7 @@ public struct FindPanelCommand: Sendable, Equatable {
       }
     }
     guard right else { throw SignFailure(words.notRight) }
-    let json = boardJSON(found)
+    let json = boardJSON(found, colorOrder: colorOrder)
     if let output {
       try DurableFile.write(Array(json.utf8), to: output, what: "the board file")
       try printOutput(words.written(output))
@@ -163,7 +173,7 @@ public struct FindPanelCommand: Sendable, Equatable {
   }
 
   /// The board file for the setting found.
-  func boardJSON(_ setting: HUB75PanelFinder.Setting) -> String {
+  func boardJSON(_ setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder) -> String {
     """
     {
       "schema": 1,
@@ -174,7 +184,7 @@ public struct FindPanelCommand: Sendable, Equatable {
       "grid": {"columns": \(chain), "rows": 1},
       "mapping": "\(mapping)",
       "rowAddress": "\(setting.rowAddress.rawValue)",
-      "multiplexing": "\(setting.multiplexing.rawValue)"
+      "multiplexing": "\(setting.multiplexing.rawValue)"\(colorOrder == .rgb ? "" : ",\n  \"colorOrder\": \"\(colorOrder.rawValue)\"")
     }
 
     """
@@ -245,13 +255,16 @@ struct FinderPanel {
     scanner = nil
   }
 
-  /// The emulated panel as text: `#` lit once a refresh, `@` lit more (brighter), `.` dark.
+  /// The emulated panel as text: `#` lit once a refresh in white, `R`, `G` or `B` lit in one
+  /// colour, `@` lit more (brighter), `.` dark.
   static func drawing(_ panel: HUB75Emulator) -> String {
     var text = ""
     for y in 0..<panel.board.matrixHeight {
       for x in 0..<panel.board.matrixWidth {
-        let weight = panel.color(x: x, y: y).red
-        text += weight == 0 ? "." : weight == 1 ? "#" : "@"
+        let (red, green, blue) = panel.color(x: x, y: y)
+        let most = max(red, green, blue)
+        let lit = [red, green, blue].filter { $0 > 0 }.count
+        text += most == 0 ? "." : most > 1 ? "@" : lit == 3 ? "#" : lit == 1 ? (red > 0 ? "R" : green > 0 ? "G" : "B") : "+"
       }
       text += "\n"
     }

@@ -35,12 +35,22 @@ struct FindPanelWords {
       : "the answers fit no panel setting the finder knows (hzeller's row address kinds 0-5 and multiplexers 0-9): check the wiring and the panel's size, and run it again"
   }
 
-  func found(_ setting: HUB75PanelFinder.Setting, answers: Int) -> String {
+  func found(_ setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder, answers: Int) -> String {
     let address = "\(setting.rowAddress.rawValue) (\(setting.rowAddress.hzellerNumber))"
     let multiplexing = "\(setting.multiplexing.rawValue) (\(setting.multiplexing.hzellerNumber))"
     return chinese
-      ? "找到了（回答了 \(answers) 个问题）：rowAddress \(address)，multiplexing \(multiplexing)。\n"
-      : "Found after \(answers) answers: rowAddress \(address), multiplexing \(multiplexing).\n"
+      ? "找到了（回答了 \(answers) 个问题）：rowAddress \(address)，multiplexing \(multiplexing)，colorOrder \(colorOrder.rawValue)。\n"
+      : "Found after \(answers) answers: rowAddress \(address), multiplexing \(multiplexing), colorOrder \(colorOrder.rawValue).\n"
+  }
+
+  func colorsQuestion(_ step: Int) -> String {
+    chinese
+      ? "第 \(step) 步：三个色块从左到右各是什么颜色？输入 r、g、b（红、绿、蓝），例如 r g b："
+      : "Step \(step): what colours are the three blocks, left to right? Type r, g or b for each (red, green, blue), e.g. r g b:"
+  }
+
+  var colorsRetry: String {
+    chinese ? "请按从左到右输入三种颜色，各一次：r、g、b。" : "Type the three colours left to right, each once: r, g and b."
   }
 
   func written(_ path: String) -> String {

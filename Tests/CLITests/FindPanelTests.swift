@@ -9,26 +9,45 @@ import Testing
 /// test reads each picture the binary draws and answers what it sees (``PanelEye``), and the
 /// finder must end at the panel's setting and write a board file that draws right.
 @Suite(.offThePool) struct FindPanelTests {
-  /// The last picture drawn before the output's end: the lines of `.`, `#` and `@` (dark,
-  /// lit, brighter), as lit weights.
-  static func lastPicture(_ output: String) -> [[Int]] {
+  /// The last picture drawn before the output's end: the lines of `.`, `#`, `R`, `G`, `B`,
+  /// `+` and `@` (dark, lit in white, in one colour, in two, brighter), as they are drawn.
+  static func lastDrawing(_ output: String) -> [String] {
     let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    var picture: [[Int]] = []
+    var picture: [String] = []
     for line in lines.reversed() {
-      let isRow = !line.isEmpty && line.allSatisfy { ".#@".contains($0) }
-      if isRow { picture.insert(line.map { $0 == "." ? 0 : $0 == "#" ? 1 : 2 }, at: 0) } else if !picture.isEmpty { break }
+      let isRow = !line.isEmpty && line.allSatisfy { ".#@RGB+".contains($0) }
+      if isRow { picture.insert(line, at: 0) } else if !picture.isEmpty { break }
     }
     return picture
+  }
+
+  /// The last picture as lit weights.
+  static func lastPicture(_ output: String) -> [[Int]] {
+    lastDrawing(output).map { line in line.map { $0 == "." ? 0 : $0 == "@" ? 2 : 1 } }
+  }
+
+  /// The colours of the three blocks of the colour test, left to right: the letter most of
+  /// each third's lit pixels show.
+  static func blockColors(_ output: String) -> String {
+    let drawing = lastDrawing(output).map(Array.init)
+    let third = (drawing.first?.count ?? 0) / 3
+    return (0..<3).map { block in
+      let letters = drawing.flatMap { $0[(block * third)..<((block + 1) * third)] }.filter { "RGB".contains($0) }
+      let most = ["R", "G", "B"].max { a, b in letters.filter { String($0) == a }.count < letters.filter { String($0) == b }.count }!
+      return most.lowercased()
+    }.joined(separator: " ")
   }
 
   /// Runs the finder on a simulated panel of `truth`, answering each step; returns the
   /// output, the status and the steps asked.
   static func walk(
-    _ truth: HUB75PanelFinder.Setting, columns: Int, rows: Int, extra: [String] = [], environment: [String: String] = BinaryRunner.english
+    _ truth: HUB75PanelFinder.Setting, columns: Int, rows: Int, colorOrder: HUB75ColorOrder = .rgb, extra: [String] = [],
+    environment: [String: String] = BinaryRunner.english
   ) throws -> (output: String, status: Int32, steps: Int) {
     let finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows)
+    let simulated = "\(truth.rowAddress.rawValue),\(truth.multiplexing.rawValue),\(colorOrder.rawValue.lowercased())"
     let child = try BinaryRunner.start(
-      ["find-panel", "--panel", "\(columns)x\(rows)", "--simulate", "\(truth.rowAddress.rawValue),\(truth.multiplexing.rawValue)"] + extra,
+      ["find-panel", "--panel", "\(columns)x\(rows)", "--simulate", simulated] + extra,
       input: true, environment: environment)
     var steps = 0
     while steps < 40 {
@@ -39,6 +58,12 @@ import Testing
       }
       let text = String(decoding: child.outputSoFar, as: UTF8.self)
       guard asked, let question = text.components(separatedBy: "\n").last else { break }
+      if question.contains("three blocks") || question.contains("三个色块") {
+        steps += 1
+        child.write(Data((blockColors(text) + "\n").utf8))
+        #expect(child.waitForOutput(timeout: 60) { $0.count > text.utf8.count }, "no answer to \(question)")
+        continue
+      }
       if question.contains("Hello") {
         // Whether the word reads right: the built-in font's "Hello", a pixel from the
         // left, in the middle rows, and nothing else lit, all alike.
@@ -69,26 +94,27 @@ import Testing
   }
 
   @Test(arguments: [
-    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct), 64, 32),
-    (HUB75PanelFinder.Setting(rowAddress: .abcdLine, multiplexing: .p10_128x4_z), 32, 16),
-    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe), 64, 32),
-    (HUB75PanelFinder.Setting(rowAddress: .b707, multiplexing: .direct), 64, 64),
-    (HUB75PanelFinder.Setting(rowAddress: .sm5266, multiplexing: .zstripe), 32, 16),
+    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct), 64, 32, HUB75ColorOrder.rgb),
+    (HUB75PanelFinder.Setting(rowAddress: .abcdLine, multiplexing: .p10_128x4_z), 32, 16, .bgr),
+    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe), 64, 32, .rbg),
+    (HUB75PanelFinder.Setting(rowAddress: .b707, multiplexing: .direct), 64, 64, .gbr),
+    (HUB75PanelFinder.Setting(rowAddress: .sm5266, multiplexing: .zstripe), 32, 16, .rgb),
   ])
-  func theFinderEndsAtThePanelsSettingAndWritesItsBoard(_ truth: HUB75PanelFinder.Setting, _ columns: Int, _ rows: Int) throws {
+  func theFinderEndsAtThePanelsSettingAndWritesItsBoard(_ truth: HUB75PanelFinder.Setting, _ columns: Int, _ rows: Int, _ colors: HUB75ColorOrder) throws {
     let folder = NSTemporaryDirectory() + "marquee-find-\(UInt32.random(in: 0...UInt32.max))"
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let file = folder + "/found.json"
-    let run = try FindPanelTests.walk(truth, columns: columns, rows: rows, extra: ["--write", file, "--chain", "2"])
+    let run = try FindPanelTests.walk(truth, columns: columns, rows: rows, colorOrder: colors, extra: ["--write", file, "--chain", "2"])
     #expect(run.status == 0, "\(run.output)")
     #expect(run.output.contains("Found after \(run.steps) answers: rowAddress \(truth.rowAddress.rawValue) (\(truth.rowAddress.hzellerNumber))"), "\(run.output)")
+    #expect(run.output.contains("colorOrder \(colors.rawValue)."), "\(run.output)")
     #expect(run.output.contains("Board file written to \(file)"))
     // The board file is one marquee takes, with the panel's settings and the chain.
     let board = try #require(try SignBoard(json: String(contentsOfFile: file, encoding: .utf8), path: file).family as? HUB75Board)
-    #expect(board.rowAddress == truth.rowAddress && board.multiplexing == truth.multiplexing)
+    #expect(board.rowAddress == truth.rowAddress && board.multiplexing == truth.multiplexing && board.colorOrder == colors)
     #expect(board.panelColumns == columns && board.panelRows == rows && board.chainLength == 2)
-    print("FindPanelTests: \(truth) on \(columns)x\(rows): \(run.steps) questions")
+    print("FindPanelTests: \(truth), colours \(colors.rawValue) on \(columns)x\(rows): \(run.steps) questions")
   }
 
   @Test func itAsksInChineseAndSaysWhenTheAnswersFitNothing() throws {
@@ -104,7 +130,7 @@ import Testing
     #expect(result.stderr.contains("the answers fit no panel setting the finder knows"), "\(result.stderr)")
     // A mistaken answer finds a wrong setting; the person says "Hello" is wrong, and no file is written.
     let file = NSTemporaryDirectory() + "marquee-find-\(UInt32.random(in: 0...UInt32.max)).json"
-    result = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "direct,direct", "--write", file], stdin: "d\nd\nn\n")
+    result = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "direct,direct", "--write", file], stdin: "d\nd\nr g b\nn\n")
     #expect(result.status == 1)
     #expect(result.stderr.contains("the settings found do not draw right: an answer may have been mistaken. No board file was written"), "\(result.stderr)")
     #expect(!FileManager.default.fileExists(atPath: file))
@@ -141,7 +167,7 @@ import Testing
       return words.count == 1024 && pins.allSatisfy { HUB75BinaryTests.function(words, $0) == 1 }
     })
     #expect(child.waitForOutput(timeout: 20) { String(decoding: $0, as: UTF8.self).contains("Step 1:") })
-    child.write(Data("d\nd\nn\n".utf8))
+    child.write(Data("d\nd\nr g b\nn\n".utf8))
     child.closeInput()
     let result = child.wait(timeout: 60)
     #expect(result.status == 1 && result.stderr.contains("the settings found do not draw right"), "\(result.stderr)")

@@ -63,4 +63,31 @@ import Testing
     print("HUB75PanelFinderTests \(size.0)x\(size.1): \(start.settings.count) settings; questions: "
       + counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", "))
   }
+
+  /// The colour test on a panel of every colour order: the colours lit in the three blocks,
+  /// read from the panel's LEDs, name the order; a board of that order then lights pure red,
+  /// green and blue as asked.
+  @Test(arguments: HUB75ColorOrder.allCases)
+  func theColourTestNamesThePanelsOrder(_ order: HUB75ColorOrder) throws {
+    let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let panel = HUB75PanelFinder.run(finder.colorProgram(for: setting), on: finder.board(for: setting, colorOrder: order))
+    let seen = (0..<3).map { block -> String in
+      let (red, green, blue) = panel.color(x: block * 21 + 10, y: 16)
+      return red > 0 && green == 0 && blue == 0 ? "r" : green > 0 && red == 0 && blue == 0 ? "g" : blue > 0 && red == 0 && green == 0 ? "b" : "?"
+    }
+    #expect(HUB75ColorOrder(seen: seen) == order, "\(seen)")
+    // Driven with the order found, the colours come out as asked.
+    let board = finder.board(for: setting, colorOrder: order)
+    for color in [RGBColor(red: 255, green: 0, blue: 0), RGBColor(red: 0, green: 255, blue: 0), RGBColor(red: 0, green: 0, blue: 255)] {
+      var encoder = HUB75Encoder(board: board, color: color)
+      var program = HUB75Program()
+      var frame = Frame(width: 64, height: 32)
+      frame.pixels[5, 5] = true
+      encoder.encode(frame, into: &program)
+      let lit = HUB75PanelFinder.run(program, on: board).color(x: 5, y: 5)
+      #expect(lit == (color.red > 0 ? 1 : 0, color.green > 0 ? 1 : 0, color.blue > 0 ? 1 : 0), "\(order) \(color)")
+    }
+    #expect(HUB75ColorOrder(seen: ["r", "r", "b"]) == nil && HUB75ColorOrder(seen: ["red", "blue", "green"]) == .rbg)
+  }
 }

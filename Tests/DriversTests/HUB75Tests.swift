@@ -529,3 +529,22 @@ import Testing
     #expect(mostShifted > program.words.count / 4, "most shifting happens under a pulse: \(mostShifted) of \(program.words.count)")
   }
 }
+
+/// `colorOrder` (hzeller's `--led-rgb-sequence`): each colour input carries the level of the
+/// colour it lights on the panel, on the wire; a board file takes it by name.
+@Suite struct HUB75ColorOrderTests {
+  @Test func eachInputCarriesTheColourItLights() throws {
+    let board = try HUB75Board(name: "bgr", panelColumns: 32, panelRows: 16, colorDepth: 1, colorOrder: .bgr)
+    var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 0, blue: 0))
+    var program = HUB75Program()
+    var frame = Frame(width: 32, height: 16)
+    frame.pixels[0, 0] = true
+    encoder.encode(frame, into: &program)
+    // Red lights on the B input of a BGR panel: the regular map's B1 is GPIO 7, R1 is 11.
+    let lines = program.steps.reduce(UInt32(0)) { lines, step in if case .set(let mask) = step { lines | mask } else { lines } }
+    #expect(lines & (1 << 7) != 0 && lines & (1 << 11) == 0)
+    let read = try #require(try SignBoard(json: #"{"driver": "hub75", "colorOrder": "GRB"}"#, path: "o.json").family as? HUB75Board)
+    #expect(read.colorOrder == .grb)
+    #expect(boardFileError(#"{"driver": "hub75", "colorOrder": "RRB"}"#, path: "o.json").contains("field 'colorOrder': 'RRB' is not one of RGB, RBG, GRB, GBR, BRG, BGR"))
+  }
+}

@@ -4,7 +4,7 @@ extension HUB75Board {
   /// The fields a HUB75 board file may have.
   static let knownFields = [
     "schema", "name", "description", "driver", "panel", "grid", "mapping", "rowAddress", "multiplexing", "colorDepth",
-    "lsbNanoseconds", "slowdown", "intensity", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType", "pixelMapper", "ditherBits",
+    "lsbNanoseconds", "slowdown", "intensity", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType", "pixelMapper", "ditherBits", "colorOrder",
   ]
 
   /// Reads a board from a parsed board file whose `driver` is `hub75`.
@@ -35,6 +35,7 @@ extension HUB75Board {
     let name = try fields.string("name") ?? "hub75"
     let givenDepth = try fields.integer("colorDepth", in: 1...11)
     let ditherBits = try fields.integer("ditherBits", in: 0...2) ?? 0
+    let colorOrder = try fields.choice("colorOrder", HUB75ColorOrder.allCases.map(\.rawValue)).flatMap(HUB75ColorOrder.init) ?? .rgb
     let lsbNanoseconds = try fields.integer("lsbNanoseconds", in: 50...3000) ?? 130
     let slowdown = try fields.integer("slowdown", in: 0...10) ?? 1
     let intensity = try fields.intensity(in: 0...15) ?? 15
@@ -50,7 +51,7 @@ extension HUB75Board {
         rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: givenDepth ?? 8, lsbNanoseconds: lsbNanoseconds,
         slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
         panelInit: panelInit, pixelMapper: pixelMapper, depthFromContent: givenDepth == nil,
-        ditherBits: ditherBits)
+        ditherBits: ditherBits, colorOrder: colorOrder)
     } catch {
       throw JSONFieldError(field: error.field, reason: error.reason)
     }

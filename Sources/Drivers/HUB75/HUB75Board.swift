@@ -29,6 +29,8 @@ public struct HUB75Board: Sendable, Equatable {
   /// levels' low bits are shown as one more step of the lowest plane shown in their share of
   /// 2^ditherBits refreshes. Fewer writes a refresh; the low bits flicker at the rate / 2^d.
   public let ditherBits: Int
+  /// Which colour each colour input lights (hzeller's `--led-rgb-sequence`).
+  public let colorOrder: HUB75ColorOrder
   /// Whether the depth is chosen from the colours shown (the board file gives none):
   /// ``fitted(to:)`` picks the fewest planes that show them.
   public let depthFromContent: Bool
@@ -71,7 +73,7 @@ public struct HUB75Board: Sendable, Equatable {
     pins: HUB75PinMap = .regular, rowAddress: HUB75RowAddress = .direct, multiplexing: HUB75Multiplexing = .direct,
     colorDepth: Int = 8, lsbNanoseconds: Int = 130, slowdown: Int = 1, intensity: Int = 15, refreshHz: Int? = nil,
     lightnessCorrection: Bool = true, device: String? = nil, panelInit: HUB75PanelInit? = nil, pixelMapper: HUB75PixelMapper = .none,
-    depthFromContent: Bool = false, ditherBits: Int = 0
+    depthFromContent: Bool = false, ditherBits: Int = 0, colorOrder: HUB75ColorOrder = .rgb
   ) throws(InvalidBoardValue) {
     let check = InvalidBoardValue.check
     try check(panelColumns, 8...256, "panel.columns")
@@ -122,6 +124,7 @@ public struct HUB75Board: Sendable, Equatable {
     (self.pins, self.rowAddress, self.multiplexing) = (pins, rowAddress, multiplexing)
     (self.colorDepth, self.lsbNanoseconds, self.slowdown, self.intensity) = (colorDepth, lsbNanoseconds, slowdown, intensity)
     self.depthFromContent = depthFromContent
+    self.colorOrder = colorOrder
     // A depth from the content may be smaller than the dither bits asked for: fewer then.
     self.ditherBits = min(ditherBits, colorDepth - 1)
     (self.refreshHz, self.lightnessCorrection, self.device, self.panelInit) = (refreshHz, lightnessCorrection, device, panelInit)
@@ -169,7 +172,8 @@ public struct HUB75Board: Sendable, Equatable {
       name: name, panelColumns: panelColumns, panelRows: panelRows, chainLength: chainLength, parallel: parallel, pins: pins,
       rowAddress: rowAddress, multiplexing: multiplexing, colorDepth: colorDepth, lsbNanoseconds: lsbNanoseconds,
       slowdown: slowdown, intensity: intensity, refreshHz: refreshHz, lightnessCorrection: lightnessCorrection, device: device,
-      panelInit: panelInit, pixelMapper: pixelMapper, depthFromContent: depthFromContent, ditherBits: ditherBits)
+      panelInit: panelInit, pixelMapper: pixelMapper, depthFromContent: depthFromContent, ditherBits: ditherBits,
+      colorOrder: colorOrder)
   }
 
   /// The chain as the pixel mappers see it.

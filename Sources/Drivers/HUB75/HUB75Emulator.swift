@@ -48,6 +48,8 @@ public struct HUB75Emulator: Sendable {
   let pixelAt: [Int32]
   let lines: [UInt32]
   let (clock, latch): (UInt32, UInt32)
+  /// The LED colour (0 red, 1 green, 2 blue) each colour input lights on this panel.
+  let colorLit: [Int]
   let address: [UInt32]
 
   /// A sign at power-up: every line low, registers clear.
@@ -64,6 +66,7 @@ public struct HUB75Emulator: Sendable {
     latch = 1 << UInt32(board.pins.lat)
     address = board.pins.addressMasks
     outputsEnabled = board.panelInit == nil
+    colorLit = board.colorOrder.channels
     // The panels' wiring: each pixel of a panel hangs on the matrix place its multiplexing
     // gives; the matrix's row pair r holds rows r (upper half) and r + row pairs (lower).
     var table = [Int32](repeating: -1, count: board.parallel * 2 * length * board.rowPairs)
@@ -204,7 +207,7 @@ public struct HUB75Emulator: Sendable {
           let register = latched[chain * 6 + half * 3 + channel]
           for column in 0..<length where register[column] {
             let pixel = Int(pixelAt[((chain * 2 + half) * length + column) * board.rowPairs + row])
-            if pixel >= 0 { weights[pixel * 3 + channel] += weight }
+            if pixel >= 0 { weights[pixel * 3 + colorLit[channel]] += weight }
           }
         }
       }

@@ -52,7 +52,9 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
     var planeBits: [UInt8] = []
     for refresh in 0..<(1 << dither) {
       for color in palette {
-        let levels = [color.red, color.green, color.blue].map { level in
+        // Each colour input gets the level of the colour it lights on this panel.
+        let channels = [color.red, color.green, color.blue]
+        let levels = board.colorOrder.channels.map { channels[$0] }.map { level in
           min((level >> dither) + (HUB75Encoder.ditherRank(refresh, bits: dither) < level & ((1 << dither) - 1) ? 1 : 0), (1 << shown) - 1)
         }
         for plane in 0..<shown {

@@ -78,15 +78,33 @@ public struct HUB75PanelFinder: Sendable {
     remaining = settings
   }
 
-  /// The board a setting drives: one panel, one bitplane (every lit LED alike).
-  public func board(for setting: Setting) -> HUB75Board {
-    try! HUB75PanelFinder.board(setting, columns: panelColumns, rows: panelRows, pins: pins)
+  /// The board a setting drives: one panel, one bitplane (every lit LED alike), its colour
+  /// inputs lighting `colorOrder`.
+  public func board(for setting: Setting, colorOrder: HUB75ColorOrder = .rgb) -> HUB75Board {
+    try! HUB75PanelFinder.board(setting, columns: panelColumns, rows: panelRows, pins: pins, colorOrder: colorOrder)
   }
 
-  static func board(_ setting: Setting, columns: Int, rows: Int, pins: HUB75PinMap) throws(InvalidBoardValue) -> HUB75Board {
+  static func board(
+    _ setting: Setting, columns: Int, rows: Int, pins: HUB75PinMap, colorOrder: HUB75ColorOrder = .rgb
+  ) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
       name: "finder", panelColumns: columns, panelRows: rows, pins: pins, rowAddress: setting.rowAddress,
-      multiplexing: setting.multiplexing, colorDepth: 1)
+      multiplexing: setting.multiplexing, colorDepth: 1, colorOrder: colorOrder)
+  }
+
+  /// The colour test, driven as `setting` (found): three blocks side by side, the left one
+  /// on the R input alone, the middle one on G, the right one on B. The colours a person
+  /// sees, left to right, are the panel's ``HUB75ColorOrder`` (``HUB75ColorOrder/init(seen:)``).
+  public func colorProgram(for setting: Setting) -> HUB75Program {
+    let third = panelColumns / 3
+    let colors = [RGBColor(red: 255, green: 0, blue: 0), RGBColor(red: 0, green: 255, blue: 0), RGBColor(red: 0, green: 0, blue: 255)]
+    let regions = colors.enumerated().map { ColorRegion(x: $0.offset * third, y: 0, width: third, height: panelRows, color: $0.element) }
+    var pixels = Framebuffer(width: panelColumns, height: panelRows)
+    for block in 0..<3 { pixels.fill(x: block * third + 1, y: 1, width: third - 2, height: panelRows - 2, lit: true) }
+    var encoder = HUB75Encoder(board: board(for: setting), color: colors[0], regions: regions)
+    var program = HUB75Program()
+    encoder.encode(Frame(pixels: pixels), into: &program)
+    return program
   }
 
   /// The refresh that shows `probe` (run it again and again to show it).
