@@ -147,6 +147,8 @@ import Testing
   /// against the board's, and OE never on.
   @Test func aHUB12BoardsScanIsMeasured() throws {
     let machine = try Machine()
+    try machine.write("/dev/spidev0.0", "")
+    try machine.write("/dev/gpiochip0", "")
     let log = NSTemporaryDirectory() + "marquee-doctor-hub12-\(UInt32.random(in: 0...UInt32.max)).log"
     defer { try? FileManager.default.removeItem(atPath: log) }
     let result = try machine.doctor(
@@ -158,6 +160,26 @@ import Testing
     #expect(lines.filter { $0.hasPrefix("xfer ") }.count > 16, "the scan shifted rows")
     let panels = HUB12KernelTests.replay(lines, on: try HUB12KernelTests.board("hub12-p10-32x16"))
     #expect(panels.litTime.allSatisfy { $0 == 0 }, "an LED lit")
+  }
+
+  /// A HUB12 board: its SPI device and GPIO chip, and its control lines against the buses
+  /// (SPI is its own, so only a control line on an SPI pin clashes).
+  @Test func aHUB12BoardsDevicesAndLinesAreChecked() throws {
+    let machine = try Machine()
+    var result = try machine.doctor(["--board", "hub12-p10-32x16", "--seconds", "0"])
+    #expect(result.status == 1 && result.stdout.contains("PROBLEM SPI for the panels: /dev/spidev0.0 does not exist"), "\(result.stdout)")
+    #expect(result.stdout.contains("fix: add dtparam=spi=on to /boot/firmware/config.txt and reboot"))
+    #expect(!result.stdout.contains("GPIO access"), "a HUB12 board does not map /dev/gpiomem")
+    try machine.write("/dev/spidev0.0", "")
+    try machine.write("/dev/gpiochip0", "")
+    try machine.write("/boot/firmware/config.txt", "dtparam=spi=on\n")
+    result = try machine.doctor(["--board", "hub12-p10-32x16", "--seconds", "0"])
+    #expect(result.status == 0, "\(result.stdout)")
+    #expect(result.stdout.contains("ok      SPI for the panels: /dev/spidev0.0 and /dev/gpiochip0 are there and this user's"))
+    #expect(result.stdout.contains("ok      buses on the panel's pins"))
+    try machine.write("/cs.json", #"{"driver": "hub12", "gpio": {"chip": "/dev/gpiochip0", "oe": 8, "a": 23, "b": 24, "lat": 25}}"#)
+    result = try machine.doctor(["--board", machine.root + "/cs.json", "--seconds", "0"])
+    #expect(result.stdout.contains("PROBLEM buses on the panel's pins: SPI0 (dtparam=spi=on) on GPIO 8"), "\(result.stdout)")
   }
 
   @Test func badArgumentsAreUsageErrors() throws {

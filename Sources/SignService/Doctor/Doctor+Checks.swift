@@ -20,7 +20,8 @@ extension Doctor {
 
   /// The GPIO device node, readable and writable by this user.
   func gpioAccess() -> Finding? {
-    guard case .success(let pi) = pi else { return nil }
+    // A board of another family (HUB12: the GPIO chip) does not map the registers.
+    guard case .success(let pi) = pi, board == nil || board?.family is HUB75Board else { return nil }
     let path = root + pi.gpioDevice
     guard FileBytes.exists(path) else {
       return Finding(check: "GPIO access", verdict: .problem, found: "\(pi.gpioDevice) does not exist",
@@ -101,13 +102,42 @@ extension Doctor {
     return Finding(check: "real-time throttling", verdict: .ok, found: "sched_rt_runtime_us is \(runtime)")
   }
 
-  /// The GPIO lines the board drives (HUB75 and HUB12 panels), if one was given.
+  /// The GPIO lines the board drives (HUB75 and HUB12 panels), if one was given: a HUB12
+  /// board's control lines on the Pi's own chip (`gpiochip0`, whose offsets are the GPIO
+  /// numbers).
   var boardLines: [Int]? {
     guard let board else { return nil }
     if let hub75 = board.family as? HUB75Board {
       return hub75.pins.namedLines(parallel: hub75.parallel).map(\.gpio) + hub75.pins.inputs
     }
+    if let hub12 = board.family as? HUB12Board {
+      return hub12.lines.values.filter { $0.chip == "/dev/gpiochip0" }.map(\.offset).sorted()
+    }
     return nil
+  }
+
+  /// A HUB12 board's SPI device and GPIO chip: there, and this user's to read and write.
+  func hub12Devices() -> Finding? {
+    guard let hub12 = board?.family as? HUB12Board else { return nil }
+    let chips = Set(hub12.lines.values.map(\.chip)).sorted()
+    guard FileBytes.exists(root + hub12.device) else {
+      return Finding(
+        check: "SPI for the panels", verdict: .problem, found: "\(hub12.device) does not exist",
+        why: "a HUB12 sign shifts its rows out over SPI", fix: "add dtparam=spi=on to /boot/firmware/config.txt and reboot")
+    }
+    for path in [hub12.device] + chips {
+      guard FileBytes.exists(root + path) else {
+        return Finding(check: "SPI for the panels", verdict: .problem, found: "\(path) does not exist",
+                       why: "the panels' control lines are requested from it", fix: "name the Pi's GPIO chip in the board file's gpio.chip (gpiodetect lists them)")
+      }
+      guard FileSystem.mayAccess(root + path, write: true) else {
+        return Finding(
+          check: "SPI for the panels", verdict: .problem, found: "this user cannot read and write \(path)",
+          why: "without it the sign cannot drive the panels",
+          fix: "sudo usermod -aG spi,gpio $USER (then log in again); in the unit: SupplementaryGroups=spi gpio and DeviceAllow=\(path) rw")
+      }
+    }
+    return Finding(check: "SPI for the panels", verdict: .ok, found: "\(([hub12.device] + chips).joined(separator: " and ")) are there and this user's")
   }
 
   /// 1-Wire (`w1-gpio`) holds GPIO 4, which HUB75 wirings use.
@@ -120,7 +150,7 @@ extension Doctor {
       return Finding(check: "1-Wire", verdict: .note, found: "w1-gpio is loaded; this board does not use GPIO \(pin)")
     }
     return Finding(check: "1-Wire", verdict: .problem, found: "w1-gpio is loaded and holds GPIO \(pin)",
-                   why: "HUB75 wirings drive a panel line on GPIO 4; the 1-Wire driver fights it",
+                   why: "the panel's wiring drives a line on GPIO 4; the 1-Wire driver fights it",
                    fix: "remove dtoverlay=w1-gpio from /boot/firmware/config.txt and reboot")
   }
 
