@@ -182,6 +182,24 @@ import Testing
     #expect(result.stdout.contains("PROBLEM buses on the panel's pins: SPI0 (dtparam=spi=on) on GPIO 8"), "\(result.stdout)")
   }
 
+  /// A process that kept a core busy over its life: a problem without an isolated core, a
+  /// note with one; the sign itself and short-lived processes are not counted.
+  @Test func aBusyProcessIsNamed() throws {
+    let machine = try Machine()
+    try machine.write("/proc/uptime", "1000.00 3000.00\n")
+    // pid (comm) state ... utime (14) stime (15) ... starttime (22): 40 000 + 10 000 ticks
+    // since tick 50 000 (500 s): 500 s of CPU in 500 s.
+    let fields = (3...21).map { $0 == 14 ? "40000" : $0 == 15 ? "10000" : "0" }.joined(separator: " ")
+    try machine.write("/proc/733/stat", "733 (camera app) R " + fields.dropFirst(2) + " 50000 0\n")
+    try machine.write("/proc/734/stat", "734 (marquee) R " + fields.dropFirst(2) + " 50000 0\n")
+    var result = try machine.doctor()
+    #expect(result.stdout.contains("note    busy processes: camera app (100 % of a core); they run on the cores other than 3"), "\(result.stdout)")
+    #expect(!result.stdout.contains("marquee ("))
+    try machine.write("/sys/devices/system/cpu/isolated", "\n")
+    result = try machine.doctor()
+    #expect(result.stdout.contains("PROBLEM busy processes: camera app (100 % of a core)"), "\(result.stdout)")
+  }
+
   @Test func badArgumentsAreUsageErrors() throws {
     #expect(try BinaryRunner.run(["doctor", "--seconds", "61"]).status == 64)
     #expect(try BinaryRunner.run(["doctor", "--seconds"]).status == 64)

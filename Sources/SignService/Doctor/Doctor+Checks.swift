@@ -180,6 +180,34 @@ extension Doctor {
   }
 
   /// A desktop session (a display manager or a compositor) busy on the same machine.
+  /// Processes that keep a core busy (half a core or more over their life, from `/proc/PID/stat`'s
+  /// CPU ticks and start against `/proc/uptime`): without an isolated core they take turns
+  /// with the refresh; with one, they run on the others.
+  func busyProcesses() -> Finding? {
+    guard let uptime = text("/proc/uptime")?.split(separator: " ").first.flatMap({ Double($0) }), uptime > 0 else { return nil }
+    let ticks = 100.0  // USER_HZ on Linux's every architecture Raspberry Pi OS ships
+    var busy: [(name: String, share: Double)] = []
+    for entry in FileBytes.entries(of: root + "/proc") where entry.allSatisfy(\.isNumber) {
+      guard let stat = text("/proc/\(entry)/stat"), let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(") else { continue }
+      // The name is between the brackets (it may hold spaces); fields 3 on follow.
+      let name = String(stat[stat.index(after: open)..<close])
+      let fields = stat[stat.index(after: close)...].split(separator: " ")
+      guard fields.count > 19, let user = Double(fields[11]), let system = Double(fields[12]), let start = Double(fields[19]) else { continue }
+      let alive = uptime - start / ticks
+      guard alive >= 10, name != "marquee" else { continue }
+      let share = (user + system) / ticks / alive
+      if share >= 0.5 { busy.append((name, share)) }
+    }
+    guard !busy.isEmpty else { return Finding(check: "busy processes", verdict: .ok, found: "none keeps a core busy") }
+    let named = busy.sorted { $0.share > $1.share }.map { "\($0.name) (\(Int(($0.share * 100).rounded())) % of a core)" }.joined(separator: ", ")
+    if !isolated.isEmpty {
+      return Finding(check: "busy processes", verdict: .note, found: named + "; they run on the cores other than \(isolated)")
+    }
+    return Finding(
+      check: "busy processes", verdict: .problem, found: named, why: "they take turns with the refresh on its core; each turn shows as a flicker",
+      fix: "stop them, or give the refresh a core of its own (the isolated core above)")
+  }
+
   func desktop() -> Finding? {
     let names = ["lightdm", "gdm3", "sddm", "Xorg", "Xwayland", "wayfire", "labwc", "lxsession"]
     let entries = FileBytes.entries(of: root + "/proc")
