@@ -104,10 +104,13 @@ public struct FindPanelCommand: Sendable, Equatable {
     while let probe = finder.nextProbe() {
       step += 1
       try panel.show(finder.program(for: probe), on: finder.board(for: probe.drive))
-      let answer = try input.ask(
-        probe.pattern == .everything ? words.everythingQuestion(step) : words.numbersQuestion(step, count: finder.numberCount),
-        retry: probe.pattern == .everything ? words.everythingRetry : words.numbersRetry(finder.numberCount)
-      ) { text in FindPanelCommand.answer(text, for: probe.pattern, count: finder.numberCount) }
+      let (question, retry) =
+        switch probe.pattern {
+        case .everything: (words.everythingQuestion(step), words.everythingRetry)
+        case .numbers: (words.numbersQuestion(step, count: finder.numberCount), words.numbersRetry(finder.numberCount))
+        case .part: (words.partsQuestion(step, count: finder.numberCount), words.numbersRetry(finder.numberCount))
+        }
+      let answer = try input.ask(question, retry: retry) { text in FindPanelCommand.answer(text, for: probe.pattern, count: finder.numberCount) }
       finder.record(answer, for: probe)
     }
     guard let found = finder.remaining.first else { throw SignFailure(words.noFit) }
@@ -162,13 +165,13 @@ public struct FindPanelCommand: Sendable, Equatable {
       case "d", "dark", "暗", "全不亮": return .dark
       default: return nil
       }
-    case .numbers:
+    case .numbers, .part:
       let parts = typed.split { $0 == " " || $0 == "," || $0 == "，" }.map { Int($0) }
       guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
-      let numbers = Set(parts.map { $0! })
-      if numbers == [0] { return .numbers([]) }
+      var numbers = Set(parts.map { $0! })
+      if numbers == [0] { numbers = [] }
       guard numbers.allSatisfy({ (1...count).contains($0) }) else { return nil }
-      return .numbers(numbers)
+      return pattern == .numbers ? .numbers(numbers) : .parts(numbers)
     }
   }
 

@@ -25,6 +25,13 @@ struct FindPanelWords {
       : "Step \(step): which of the numbers 1 to \(count) can you read, whole and the right way round? Type them (e.g. 1 4), or 0 if none:"
   }
 
+  func partsQuestion(_ step: Int, count: Int) -> String {
+    let layout = count == 8 ? (chinese ? "上排从左到右 1-4，下排 5-8" : "1 to 4 across the top, 5 to 8 across the bottom") : (chinese ? "从左到右 1-\(count)" : "1 to \(count) from the left")
+    return chinese
+      ? "第 \(step) 步：面板分成 \(count) 块（\(layout)）。哪几块有亮光？输入块号（例如 2 7），都没有请输入 0："
+      : "Step \(step): the panel in \(count) parts (\(layout)): which parts have any light? Type them (e.g. 2 7), or 0 if none:"
+  }
+
   func numbersRetry(_ count: Int) -> String {
     chinese ? "请输入 1 到 \(count) 之间的数字，用空格分开，都看不清请输入 0。" : "Type numbers from 1 to \(count), separated by spaces, or 0 if none."
   }

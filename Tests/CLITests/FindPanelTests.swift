@@ -75,14 +75,16 @@ import Testing
         break
       }
       steps += 1
-      let pattern: HUB75PanelFinder.Pattern = question.contains("[y]") ? .everything : .numbers
+      // Which question: the part asked about does not matter to the eye (it says which
+      // parts are lit), so any part stands for them.
+      let pattern: HUB75PanelFinder.Pattern = question.contains("[y]") ? .everything : question.contains("parts") || question.contains("块") ? .part(1) : .numbers
       let seen = PanelEye.answer(pattern, weights: lastPicture(text), finder: finder)
       let typed: String =
         switch seen {
         case .even: "y"
         case .uneven: "n"
         case .dark: "d"
-        case .numbers(let numbers): numbers.isEmpty ? "0" : numbers.sorted().map(String.init).joined(separator: " ")
+        case .numbers(let numbers), .parts(let numbers): numbers.isEmpty ? "0" : numbers.sorted().map(String.init).joined(separator: " ")
         }
       child.write(Data((typed + "\n").utf8))
       // The answer taken: the output grows past the question.

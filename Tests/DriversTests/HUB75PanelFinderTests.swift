@@ -60,6 +60,7 @@ import Testing
       let setting = try #require(found, "\(truth): no setting fits the answers")
       #expect(HUB75PanelFinderTests.drawsRight(setting, truth: truth, finder: start), "\(truth) found as \(setting)")
     }
+    print("HUB75PanelFinderTests \(size.0)x\(size.1), questions each: " + report.joined(separator: "; "))
     print("HUB75PanelFinderTests \(size.0)x\(size.1): \(start.settings.count) settings; questions: "
       + counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", "))
   }

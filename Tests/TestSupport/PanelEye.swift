@@ -6,7 +6,8 @@ import Drivers
 public enum PanelEye {
   /// For everything lit, whether all LEDs are alike; for numbers, those standing alone as
   /// an 8-connected group of lit LEDs shaped as the number (the shapes read from the
-  /// finder's picture of the pattern, each number a group of its own there).
+  /// finder's picture of the pattern, each number a group of its own there); for one part
+  /// lit, the parts with any light.
   public static func answer(
     _ pattern: HUB75PanelFinder.Pattern, weights: [[Int]], finder: HUB75PanelFinder
   ) -> HUB75PanelFinder.Answer {
@@ -22,6 +23,11 @@ public enum PanelEye {
         if let number = shapes.firstIndex(of: group.pixels) { seen.insert(number + 1) }
       }
       return .numbers(seen)
+    case .part:
+      // The parts, as the question names them: the finder's grid cells.
+      return .parts(Set(finder.cells.enumerated().filter { _, cell in
+        weights[cell.y..<(cell.y + cell.height)].contains { row in row[cell.x..<(cell.x + cell.width)].contains { $0 > 0 } }
+      }.map { $0.offset + 1 }))
     }
   }
 

@@ -29,6 +29,9 @@ public struct HUB75PanelFinder: Sendable {
     case everything
     /// The numbers 1 to ``numberCount`` in a grid over the panel, white.
     case numbers
+    /// One part of the panel lit whole: the cell of the grid that holds number `n` in the
+    /// number pattern (1 to 4 across the top, 5 to 8 across the bottom).
+    case part(Int)
   }
 
   /// One look at the panel: driven as `drive`, lighting `pattern`.
@@ -47,6 +50,8 @@ public struct HUB75PanelFinder: Sendable {
     case dark
     /// The numbers that could be read, whole.
     case numbers(Set<Int>)
+    /// The parts of the panel with any light.
+    case parts(Set<Int>)
   }
 
   /// The panel's size, and the wiring from the Pi.
@@ -126,8 +131,19 @@ public struct HUB75PanelFinder: Sendable {
       for (number, place) in numberPlaces.enumerated() {
         HUB75PanelFinder.draw(number + 1, atX: place.x, y: place.y, into: &pixels)
       }
+    case .part(let number):
+      let cell = cells[number - 1]
+      pixels.fill(x: cell.x, y: cell.y, width: cell.width, height: cell.height, lit: true)
     }
     return pixels
+  }
+
+  /// The grid's cells, number 1's first: 4 (or fewer, on a narrow panel) across, 2 down
+  /// (1 on an 8-row panel).
+  public var cells: [(x: Int, y: Int, width: Int, height: Int)] {
+    let across = min(4, panelColumns / 8), down = panelRows >= 16 ? 2 : 1
+    let (width, height) = (panelColumns / across, panelRows / down)
+    return (0..<down).flatMap { row in (0..<across).map { column in (x: column * width, y: row * height, width: width, height: height) } }
   }
 
   /// How many numbers the number pattern shows: one in each of up to 4 x 2 parts of the panel.
@@ -135,12 +151,8 @@ public struct HUB75PanelFinder: Sendable {
 
   /// The top-left corner of each number, 1 first, left to right and top to bottom.
   var numberPlaces: [(x: Int, y: Int)] {
-    let across = min(4, panelColumns / 8), down = panelRows >= 16 ? 2 : 1
-    let (width, height) = (panelColumns / across, panelRows / down)
-    return (0..<down).flatMap { row in
-      (0..<across).map { column in
-        (x: column * width + (width - HUB75PanelFinder.glyphWidth) / 2, y: row * height + (height - HUB75PanelFinder.glyphHeight) / 2)
-      }
+    cells.map { cell in
+      (x: cell.x + (cell.width - HUB75PanelFinder.glyphWidth) / 2, y: cell.y + (cell.height - HUB75PanelFinder.glyphHeight) / 2)
     }
   }
 
@@ -149,8 +161,10 @@ public struct HUB75PanelFinder: Sendable {
   /// The next probe to show, or `nil` when none tells the remaining settings apart.
   public mutating func nextProbe() -> Probe? {
     guard remaining.count > 1 else { return nil }
-    for pattern in [Pattern.everything, .numbers] {
+    // Rows first (everything lit), then columns (the numbers, or one part lit).
+    for patterns in [[Pattern.everything], [.numbers] + (1...numberCount).map(Pattern.part)] {
       var best: (probe: Probe, cost: Int)?
+      for pattern in patterns {
       for drive in drives(for: pattern) {
         let probe = Probe(drive: drive, pattern: pattern)
         let seen = predict(probe)
@@ -160,6 +174,7 @@ public struct HUB75PanelFinder: Sendable {
         // The expected number left after the answer, times the count: smaller is better.
         let cost = groups.values.reduce(0) { $0 + $1 * $1 }
         if best == nil || cost < best!.cost { best = (probe, cost) }
+      }
       }
       if let best { return best.probe }
     }
@@ -220,6 +235,11 @@ public struct HUB75PanelFinder: Sendable {
       var lit = Framebuffer(width: panelColumns, height: panelRows)
       for (index, weight) in weights.enumerated() where weight > 0 { lit[index % panelColumns, index / panelColumns] = true }
       return .numbers(Set((1...numberCount).filter { HUB75PanelFinder.canRead($0, in: lit) }))
+    case .part:
+      return .parts(Set(cells.indices.filter { number in
+        let cell = cells[number]
+        return (cell.y..<(cell.y + cell.height)).contains { y in (cell.x..<(cell.x + cell.width)).contains { weights[y * panelColumns + $0] > 0 } }
+      }.map { $0 + 1 }))
     }
   }
 }
