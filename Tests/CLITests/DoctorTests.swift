@@ -200,6 +200,24 @@ import Testing
     #expect(result.stdout.contains("PROBLEM busy processes: camera app (100 % of a core)"), "\(result.stdout)")
   }
 
+  /// The shipped unit as installed: for a HUB75 board it lacks the register node (the docs
+  /// say to add it); with it, nothing is missing; for a HUB12 board it has all it needs.
+  @Test func theInstalledUnitIsHeldAgainstTheBoard() throws {
+    let machine = try Machine()
+    let shipped = try String(contentsOfFile: "Docs/examples/marquee.service", encoding: .utf8)
+    try machine.write("/etc/systemd/system/marquee.service", shipped)
+    var result = try machine.doctor(["--board", "hub75-p4-64x32", "--seconds", "0"])
+    #expect(result.stdout.contains("PROBLEM unit: marquee.service lacks DeviceAllow=/dev/gpiomem rw"), "\(result.stdout)")
+    #expect(result.stdout.contains("fix: add DeviceAllow=/dev/gpiomem rw to /etc/systemd/system/marquee.service"))
+    try machine.write("/etc/systemd/system/marquee.service", shipped.replacingOccurrences(of: "DeviceAllow=char-spi rw", with: "DeviceAllow=/dev/gpiomem rw"))
+    result = try machine.doctor(["--board", "hub75-p4-64x32", "--seconds", "0"])
+    #expect(result.stdout.contains("ok      unit: marquee.service lets the panel's device nodes through"), "\(result.stdout)")
+    try machine.write("/etc/systemd/system/marquee.service", shipped.replacingOccurrences(of: "LimitRTPRIO=10\n", with: ""))
+    result = try machine.doctor(["--board", "hub12-p10-32x16", "--seconds", "0"])
+    #expect(result.stdout.contains("PROBLEM unit: marquee.service lacks LimitRTPRIO=10"), "\(result.stdout)")
+    #expect(!result.stdout.contains("DeviceAllow="), "char-spi and char-gpiochip let a HUB12 board's nodes through")
+  }
+
   @Test func badArgumentsAreUsageErrors() throws {
     #expect(try BinaryRunner.run(["doctor", "--seconds", "61"]).status == 64)
     #expect(try BinaryRunner.run(["doctor", "--seconds"]).status == 64)

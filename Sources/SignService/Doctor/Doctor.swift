@@ -67,7 +67,7 @@ public struct Doctor: Sendable {
   /// last, its refresh run for `refreshSeconds` with the panel dark (0: not run).
   public func findings(refreshSeconds: Double = 3) -> [Finding] {
     var all = [machine()]
-    all += [gpioAccess(), hub12Devices(), isolatedCore(), governor(), power(), realTimeThrottling(), oneWire(), busesOnPanelPins(), sound(), desktop(), busyProcesses()]
+    all += [gpioAccess(), hub12Devices(), isolatedCore(), governor(), power(), realTimeThrottling(), oneWire(), busesOnPanelPins(), sound(), desktop(), busyProcesses(), unit()]
       .compactMap { $0 }
     if let refresh = refresh(seconds: refreshSeconds) { all.append(refresh) }
     return all
