@@ -113,7 +113,7 @@ public struct FindPanelCommand: Sendable, Equatable {
       let answer = try input.ask(question, retry: retry) { text in FindPanelCommand.answer(text, for: probe.pattern, count: finder.numberCount) }
       finder.record(answer, for: probe)
     }
-    guard let found = finder.remaining.first else { throw SignFailure(words.noFit) }
+    guard let found = finder.found() else { throw SignFailure(words.noFit) }
     // Which colour each input lights: three blocks, on R, G and B alone.
     try panel.show(finder.colorProgram(for: found), on: finder.board(for: found))
     let colorOrder = try input.ask(words.colorsQuestion(finder.asked.count + 1), retry: words.colorsRetry) { text in

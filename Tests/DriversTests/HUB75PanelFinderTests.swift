@@ -17,7 +17,7 @@ import Testing
       let weights = (0..<finder.panelRows).map { y in (0..<finder.panelColumns).map { seen.color(x: $0, y: y).red } }
       finder.record(PanelEye.answer(probe.pattern, weights: weights, finder: finder), for: probe)
     }
-    return (finder.remaining.first, finder.asked.count)
+    return (finder.found(), finder.asked.count)
   }
 
   /// Whether `found` drives a panel of `truth` right: random pictures and the number

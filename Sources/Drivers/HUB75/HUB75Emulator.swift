@@ -52,14 +52,15 @@ public struct HUB75Emulator: Sendable {
   let colorLit: [Int]
   let address: [UInt32]
 
-  /// A sign at power-up: every line low, registers clear.
-  public init(board: HUB75Board) {
+  /// A sign at power-up: every line low, registers clear, the row stages of shift-register
+  /// address kinds all `rowStages` (a real panel's come up as they will).
+  public init(board: HUB75Board, rowStages: Bool = false) {
     self.board = board
     let length = board.clocksPerRow
     lines = (0..<board.parallel).flatMap { board.pins.chains[$0].lines.map { UInt32(1) << UInt32($0) } }
     shifted = [[Bool]](repeating: [Bool](repeating: false, count: length), count: lines.count)
     latched = shifted
-    stages = [Bool](repeating: false, count: board.rowAddress == .sm5266 ? 8 : board.rowPairs)
+    stages = [Bool](repeating: rowStages, count: board.rowAddress == .sm5266 ? 8 : board.rowPairs)
     weights = [Int](repeating: 0, count: board.matrixWidth * board.matrixHeight * 3)
     pulses = [Int](repeating: 0, count: board.rowPairs * board.colorDepth)
     clock = 1 << UInt32(board.pins.clk)
@@ -164,7 +165,12 @@ public struct HUB75Emulator: Sendable {
     }
   }
 
+  /// Row stage shifts since power-up: once a shift register of N stages has shifted N
+  /// times, its state no longer depends on the state it came up in.
+  public private(set) var stageShifts = 0
+
   mutating func shiftStage(in value: Bool) {
+    stageShifts += 1
     for stage in stride(from: stages.count - 1, to: 0, by: -1) { stages[stage] = stages[stage - 1] }
     stages[0] = value
   }

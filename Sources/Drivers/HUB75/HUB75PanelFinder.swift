@@ -52,6 +52,9 @@ public struct HUB75PanelFinder: Sendable {
     case numbers(Set<Int>)
     /// The parts of the panel with any light.
     case parts(Set<Int>)
+    /// No telling (a prediction, never an answer): what the panel shows depends on the state
+    /// its row circuit came up in, which the probe never sets.
+    case unknown
   }
 
   /// The panel's size, and the wiring from the Pi.
@@ -170,9 +173,12 @@ public struct HUB75PanelFinder: Sendable {
         let seen = predict(probe)
         var groups: [Answer: Int] = [:]
         for setting in remaining { groups[seen[setting]!, default: 0] += 1 }
+        // A panel whose picture depends on its power-up state stays whatever the answer.
+        let unknown = groups.removeValue(forKey: .unknown) ?? 0
+        // Only a look that splits the panels it can predict: any answer rules one out.
         guard groups.count > 1 else { continue }
         // The expected number left after the answer, times the count: smaller is better.
-        let cost = groups.values.reduce(0) { $0 + $1 * $1 }
+        let cost = groups.values.reduce(unknown * unknown) { $0 + $1 * ($1 + unknown) }
         if best == nil || cost < best!.cost { best = (probe, cost) }
       }
       }
@@ -192,14 +198,26 @@ public struct HUB75PanelFinder: Sendable {
   /// Keeps the settings whose panel shows `probe` as `answer`.
   public mutating func record(_ answer: Answer, for probe: Probe) {
     let seen = predict(probe)
-    remaining = remaining.filter { seen[$0] == answer }
+    remaining = remaining.filter { seen[$0] == answer || seen[$0] == .unknown }
     asked.append((probe, answer))
   }
 
-  /// The setting found: the first remaining once no probe tells them apart (`nil` while one
-  /// does, or when the answers fit no setting).
+  /// The setting found once no probe tells the remaining ones apart (`nil` while one does,
+  /// or when the answers fit no setting): the first whose own pictures (everything lit, the
+  /// numbers) show right on a panel of every remaining setting, or else the first.
+  ///
+  /// Settings no look tells apart may still drive each other's panels differently: a B707
+  /// panel ignores the ABC shift kind's writes (they never raise its enable line), while an
+  /// ABC shift panel follows B707's walking 1. B707 is then the one that works on both.
   public mutating func found() -> Setting? {
-    nextProbe() == nil ? remaining.first : nil
+    guard nextProbe() == nil else { return nil }
+    let right = [Answer.even, .numbers(Set(1...numberCount))]
+    return remaining.first { drive in
+      zip([Pattern.everything, .numbers], right).allSatisfy { pattern, answer in
+        let seen = predict(Probe(drive: drive, pattern: pattern))
+        return remaining.allSatisfy { seen[$0] == answer }
+      }
+    } ?? remaining.first
   }
 
   /// What `probe` shows on a panel of each remaining setting.
@@ -208,17 +226,35 @@ public struct HUB75PanelFinder: Sendable {
     let missing = remaining.filter { seen[$0] == nil }
     if !missing.isEmpty {
       let program = program(for: probe)
-      for setting in missing { seen[setting] = answer(seeing: HUB75PanelFinder.run(program, on: board(for: setting)), probe.pattern) }
+      for setting in missing {
+        seen[setting] = HUB75PanelFinder.run(program, on: board(for: setting), settledOnly: true).map { answer(seeing: $0, probe.pattern) } ?? .unknown
+      }
       predictions[probe] = seen
     }
     return seen
   }
 
-  /// A panel of `board` after showing `program` for a while: its second refresh (the first
-  /// may start from the row circuit's power-up state).
+  /// A panel of `board` after showing `program` for a while: the refresh after one that
+  /// shifted its row stages through (or, if none did, after two).
   public static func run(_ program: HUB75Program, on board: HUB75Board) -> HUB75Emulator {
+    run(program, on: board, settledOnly: false)!
+  }
+
+  /// The same, and with `settledOnly`, `nil` when the picture still depends on the state the
+  /// row circuit came up in: the first refresh did not shift every stage, and two panels,
+  /// one come up with every stage low and one with every stage high, have not reached the
+  /// same stages after two.
+  static func run(_ program: HUB75Program, on board: HUB75Board, settledOnly: Bool) -> HUB75Emulator? {
     var panel = HUB75Emulator(board: board)
     panel.run(program)
+    if board.rowAddress.holdsRowState && panel.stageShifts < panel.stages.count {
+      panel.run(program)
+      if settledOnly {
+        var other = HUB75Emulator(board: board, rowStages: true)
+        for _ in 0..<2 { other.run(program) }
+        guard other.stages == panel.stages else { return nil }
+      }
+    }
     panel.resetCounts()
     panel.run(program)
     return panel

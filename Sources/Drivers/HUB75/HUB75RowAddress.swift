@@ -51,6 +51,10 @@ public enum HUB75RowAddress: String, Sendable, CaseIterable {
     }
   }
 
+  /// Whether the panel's row circuit holds a state (a shift register of row stages), which
+  /// comes up as it will at power-up.
+  public var holdsRowState: Bool { self != .direct && self != .abcdLine }
+
   /// Whether the lines are written again before every bitplane, not only when the row
   /// changes.
   public var rewritesEveryPlane: Bool { self == .abcShift }
