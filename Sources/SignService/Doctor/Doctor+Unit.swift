@@ -32,7 +32,8 @@ extension Doctor {
       let allowed = (settings["DeviceAllow"] ?? []).compactMap { $0.split(separator: " ").first.map(String.init) }
       for need in needs.nodes where !need.allow.contains(where: allowed.contains) { missing.append("DeviceAllow=\(need.node) rw") }
     }
-    if (settings["LimitRTPRIO"]?.last.flatMap { Int($0) } ?? 0) < 10 { missing.append("LimitRTPRIO=10") }
+    let priority = settings["LimitRTPRIO"]?.last
+    if priority != "infinity" && (priority.flatMap { Int($0) } ?? 0) < 10 { missing.append("LimitRTPRIO=10") }
     if settings["RestrictRealtime"]?.last == "yes" { missing.append("RestrictRealtime=no") }
     let user = settings["User"]?.last ?? "root"
     let groups = (settings["SupplementaryGroups"] ?? []).flatMap { $0.split(separator: " ").map(String.init) }
