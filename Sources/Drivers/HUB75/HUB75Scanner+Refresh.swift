@@ -93,21 +93,4 @@ extension HUB75Scanner {
 
   /// The longest a batch of 16 writes is taken to last at the start of each refresh.
   static let longestBatchNanoseconds: Int64 = 4_000
-
-  /// Writes one step of a program that is a register write (`repeats` times, the slowdown's
-  /// copies included) to the set or clear register; `false` for a pulse, which the caller
-  /// times.
-  @inline(__always)
-  static func write(_ word: UInt32, set: UnsafeMutablePointer<UInt32>, clear: UnsafeMutablePointer<UInt32>, repeats: Int) -> Bool {
-    let mask = word & ~HUB75Program.tagMask
-    switch word & HUB75Program.tagMask {
-    case HUB75Program.setTag:
-      for _ in 0..<repeats { storeRegister(set, mask) }
-    case HUB75Program.clearTag:
-      for _ in 0..<repeats { storeRegister(clear, mask) }
-    default:
-      return false
-    }
-    return true
-  }
 }
