@@ -201,3 +201,15 @@ extension Framebuffer {
     fill(x: columns.first, y: rows.first, width: columns.end - columns.first, height: rows.end - rows.first, lit: true)
   }
 }
+
+extension Framebuffer {
+  /// A picture with a third of its pixels lit in slanted stripes, about as many as a line
+  /// of text lights: what a panel's refresh is measured on (`marquee doctor`, `marquee-bench`).
+  public static func textLikeStripes(width: Int, height: Int) -> Framebuffer {
+    var pixels = Framebuffer(width: width, height: height)
+    for y in 0..<height {
+      for x in 0..<width where (x / 3 + y / 2) % 3 == 0 { pixels[x, y] = true }
+    }
+    return pixels
+  }
+}

@@ -52,10 +52,7 @@ struct HUB75Comparison {
     let board = fileBoard.fitted(to: [amber])
     var encoder = HUB75Encoder(board: board, color: amber)
     var program = HUB75Program()
-    var frame = Frame(width: board.width, height: board.height)
-    for y in 0..<board.height {
-      for x in 0..<board.width where (x / 3 + y / 2) % 3 == 0 { frame.pixels[x, y] = true }
-    }
+    let frame = Frame(pixels: .textLikeStripes(width: board.width, height: board.height))
     encoder.encode(frame, into: &program)
     let pulses = program.steps.filter { if case .pulse = $0 { true } else { false } }.count
     let registerWrites = program.words.count - pulses
@@ -66,14 +63,8 @@ struct HUB75Comparison {
     line.add("hzeller_writes_per_clock", HUB75Comparison.hzellerWritesPerClock)
     line.add("writes_ratio", oursPerClock / HUB75Comparison.hzellerWritesPerClock)
     for pi in HUB75Comparison.pis {
-      // marquee: each plane the longer of its share of the writes (the slowdown's copies
-      // too) and its pulse, both OE edges, then the sixteenth of rest.
-      let planeWrites = Double(registerWrites * (1 + setting.ours.slowdown)) / Double(board.rowPairs * board.colorDepth)
-      var ours = Double(2 * pulses) / pi.writesPerSecond
-      for plane in 0..<board.colorDepth {
-        ours += Double(board.rowPairs) * max(planeWrites / pi.writesPerSecond, Double(board.pulseNanoseconds(plane: plane)) / 1e9)
-      }
-      ours *= 17.0 / 16
+      let ours = HUB75Comparison.refreshSeconds(
+        board, registerWrites: registerWrites, pulses: pulses, slowdown: setting.ours.slowdown, writesPerSecond: pi.writesPerSecond)
       // hzeller: each plane b (11 − bits ... 10) of each row pair takes the longer of its
       // shifting and the previous plane's pulse, lsb × 2^b.
       let (bits, lsb, slowdown) = setting.hzeller
@@ -84,5 +75,17 @@ struct HUB75Comparison {
       line.add("\(pi.name)_ours_hz", 1 / ours, decimals: 0)
       line.add("\(pi.name)_hzeller_hz", 1 / hzeller, decimals: 0)
     }
+  }
+
+  /// marquee's refresh on a Pi writing `writesPerSecond`: each plane the longer of its share
+  /// of the register writes (the slowdown's copies too) and its pulse, both OE edges of each
+  /// pulse, then the sixteenth of rest.
+  static func refreshSeconds(_ board: HUB75Board, registerWrites: Int, pulses: Int, slowdown: Int, writesPerSecond: Double) -> Double {
+    let planeWrites = Double(registerWrites * (1 + slowdown)) / Double(board.rowPairs * board.colorDepth)
+    var seconds = Double(2 * pulses) / writesPerSecond
+    for plane in 0..<board.colorDepth {
+      seconds += Double(board.rowPairs) * max(planeWrites / writesPerSecond, Double(board.pulseNanoseconds(plane: plane)) / 1e9)
+    }
+    return seconds * 17 / 16
   }
 }

@@ -41,11 +41,8 @@ struct HUB75Refresh {
         name: name, panelColumns: columns, panelRows: rows, chainLength: chain, colorDepth: depth, slowdown: 0, device: path)
       var encoder = HUB75Encoder(board: board, color: LEDColor.amber.rgb)
       var program = HUB75Program()
-      var frame = Frame(width: board.width, height: board.height)
       // A third of the LEDs lit, in stripes, about as many as a line of text lights.
-      for y in 0..<board.height {
-        for x in 0..<board.width where (x / 3 + y / 2) % 3 == 0 { frame.pixels[x, y] = true }
-      }
+      let frame = Frame(pixels: .textLikeStripes(width: board.width, height: board.height))
       // The encoder's own cost: what each new frame takes before the refresh shows it.
       let encodes = 50
       let encodeStart = SystemClock.monotonicNanoseconds()
@@ -63,6 +60,15 @@ struct HUB75Refresh {
       line.add("writes_per_refresh", figures.writesPerRefresh)
       line.add("least_writes", edges)
       line.add("writes_ratio", Double(figures.writesPerRefresh) / Double(edges))
+      // What a Pi would reach with the default slowdown 1 (Docs/hardware.md, "What a Pi
+      // reaches"): the same writes at its write rate, by marquee's timing.
+      let pulses = program.steps.filter { if case .pulse = $0 { true } else { false } }.count
+      line.add("writes_slowdown1", (program.words.count - pulses) * 2 + 2 * pulses)
+      for pi in HUB75Comparison.pis {
+        let seconds = HUB75Comparison.refreshSeconds(
+          board, registerWrites: program.words.count - pulses, pulses: pulses, slowdown: 1, writesPerSecond: pi.writesPerSecond)
+        line.add("\(pi.name)_hz_slowdown1", 1 / seconds, decimals: 0)
+      }
       line.add("lit_us_per_refresh", Double((0..<depth).map(board.pulseNanoseconds).reduce(0, +) * board.rowPairs) / 1000)
       line.add("pulse_late_p50_us", figures.pulseLateP50)
       line.add("pulse_late_p99_us", figures.pulseLateP99)

@@ -9,10 +9,7 @@ extension Doctor {
   /// `nil` without a HUB75 or HUB12 board, off a Pi, or for 0 seconds.
   func refresh(seconds: Double) -> Finding? {
     guard seconds > 0, let board, case .success(let pi) = pi else { return nil }
-    var frame = Frame(width: board.width, height: board.height)
-    for y in 0..<board.height {
-      for x in 0..<board.width where (x / 3 + y / 2) % 3 == 0 { frame.pixels[x, y] = true }
-    }
+    let frame = Frame(pixels: .textLikeStripes(width: board.width, height: board.height))
     do {
       if let hub75 = board.family as? HUB75Board { return try refresh(hub75, pi: pi, frame: frame, seconds: seconds) }
       if let hub12 = board.family as? HUB12Board { return try refresh(hub12, frame: frame, seconds: seconds) }
