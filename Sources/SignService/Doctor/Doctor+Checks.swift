@@ -187,7 +187,7 @@ extension Doctor {
     guard let uptime = text("/proc/uptime")?.split(separator: " ").first.flatMap({ Double($0) }), uptime > 0 else { return nil }
     let ticks = 100.0  // USER_HZ on Linux's every architecture Raspberry Pi OS ships
     var busy: [(name: String, share: Double)] = []
-    for entry in FileBytes.entries(of: root + "/proc") where entry.allSatisfy(\.isNumber) {
+    for entry in processes ?? [] {
       guard let stat = text("/proc/\(entry)/stat"), let close = stat.lastIndex(of: ")"), let open = stat.firstIndex(of: "(") else { continue }
       // The name is between the brackets (it may hold spaces); fields 3 on follow.
       let name = String(stat[stat.index(after: open)..<close])
@@ -210,9 +210,8 @@ extension Doctor {
 
   func desktop() -> Finding? {
     let names = ["lightdm", "gdm3", "sddm", "Xorg", "Xwayland", "wayfire", "labwc", "lxsession"]
-    let entries = FileBytes.entries(of: root + "/proc")
-    guard !entries.isEmpty else { return nil }
-    let running = Set(entries.filter { $0.allSatisfy(\.isNumber) }.compactMap { text("/proc/\($0)/comm")?.trimmingWhitespace }.filter(names.contains))
+    guard let processes else { return nil }
+    let running = Set(processes.compactMap { text("/proc/\($0)/comm")?.trimmingWhitespace }.filter(names.contains))
     guard running.isEmpty else {
       return Finding(check: "desktop", verdict: .problem, found: "running: " + running.sorted().joined(separator: ", "),
                      why: "a desktop wakes the cores all the time; every pause of the refresh shows",

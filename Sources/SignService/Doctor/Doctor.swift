@@ -29,13 +29,16 @@ public struct Doctor: Sendable {
   /// The board the sign drives, if given: its pins and family decide some checks.
   let board: SignBoard?
   /// What several checks read, read once: the machine, the cores, the kernel's command
-  /// line, the isolated cores, the loaded modules and config.txt's lines.
+  /// line, the isolated cores, the loaded modules, config.txt's lines and the processes.
   let pi: Result<RaspberryPi, NotARaspberryPi>
   let coreCount: Int
   let commandLine: [Substring]
   let isolated: String
   let modules: [Substring]
   let configLines: [String]
+  /// The processes' ids (`/proc`'s numbered entries), listed once for the checks that look
+  /// at them; `nil` when `/proc` cannot be listed.
+  let processes: [String]?
 
   /// The command line's doctor: the system's files, or `$MARQUEE_SYSTEM_ROOT`'s.
   public init(board: SignBoard?, root: String? = Environment.value("MARQUEE_SYSTEM_ROOT")) {
@@ -50,6 +53,8 @@ public struct Doctor: Sendable {
     isolated = (text("/sys/devices/system/cpu/isolated") ?? "").trimmingWhitespace
     // Each line of /proc/modules starts with the module's name.
     modules = (text("/proc/modules") ?? "").split(separator: "\n").compactMap { $0.split(separator: " ").first }
+    let entries = FileBytes.entries(of: root + "/proc")
+    processes = entries.isEmpty ? nil : entries.filter { $0.allSatisfy(\.isNumber) }
     configLines = (text("/boot/firmware/config.txt") ?? text("/boot/config.txt") ?? "").split(separator: "\n")
       .map { String($0.prefix { $0 != "#" }).trimmingWhitespace }.filter { !$0.isEmpty }
   }
