@@ -1,7 +1,5 @@
-import BitmapFonts
 import Drivers
 import Marquee
-import MatrixCore
 import Platform
 import SignService
 
@@ -103,7 +101,7 @@ public struct FindPanelCommand: Sendable, Equatable {
     var step = 0
     while let probe = finder.nextProbe() {
       step += 1
-      try panel.show(finder.program(for: probe), on: finder.board(for: probe.drive))
+      try show(panel.show(finder.program(for: probe), on: finder.board(for: probe.drive)))
       let (question, retry) =
         switch probe.pattern {
         case .everything: (words.everythingQuestion(step), words.everythingRetry)
@@ -115,7 +113,7 @@ public struct FindPanelCommand: Sendable, Equatable {
     }
     guard let found = finder.found() else { throw SignFailure(words.noFit) }
     // Which colour each input lights: three blocks, on R, G and B alone.
-    try panel.show(finder.colorProgram(for: found), on: finder.board(for: found))
+    try show(panel.show(finder.colorProgram(for: found), on: finder.board(for: found)))
     let colorOrder = try input.ask(words.colorsQuestion(finder.asked.count + 1), retry: words.colorsRetry) { text in
       HUB75ColorOrder(seen: text.split { $0 == " " || $0 == "," || $0 == "，" }.map(String.init))
     }
@@ -123,7 +121,7 @@ public struct FindPanelCommand: Sendable, Equatable {
     // The word drawn with the settings found: the person checks the result before the
     // board file is written (one mistaken answer finds a wrong setting).
     let board = finder.board(for: found, colorOrder: colorOrder)
-    try panel.show(FindPanelCommand.hello(on: board), on: board)
+    try show(panel.show(FinderPanel.hello(on: board), on: board))
     let right = try input.ask(words.confirm, retry: words.yesNoRetry) { text in
       switch text.lowercased().trimmingWhitespace {
       case "y", "yes", "是": true
@@ -141,17 +139,9 @@ public struct FindPanelCommand: Sendable, Equatable {
     }
   }
 
-  /// "Hello" in the built-in font as `board` draws it, a pixel from the left edge, in the middle.
-  static func hello(on board: HUB75Board) -> HUB75Program {
-    var pixels = Framebuffer(width: board.width, height: board.height)
-    let text = TextRenderer().render("Hello")
-    pixels.draw(
-      text, sourceX: 0, sourceY: 0, width: min(text.width, board.width - 1), height: min(text.height, board.height),
-      atX: 1, y: max(0, (board.height - text.height) / 2), mode: .or)
-    var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
-    var program = HUB75Program()
-    encoder.encode(Frame(pixels: pixels), into: &program)
-    return program
+  /// Prints the simulated panel's picture, if the panel is simulated.
+  func show(_ drawing: String?) throws {
+    if let drawing { try printOutput("\n" + drawing) }
   }
 
   /// An answer typed for `pattern`, or `nil` when it is not one.
@@ -220,57 +210,3 @@ struct AnswerReader {
 
 /// A stop signal came while the finder waited for an answer.
 struct StopRequested: Error {}
-
-/// The panel the finder lights: the real one through the GPIO registers, or one emulated
-/// and drawn in the terminal.
-struct FinderPanel {
-  let simulated: HUB75Board?
-  var scanner: HUB75Scanner?
-
-  init(simulating board: HUB75Board?) throws {
-    simulated = board
-    if board == nil {
-      // Fail early, before the first question, when this is no Pi.
-      do { _ = try RaspberryPi.detect() } catch { throw SignFailure(error.description) }
-    }
-  }
-
-  /// Lights `program`, made for `board`, until the next one.
-  mutating func show(_ program: HUB75Program, on board: HUB75Board) throws {
-    if let simulated {
-      try printOutput("\n" + FinderPanel.drawing(HUB75PanelFinder.run(program, on: simulated)))
-      return
-    }
-    // A scanner per board: each claims the address lines its row address kind drives.
-    if scanner?.board != board {
-      try scanner?.finish()
-      scanner = nil
-      let pi: RaspberryPi
-      do { pi = try RaspberryPi.detect() } catch { throw SignFailure(error.description) }
-      do { scanner = try HUB75Scanner(board: board, pi: pi) } catch let error as GPIORegisterError { throw SignFailure(error.description) }
-    }
-    try scanner?.send(program)
-  }
-
-  /// Dark, and the pins given back.
-  mutating func finish() {
-    try? scanner?.finish()
-    scanner = nil
-  }
-
-  /// The emulated panel as text: `#` lit once a refresh in white, `R`, `G` or `B` lit in one
-  /// colour, `@` lit more (brighter), `.` dark.
-  static func drawing(_ panel: HUB75Emulator) -> String {
-    var text = ""
-    for y in 0..<panel.board.matrixHeight {
-      for x in 0..<panel.board.matrixWidth {
-        let (red, green, blue) = panel.color(x: x, y: y)
-        let most = max(red, green, blue)
-        let lit = [red, green, blue].filter { $0 > 0 }.count
-        text += most == 0 ? "." : most > 1 ? "@" : lit == 3 ? "#" : lit == 1 ? (red > 0 ? "R" : green > 0 ? "G" : "B") : "+"
-      }
-      text += "\n"
-    }
-    return text
-  }
-}
