@@ -92,95 +92,25 @@ public struct FindPanelCommand: Sendable, Equatable {
   /// - Throws: ``SignFailure`` when the answers fit no setting or standard input ends
   ///   first; the panel's errors (no Pi, no access to the registers).
   func run(stop: StopFlag) throws {
-    var finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins)
-    let words = FindPanelWords(chinese: chinese)
+    let finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins)
+    let words = PanelFinderWords(chinese: chinese)
     var panel = try FinderPanel(simulating: simulate.map { finder.board(for: $0, colorOrder: simulatedColors) })
     defer { panel.finish() }
     var input = AnswerReader(stop: stop)
     try printOutput(words.intro(columns: columns, rows: rows, mapping: mapping, settings: finder.settings.count))
-    var step = 0
-    while let probe = finder.nextProbe() {
-      step += 1
-      try show(panel.show(finder.program(for: probe), on: finder.board(for: probe.drive)))
-      let (question, retry) =
-        switch probe.pattern {
-        case .everything: (words.everythingQuestion(step), words.everythingRetry)
-        case .numbers: (words.numbersQuestion(step, count: finder.numberCount), words.numbersRetry(finder.numberCount))
-        case .part: (words.partsQuestion(step, count: finder.numberCount), words.numbersRetry(finder.numberCount))
-        }
-      let answer = try input.ask(question, retry: retry) { text in FindPanelCommand.answer(text, for: probe.pattern, count: finder.numberCount) }
-      finder.record(answer, for: probe)
+    var dialogue = try PanelFinderDialogue(finder: finder, words: words)
+    while let question = dialogue.question, let lit = dialogue.lit {
+      if let drawing = try panel.show(lit.program, on: lit.board) { try printOutput("\n" + drawing) }
+      try input.ask(question.text + " " + question.hint, retry: question.retry) { text in try dialogue.answer(text) }
     }
-    guard let found = finder.found() else { throw SignFailure(words.noFit) }
-    // Which colour each input lights: three blocks, on R, G and B alone.
-    try show(panel.show(finder.colorProgram(for: found), on: finder.board(for: found)))
-    let colorOrder = try input.ask(words.colorsQuestion(finder.asked.count + 1), retry: words.colorsRetry) { text in
-      HUB75ColorOrder(seen: text.split { $0 == " " || $0 == "," || $0 == "，" }.map(String.init))
-    }
-    try printOutput(words.found(found, colorOrder: colorOrder, answers: finder.asked.count + 1))
-    // The word drawn with the settings found: the person checks the result before the
-    // board file is written (one mistaken answer finds a wrong setting).
-    let board = finder.board(for: found, colorOrder: colorOrder)
-    try show(panel.show(FinderPanel.hello(on: board), on: board))
-    let right = try input.ask(words.confirm, retry: words.yesNoRetry) { text in
-      switch text.lowercased().trimmingWhitespace {
-      case "y", "yes", "是": true
-      case "n", "no", "否": false
-      default: nil
-      }
-    }
-    guard right else { throw SignFailure(words.notRight) }
-    let json = boardJSON(found, colorOrder: colorOrder)
+    guard let result = dialogue.result else { return }
+    let json = FoundBoardFile.new(columns: columns, rows: rows, chain: chain, mapping: mapping, setting: result.setting, colorOrder: result.colorOrder)
     if let output {
       try DurableFile.write(Array(json.utf8), to: output, what: "the board file")
       try printOutput(words.written(output))
     } else {
       try printOutput(json)
     }
-  }
-
-  /// Prints the simulated panel's picture, if the panel is simulated.
-  func show(_ drawing: String?) throws {
-    if let drawing { try printOutput("\n" + drawing) }
-  }
-
-  /// An answer typed for `pattern`, or `nil` when it is not one.
-  static func answer(_ text: String, for pattern: HUB75PanelFinder.Pattern, count: Int) -> HUB75PanelFinder.Answer? {
-    let typed = text.lowercased().trimmingWhitespace
-    switch pattern {
-    case .everything:
-      switch typed {
-      case "y", "yes", "是": return .even
-      case "n", "no", "否": return .uneven
-      case "d", "dark", "暗", "全不亮": return .dark
-      default: return nil
-      }
-    case .numbers, .part:
-      let parts = typed.split { $0 == " " || $0 == "," || $0 == "，" }.map { Int($0) }
-      guard !parts.isEmpty, parts.allSatisfy({ $0 != nil }) else { return nil }
-      var numbers = Set(parts.map { $0! })
-      if numbers == [0] { numbers = [] }
-      guard numbers.allSatisfy({ (1...count).contains($0) }) else { return nil }
-      return pattern == .numbers ? .numbers(numbers) : .parts(numbers)
-    }
-  }
-
-  /// The board file for the setting found.
-  func boardJSON(_ setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder) -> String {
-    """
-    {
-      "schema": 1,
-      "name": "hub75-\(columns)x\(rows)-found",
-      "description": "found by marquee find-panel",
-      "driver": "hub75",
-      "panel": {"columns": \(columns), "rows": \(rows)},
-      "grid": {"columns": \(chain), "rows": 1},
-      "mapping": "\(mapping)",
-      "rowAddress": "\(setting.rowAddress.rawValue)",
-      "multiplexing": "\(setting.multiplexing.rawValue)"\(colorOrder == .rgb ? "" : ",\n  \"colorOrder\": \"\(colorOrder.rawValue)\"")
-    }
-
-    """
   }
 }
 
@@ -190,9 +120,9 @@ struct AnswerReader {
   let stop: StopFlag
   var reader = LineReader(descriptor: 0, maximumLength: 200)
 
-  /// Prints `question` and reads lines until `parse` makes an answer of one (saying `retry`
-  /// after each that does not).
-  mutating func ask<Answer>(_ question: String, retry: String, _ parse: (String) -> Answer?) throws -> Answer {
+  /// Prints `question` and reads lines until `take` takes one as an answer (saying `retry`
+  /// after each it does not).
+  mutating func ask(_ question: String, retry: String, _ take: (String) throws -> Bool) throws {
     try printOutput(question + " ")
     while true {
       while !Descriptor.waitReadable(0, milliseconds: 200) {
@@ -202,7 +132,7 @@ struct AnswerReader {
       guard case .text(let line)? = reader.next() else {
         throw SignFailure("standard input ended before the panel was found; nothing was written")
       }
-      if let answer = parse(line) { return answer }
+      if try take(line) { return }
       try printOutput(retry + " ")
     }
   }

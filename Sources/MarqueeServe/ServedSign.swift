@@ -48,13 +48,13 @@ public final class ServedSign: Sendable {
   /// - Throws: ``ListenAddress/ListenError`` when the address cannot be bound.
   public init(
     session: SignSession, listen: ListenAddress, hosts: HostNames, token: String?, mqtt: MQTTSettings?, version: String,
-    stop: StopFlag
+    stop: StopFlag, finder: PanelFinderDesk? = nil
   ) throws(ListenAddress.ListenError) {
     self.session = session
     let stats = ServeStats()
     // Without a token, anyone who can reach the API could read other topics through
     // placeholders: the MQTT filters hold for its content too.
-    routes = SignRoutes(session: session, stats: stats, valueFilters: mqtt != nil && token == nil ? mqtt?.valueFilters : nil, version: version)
+    routes = SignRoutes(session: session, stats: stats, valueFilters: mqtt != nil && token == nil ? mqtt?.valueFilters : nil, version: version, finder: finder)
     let hangups = HangupWatch()
     let systemd = SystemdNotifier.fromEnvironment().map {
       SystemdLink(notifier: $0, watchdog: SystemdNotifier.watchdogSeconds(), session: session, stats: stats, stop: stop)

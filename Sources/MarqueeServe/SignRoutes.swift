@@ -23,9 +23,14 @@ public final class SignRoutes: Sendable {
   let version: String
   /// When the routes were made (the session's monotonic clock): the uptime's start.
   let started: Double
+  /// The panel finder, on a sign with a HUB75 panel.
+  let finder: PanelFinderDesk?
 
-  public init(session: SignSession, stats: ServeStats = ServeStats(), valueFilters: [String]? = nil, version: String = "unknown") {
+  public init(
+    session: SignSession, stats: ServeStats = ServeStats(), valueFilters: [String]? = nil, version: String = "unknown", finder: PanelFinderDesk? = nil
+  ) {
     self.session = session
+    self.finder = finder
     self.stats = stats
     self.valueFilters = valueFilters
     self.version = version
@@ -195,6 +200,7 @@ public final class SignRoutes: Sendable {
     router.add("DELETE", "/api/programs/{name}") { [self] request in
       perform(request, body: false) { _ in .deleteProgram(request.parameters["name"] ?? "") }
     }
+    addFinderRoutes(to: &router)
     return router
   }
 

@@ -19,6 +19,8 @@ public final class Heartbeat: Sendable {
   let shown = Atomic<Int>(0)
   /// Other loops the watchdog looks at with this one.
   let others = Mutex<[Heartbeat]>([])
+  /// The loop has ended.
+  let over = Atomic<Bool>(false)
 
   public init() {}
 
@@ -37,10 +39,23 @@ public final class Heartbeat: Sendable {
   /// Frames shown so far.
   public var framesShown: Int { shown.load(ordering: .acquiring) }
 
-  /// Looks at `other` too: ``isAlive(at:limit:)`` holds only while both are alive.
+  /// Looks at `other` too: ``isAlive(at:limit:)`` holds only while both are alive, or
+  /// until `other` ends (those that ended are let go here).
   public func watch(_ other: Heartbeat) {
-    others.withLock { $0.append(other) }
+    others.withLock { list in
+      list.removeAll { $0.hasEnded }
+      list.append(other)
+    }
   }
+
+  /// The loop ended for good (a display shut down): never again stuck.
+  public func ended() {
+    workingSince.store(0, ordering: .releasing)
+    over.store(true, ordering: .releasing)
+  }
+
+  /// Whether ``ended()`` was called.
+  public var hasEnded: Bool { over.load(ordering: .acquiring) }
 
   /// Whether the loop (and each one it watches) is resting, or has worked on its turn for
   /// less than `limit` nanoseconds at `now`.

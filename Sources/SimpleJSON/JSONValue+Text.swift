@@ -57,3 +57,59 @@ extension JSONValue {
     output += "\""
   }
 }
+
+extension JSONValue {
+  /// The value as JSON text a person edits: a member a line, indented by two spaces, with
+  /// an object or array that fits in `width` characters kept on one line
+  /// (`"panel": {"columns": 64, "rows": 32}`), and a newline at the end.
+  public func editableText(width: Int = 72) -> String {
+    var output = ""
+    writeEditable(into: &output, indent: "", width: width)
+    return output + "\n"
+  }
+
+  func writeEditable(into output: inout String, indent: String, width: Int) {
+    let inline = inlineText
+    guard inline.count > width - indent.count else {
+      output += inline
+      return
+    }
+    let inner = indent + "  "
+    switch self {
+    case .array(let elements):
+      output += "[\n"
+      for (index, element) in elements.enumerated() {
+        output += inner
+        element.writeEditable(into: &output, indent: inner, width: width)
+        output += index + 1 < elements.count ? ",\n" : "\n"
+      }
+      output += indent + "]"
+    case .object(let members):
+      output += "{\n"
+      for (index, member) in members.enumerated() {
+        output += inner
+        JSONValue.writeString(member.key, into: &output)
+        output += ": "
+        member.value.writeEditable(into: &output, indent: inner, width: width)
+        output += index + 1 < members.count ? ",\n" : "\n"
+      }
+      output += indent + "}"
+    default:
+      output += inline
+    }
+  }
+
+  /// One line, with a space after each comma and colon.
+  var inlineText: String {
+    switch self {
+    case .array(let elements): return "[" + elements.map(\.inlineText).joined(separator: ", ") + "]"
+    case .object(let members):
+      return "{" + members.map { member in
+        var key = ""
+        JSONValue.writeString(member.key, into: &key)
+        return key + ": " + member.value.inlineText
+      }.joined(separator: ", ") + "}"
+    default: return text
+    }
+  }
+}

@@ -21,23 +21,6 @@ import Testing
     return picture
   }
 
-  /// The last picture as lit weights.
-  static func lastPicture(_ output: String) -> [[Int]] {
-    lastDrawing(output).map { line in line.map { $0 == "." ? 0 : $0 == "@" ? 2 : 1 } }
-  }
-
-  /// The colours of the three blocks of the colour test, left to right: the letter most of
-  /// each third's lit pixels show.
-  static func blockColors(_ output: String) -> String {
-    let drawing = lastDrawing(output).map(Array.init)
-    let third = (drawing.first?.count ?? 0) / 3
-    return (0..<3).map { block in
-      let letters = drawing.flatMap { $0[(block * third)..<((block + 1) * third)] }.filter { "RGB".contains($0) }
-      let most = ["R", "G", "B"].max { a, b in letters.filter { String($0) == a }.count < letters.filter { String($0) == b }.count }!
-      return most.lowercased()
-    }.joined(separator: " ")
-  }
-
   /// Runs the finder on a simulated panel of `truth`, answering each step; returns the
   /// output, the status and the steps asked.
   static func walk(
@@ -60,34 +43,21 @@ import Testing
       guard asked, let question = text.components(separatedBy: "\n").last else { break }
       if question.contains("three blocks") || question.contains("三个色块") {
         steps += 1
-        child.write(Data((blockColors(text) + "\n").utf8))
+        child.write(Data((PanelEye.blockColors(lastDrawing(text)) + "\n").utf8))
         #expect(child.waitForOutput(timeout: 60) { $0.count > text.utf8.count }, "no answer to \(question)")
         continue
       }
       if question.contains("Hello") {
-        // Whether the word reads right: the built-in font's "Hello", a pixel from the
-        // left, in the middle rows, and nothing else lit, all alike.
-        let picture = lastPicture(text)
-        let word = TextRenderer().render("Hello")
-        var expected = [[Int]](repeating: [Int](repeating: 0, count: columns), count: rows)
-        for y in 0..<word.height { for x in 0..<word.width where word[x, y] { expected[(rows - word.height) / 2 + y][1 + x] = 1 } }
-        child.write(Data((picture == expected ? "y\n" : "n\n").utf8))
+        let right = PanelEye.readsHello(lastDrawing(text), columns: columns, rows: rows)
+        child.write(Data((right ? "y\n" : "n\n").utf8))
         break
       }
       steps += 1
       // Which question: the part asked about does not matter to the eye (it says which
       // parts are lit), so any part stands for them.
       let pattern: HUB75PanelFinder.Pattern = question.contains("[y]") ? .everything : question.contains("parts") || question.contains("块") ? .part(1) : .numbers
-      let seen = PanelEye.answer(pattern, weights: lastPicture(text), finder: finder)
-      let typed: String =
-        switch seen {
-        case .even: "y"
-        case .uneven: "n"
-        case .dark: "d"
-        case .numbers(let numbers), .parts(let numbers): numbers.isEmpty ? "0" : numbers.sorted().map(String.init).joined(separator: " ")
-        case .unknown: "0"
-        }
-      child.write(Data((typed + "\n").utf8))
+      let seen = PanelEye.answer(pattern, weights: PanelEye.weights(lastDrawing(text)), finder: finder)
+      child.write(Data((PanelEye.typed(seen) + "\n").utf8))
       // The answer taken: the output grows past the question.
       #expect(child.waitForOutput(timeout: 60) { $0.count > text.utf8.count }, "no answer to \(question)")
     }

@@ -208,6 +208,7 @@ public final class HUB75Scanner: BatchTransport, @unchecked Sendable {
     }
     // Dark on the way out.
     storeRegister(gpio.setRegister, oe)
+    heartbeat.ended()
     endNs = SystemClock.monotonicNanoseconds()
     cpuNs = SystemClock.threadCPUNanoseconds()
   }

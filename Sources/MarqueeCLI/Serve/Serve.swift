@@ -33,11 +33,12 @@ enum Serve {
       settings.groups = options.mqttGroups
       return settings
     }
+    let desk = try finderDesk(board, options: options, clock: session.clock)
     let served: ServedSign
     do {
       served = try ServedSign(
         session: session, listen: address, hosts: HostNames(extra: options.allowHosts), token: token, mqtt: mqtt,
-        version: HelpText.version, stop: stop)
+        version: HelpText.version, stop: stop, finder: desk)
     } catch {
       throw SignFailure("\(error)")
     }
@@ -52,7 +53,31 @@ enum Serve {
       stop.set()
       served.finish()
     }
-    try MarqueeCommand.present(session.timeline, board: board, options: session.options, stop: stop, tap: session.lights)
+    guard let desk, let board else {
+      try MarqueeCommand.present(session.timeline, board: board, options: session.options, stop: stop, tap: session.lights)
+      return
+    }
+    // A HUB75 panel can be lent to the page's finder, and comes back with its settings.
+    try desk.runDisplay(board, stop: stop, heartbeat: session.lights.heartbeat) { board, segment in
+      try MarqueeCommand.present(session.timeline, board: board, options: session.options, stop: segment, tap: session.lights)
+    }
+  }
+
+  /// The page's panel finder, for a sign on a HUB75 board that drives a panel (or emulates
+  /// one): its board file is written with the settings found when it is the owner's own.
+  static func finderDesk(_ board: SignBoard?, options: RunOptions, clock: SignClock) throws -> PanelFinderDesk? {
+    guard let hub75 = board?.family as? HUB75Board, let value = options.boardPath, !options.dumps.contains(where: { $0.bus == .gpio }) else {
+      return nil
+    }
+    let file = try BoardFiles.resolve(value)
+    return PanelFinderDesk(
+      board: hub75, boardFile: file, writable: value.contains("/") || value.hasSuffix(".json"), simulated: options.simulate, clock: clock
+    ) { path in
+      var reading = options
+      reading.boardPath = path
+      guard let board = try MarqueeCommand.resolveBoard(&reading) else { throw SignFailure("\(path): no board") }
+      return board
+    }
   }
 
   /// SIGHUP: the config file and the command line read again: the options a restart would

@@ -6,7 +6,7 @@ import Platform
 /// The panel `marquee find-panel` lights (``HUB75PanelFinder``'s pictures): the real one
 /// through the GPIO registers, a refresh loop per setting shown, or one emulated whose
 /// picture the front end draws.
-public struct FinderPanel {
+public struct FinderPanel: Sendable {
   let simulated: HUB75Board?
   var scanner: HUB75Scanner?
 

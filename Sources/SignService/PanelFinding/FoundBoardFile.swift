@@ -1,0 +1,51 @@
+import Drivers
+import SimpleJSON
+
+/// The board file the panel finder writes: a new one for `marquee find-panel`, or under
+/// `marquee serve` the sign's own with the settings found put in, the rest as it was.
+public enum FoundBoardFile {
+  /// A board file for one chain of `chain` panels of the size found.
+  public static func new(
+    columns: Int, rows: Int, chain: Int, mapping: String, setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder
+  ) -> String {
+    var members: [(key: String, value: JSONValue)] = [
+      ("schema", .number(1)), ("name", .string("hub75-\(columns)x\(rows)-found")), ("description", .string("found by marquee find-panel")),
+      ("driver", .string("hub75")), ("panel", .object([("columns", .number(Double(columns))), ("rows", .number(Double(rows)))])),
+      ("grid", .object([("columns", .number(Double(chain))), ("rows", .number(1))])), ("mapping", .string(mapping)),
+    ]
+    put(setting, colorOrder, into: &members)
+    return JSONValue.object(members).editableText()
+  }
+
+  /// The board file `text` (read from `path`) with the settings found in place of its own.
+  ///
+  /// - Throws: ``SignFailure`` naming the file when it is no JSON object, or the result is
+  ///   no HUB75 board.
+  public static func edited(_ text: String, path: String, setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder) throws(SignFailure) -> String {
+    guard case .object(var members)? = try? JSONParser.parse(text) else { throw SignFailure("\(path): the board file is no longer a JSON object") }
+    put(setting, colorOrder, into: &members)
+    let edited = JSONValue.object(members).editableText()
+    do {
+      guard try SignBoard.read(json: edited, path: path).board.family is HUB75Board else { throw SignFailure("\(path): no longer a HUB75 board") }
+    } catch let failure as SignFailure {
+      throw failure
+    } catch {
+      throw SignFailure("\(error)")
+    }
+    return edited
+  }
+
+  /// Sets `rowAddress`, `multiplexing` and (unless RGB, the default, and not there before)
+  /// `colorOrder`, where they were, or at the end.
+  static func put(_ setting: HUB75PanelFinder.Setting, _ colorOrder: HUB75ColorOrder, into members: inout [(key: String, value: JSONValue)]) {
+    var values: [(String, String)] = [("rowAddress", setting.rowAddress.rawValue), ("multiplexing", setting.multiplexing.rawValue)]
+    if colorOrder != .rgb || members.contains(where: { $0.key == "colorOrder" }) { values.append(("colorOrder", colorOrder.rawValue)) }
+    for (key, value) in values {
+      if let index = members.firstIndex(where: { $0.key == key }) {
+        members[index].value = .string(value)
+      } else {
+        members.append((key, .string(value)))
+      }
+    }
+  }
+}

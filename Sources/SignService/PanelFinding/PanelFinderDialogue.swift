@@ -1,0 +1,164 @@
+import Drivers
+
+/// The panel finder's questions in order, for any front end (the terminal's
+/// `marquee find-panel`, the page under `marquee serve`): what the panel lights at each step,
+/// the question, and what each answer leads to, up to the settings confirmed by the person.
+///
+/// After the probes of ``HUB75PanelFinder`` come the colours (three blocks on R, G and B
+/// alone) and "Hello" drawn with the settings found: only a "yes" there ends with a result,
+/// so one mistaken answer never ends at a wrong board.
+public struct PanelFinderDialogue: Sendable {
+  /// One question as a front end asks it.
+  public struct Question: Sendable {
+    /// The step's number (the confirmation has none of its own: 0).
+    public let step: Int
+    /// The question, beginning "Step N: ".
+    public let text: String
+    /// The answers a page offers as buttons (empty when numbers are picked instead).
+    public let choices: [(answer: String, label: String)]
+    /// The numbers 1 to `pick` to tick, those seen (0 when the question has choices).
+    public let pick: Int
+    /// What a terminal prints after the question, for typing an answer.
+    public let hint: String
+    /// What is said after an answer that is none of these.
+    public let retry: String
+  }
+
+  enum Stage: Sendable {
+    case probe(HUB75PanelFinder.Probe)
+    case colors(HUB75PanelFinder.Setting)
+    case confirm(HUB75PanelFinder.Setting, HUB75ColorOrder)
+    case confirmed(HUB75PanelFinder.Setting, HUB75ColorOrder)
+  }
+
+  public private(set) var finder: HUB75PanelFinder
+  public let words: PanelFinderWords
+  var stage: Stage
+  var step = 1
+
+  /// The first question's dialogue.
+  ///
+  /// - Throws: ``SignFailure`` (``PanelFinderWords/noFit``) never for a new finder; the same
+  ///   error as ``answer(_:)`` for one with answers recorded that fit nothing.
+  public init(finder: HUB75PanelFinder, words: PanelFinderWords) throws(SignFailure) {
+    self.finder = finder
+    self.words = words
+    stage = .colors(finder.settings[0])
+    stage = try next()
+  }
+
+  /// The stage after the probes answered so far.
+  mutating func next() throws(SignFailure) -> Stage {
+    if let probe = finder.nextProbe() { return .probe(probe) }
+    guard let found = finder.found() else { throw SignFailure(words.noFit) }
+    return .colors(found)
+  }
+
+  /// What the panel lights now, and the board it is made for (`nil` once confirmed).
+  public var lit: (program: HUB75Program, board: HUB75Board)? {
+    switch stage {
+    case .probe(let probe): (finder.program(for: probe), finder.board(for: probe.drive))
+    case .colors(let found): (finder.colorProgram(for: found), finder.board(for: found))
+    case .confirm(let found, let order):
+      (FinderPanel.hello(on: finder.board(for: found, colorOrder: order)), finder.board(for: found, colorOrder: order))
+    case .confirmed: nil
+    }
+  }
+
+  /// The question now (`nil` once confirmed).
+  public var question: Question? {
+    switch stage {
+    case .probe(let probe):
+      let count = finder.numberCount
+      switch probe.pattern {
+      case .everything:
+        return choose(words.step(step) + words.everything, words.everythingChoices, retry: words.everythingRetry)
+      case .numbers:
+        return Question(
+          step: step, text: words.step(step) + words.numbers(count: count), choices: [], pick: count, hint: words.numbersHint,
+          retry: words.numbersRetry(count))
+      case .part:
+        return Question(
+          step: step, text: words.step(step) + words.parts(count: count), choices: [], pick: count, hint: words.partsHint,
+          retry: words.numbersRetry(count))
+      }
+    case .colors:
+      return Question(
+        step: step, text: words.step(step) + words.colors, choices: words.colorChoices, pick: 0, hint: words.colorsHint, retry: words.colorsRetry)
+    case .confirm(let found, let order):
+      var question = choose(words.confirm, words.yesNoChoices, retry: words.yesNoRetry)
+      question = Question(
+        step: 0, text: words.found(found, colorOrder: order, answers: step - 1) + "\n" + question.text, choices: question.choices, pick: 0,
+        hint: question.hint, retry: question.retry)
+      return question
+    case .confirmed: return nil
+    }
+  }
+
+  /// A question answered by a choice, its hint the choices as keys: `[y] yes  [n] no`.
+  func choose(_ text: String, _ choices: [(answer: String, label: String)], retry: String) -> Question {
+    Question(
+      step: step, text: text, choices: choices, pick: 0, hint: choices.map { "[\($0.answer)] \($0.label)" }.joined(separator: "  "), retry: retry)
+  }
+
+  /// The settings found and confirmed, once "Hello" was said to read right.
+  public var result: (setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder)? {
+    if case .confirmed(let setting, let order) = stage { return (setting, order) }
+    return nil
+  }
+
+  /// The answers given so far, the colours' included.
+  public var answersGiven: Int { step - 1 }
+
+  /// Takes an answer as typed (or sent by a page: a choice's `answer`, or the numbers ticked);
+  /// `false` when it is none of the question's answers (ask again, saying `retry`).
+  ///
+  /// - Throws: ``SignFailure`` when the answers fit no setting (``PanelFinderWords/noFit``),
+  ///   or "Hello" was said not to read right (``PanelFinderWords/notRight``).
+  public mutating func answer(_ text: String) throws(SignFailure) -> Bool {
+    let typed = text.lowercased().trimmingWhitespace
+    let words = typed.split { $0 == " " || $0 == "," || $0 == "，" || $0 == "、" }.map(String.init)
+    switch stage {
+    case .probe(let probe):
+      guard let answer = PanelFinderDialogue.answer(typed, words, for: probe.pattern, count: finder.numberCount) else { return false }
+      finder.record(answer, for: probe)
+      step += 1
+      stage = try next()
+    case .colors(let found):
+      guard let order = HUB75ColorOrder(seen: words) else { return false }
+      step += 1
+      stage = .confirm(found, order)
+    case .confirm(let found, let order):
+      guard let right = PanelFinderDialogue.yes(typed) else { return false }
+      guard right else { throw SignFailure(self.words.notRight) }
+      stage = .confirmed(found, order)
+    case .confirmed:
+      return false
+    }
+    return true
+  }
+
+  static func yes(_ typed: String) -> Bool? {
+    switch typed {
+    case "y", "yes", "是": true
+    case "n", "no", "否": false
+    default: nil
+    }
+  }
+
+  /// An answer to a probe, or `nil` when the text is not one.
+  static func answer(_ typed: String, _ words: [String], for pattern: HUB75PanelFinder.Pattern, count: Int) -> HUB75PanelFinder.Answer? {
+    switch pattern {
+    case .everything:
+      if typed == "d" || typed == "dark" || typed == "暗" || typed == "全不亮" { return .dark }
+      return yes(typed).map { $0 ? .even : .uneven }
+    case .numbers, .part:
+      let numbers = words.map { Int($0) }
+      guard !numbers.isEmpty, numbers.allSatisfy({ $0 != nil }) else { return nil }
+      var seen = Set(numbers.map { $0! })
+      if seen == [0] { seen = [] }
+      guard seen.allSatisfy({ (1...count).contains($0) }) else { return nil }
+      return pattern == .numbers ? .numbers(seen) : .parts(seen)
+    }
+  }
+}

@@ -1,0 +1,187 @@
+import Foundation
+import Marquee
+import Platform
+import SignService
+import SimpleJSON
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import Drivers
+
+/// The page's panel finder (``PanelFinderDesk``) on an emulated panel: a display loop lends
+/// the panel and gets it back; the test answers each question by looking at the picture the
+/// answer draws (``PanelEye``), as a person looks at the panel, and the finder must end at
+/// the panel's settings, write them into the sign's board file and hand the loop that board.
+@Suite(.offThePool) struct PanelFinderDeskTests {
+  /// A display loop on its own thread: it records each board it runs and runs until its
+  /// stop flag is set.
+  final class Loop: Sendable {
+    let boards = Mutex<[SignBoard]>([])
+    let stop = StopFlag()
+    let done = Atomic<Bool>(false)
+
+    init(_ desk: PanelFinderDesk, board: SignBoard) {
+      Thread.detachNewThread { [self] in
+        try? desk.runDisplay(board, stop: stop, heartbeat: nil) { board, segment in
+          boards.withLock { $0.append(board) }
+          while !segment.isSet { usleep(2_000) }
+        }
+        done.store(true, ordering: .releasing)
+      }
+      #expect(eventually { boards.withLock { $0.count } == 1 })
+    }
+
+    func end() {
+      stop.set()
+      #expect(eventually { done.load(ordering: .acquiring) })
+    }
+  }
+
+  /// A sign's board file of `setting` (64x32, regular wiring) in a folder of its own.
+  static func boardFile(_ setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder, columns: Int = 64, rows: Int = 32) throws -> (path: String, board: SignBoard) {
+    let folder = NSTemporaryDirectory() + "marquee-desk-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let text = """
+      {
+        "schema": 1,
+        "name": "shop window",
+        "driver": "hub75",
+        "panel": { "columns": \(columns), "rows": \(rows) },
+        "grid": { "columns": 2, "rows": 1 },
+        "rowAddress": "\(setting.rowAddress.rawValue)",
+        "multiplexing": "\(setting.multiplexing.rawValue)",
+        "colorOrder": "\(colorOrder.rawValue)",
+        "colorDepth": 4
+      }
+      """
+    let path = folder + "/board.json"
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return (path, try SignBoard(json: text, path: path))
+  }
+
+  static func desk(_ path: String, board: SignBoard, writable: Bool = true, idle: Double = 600, clock: SignClock = .system) -> PanelFinderDesk {
+    PanelFinderDesk(board: board.family as! HUB75Board, boardFile: path, writable: writable, simulated: true, clock: clock, idleSeconds: idle) { path in
+      try SignBoard(json: String(contentsOfFile: path, encoding: .utf8), path: path)
+    }
+  }
+
+  /// What a person answers to `question` (the API's JSON) on seeing its drawing.
+  static func reply(_ question: JSONValue, finder: HUB75PanelFinder) -> String {
+    guard case .array(let lines)? = question["drawing"] else { return "?" }
+    let drawing = lines.compactMap { if case .string(let line) = $0 { line } else { nil } }
+    guard case .string(let text)? = question["question"], case .array(let choices)? = question["choices"] else { return "?" }
+    if question["step"] == JSONValue.number(0) {
+      return PanelEye.readsHello(drawing, columns: finder.panelColumns, rows: finder.panelRows) ? "y" : "n"
+    }
+    if choices.count == 6 { return PanelEye.blockColors(drawing) }
+    let pattern: HUB75PanelFinder.Pattern = !choices.isEmpty ? .everything : text.contains("parts") ? .part(1) : .numbers
+    return PanelEye.typed(PanelEye.answer(pattern, weights: PanelEye.weights(drawing), finder: finder))
+  }
+
+  @Test(arguments: [
+    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe), HUB75ColorOrder.gbr),
+    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct), .rgb),
+  ])
+  func theFinderFindsThePanelWritesTheBoardFileAndTheSignRunsIt(_ truth: HUB75PanelFinder.Setting, _ colors: HUB75ColorOrder) throws {
+    // The board file says otherwise: the owner started from the wrong one.
+    let (path, board) = try Self.boardFile(HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .checkered), colorOrder: .rgb)
+    let panelBoard = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8)
+      .replacingOccurrences(of: "\"direct\"", with: "\"\(truth.rowAddress.rawValue)\"")
+      .replacingOccurrences(of: "\"checkered\"", with: "\"\(truth.multiplexing.rawValue)\"")
+      .replacingOccurrences(of: "\"RGB\"", with: "\"\(colors.rawValue)\""), path: path)
+    // The emulated panel is the panel's true one; the file is what the sign was told.
+    let desk = Self.desk(path, board: panelBoard)
+    let loop = Loop(desk, board: board)
+    defer { loop.end() }
+    let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
+    var question = try desk.start(chinese: false)
+    #expect(loop.boards.withLock { $0.count } == 1, "the loop waits while the finder has the panel")
+    #expect(question["look"] == JSONValue.string("Look at the 64x32 panel nearest the Pi (the first of the chain); what the others show does not matter."))
+    var steps = 0
+    while question["running"] == JSONValue.bool(true), steps < 20 {
+      question = try desk.answer(Self.reply(question, finder: finder))
+      steps += 1
+    }
+    guard case .string(let said)? = question["said"] else {
+      Issue.record("no end: \(question.text)")
+      return
+    }
+    #expect(question["found"] == JSONValue.bool(true) && question["saved"] == JSONValue.bool(true), "\(said)")
+    #expect(said.contains("rowAddress \(truth.rowAddress.rawValue)") && said.contains("The board file \(path) is written"), "\(said)")
+    // On disk: the settings found, the rest as the owner wrote it.
+    let written = try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8))
+    #expect(written["rowAddress"] == JSONValue.string(truth.rowAddress.rawValue) && written["multiplexing"] == JSONValue.string(truth.multiplexing.rawValue))
+    #expect(written["colorOrder"] == JSONValue.string(colors.rawValue) && written["name"] == JSONValue.string("shop window") && written["colorDepth"] == JSONValue.number(4))
+    // The loop runs again, on the board file as written.
+    #expect(eventually { loop.boards.withLock { $0.count } == 2 })
+    let running = try #require(loop.boards.withLock { $0.last }?.family as? HUB75Board)
+    #expect(running.rowAddress == truth.rowAddress && running.multiplexing == truth.multiplexing && running.colorOrder == colors)
+    #expect(desk.current() == .object([("panel", .string("64x32")), ("running", .bool(false))]))
+  }
+
+  @Test func wrongAnswersAndStopsLeaveTheBoardAsItWas() throws {
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
+    let before = try String(contentsOfFile: path, encoding: .utf8)
+    let desk = Self.desk(path, board: board)
+    let loop = Loop(desk, board: board)
+    defer { loop.end() }
+    // No finder yet.
+    #expect(throws: SignRefusal(.notFound, "no panel finder is running: POST /api/panel-finder starts one")) { try desk.answer("y") }
+    var question = try desk.start(chinese: true)
+    #expect(question["step"] == JSONValue.number(1))
+    #expect(throws: SignRefusal(field: "answer", "请回答 y、n 或 d。")) { try desk.answer("maybe") }
+    // Stopped: the loop runs its own board again.
+    #expect(desk.cancel() == .object([("running", .bool(false))]))
+    #expect(eventually { loop.boards.withLock { $0.count } == 2 })
+    // Wrong answers end at a "Hello" that does not read right: the same.
+    question = try desk.start(chinese: false)
+    for _ in 0..<20 where question["running"] == JSONValue.bool(true) {
+      guard case .array(let choices)? = question["choices"] else { break }
+      question = try desk.answer(question["step"] == JSONValue.number(0) ? "n" : choices.count == 6 ? "r g b" : choices.isEmpty ? "0" : "d")
+    }
+    #expect(question["found"] == JSONValue.bool(false) && (question["said"]?.text ?? "").contains("The board file is unchanged"), "\(question.text)")
+    #expect(eventually { loop.boards.withLock { $0.count } == 3 })
+    #expect(loop.boards.withLock { $0.allSatisfy { $0 == board } })
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+  }
+
+  @Test func aBuiltInBoardIsNotWrittenAndTheTextIsGiven() throws {
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let (path, board) = try Self.boardFile(setting, colorOrder: .bgr)
+    let before = try String(contentsOfFile: path, encoding: .utf8)
+    let desk = Self.desk(path, board: board, writable: false)
+    let loop = Loop(desk, board: board)
+    defer { loop.end() }
+    let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
+    var question = try desk.start(chinese: false)
+    for _ in 0..<20 where question["running"] == JSONValue.bool(true) { question = try desk.answer(Self.reply(question, finder: finder)) }
+    #expect(question["found"] == JSONValue.bool(true) && question["saved"] == JSONValue.bool(false))
+    guard case .string(let text)? = question["board"] else {
+      Issue.record("no board text: \(question.text)")
+      return
+    }
+    #expect(try JSONParser.parse(text)["colorOrder"] == JSONValue.string("BGR"))
+    #expect(text.contains("\n  \"panel\": {\"columns\": 64, \"rows\": 32},\n"), "written for a person to read: \(text)")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == before)
+    #expect(eventually { loop.boards.withLock { $0.count } == 2 })
+    #expect(loop.boards.withLock { $0.last } == board)
+  }
+
+  @Test func aFinderLeftUnansweredGivesThePanelBack() throws {
+    let clock = ManualSignClock(wall: 1_780_000_000)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
+    let desk = Self.desk(path, board: board, idle: 600, clock: clock.clock)
+    let loop = Loop(desk, board: board)
+    defer { loop.end() }
+    _ = try desk.start(chinese: false)
+    clock.advance(by: 599)
+    #expect(desk.current()["running"] == JSONValue.bool(true))
+    clock.advance(by: 2)
+    #expect(eventually { loop.boards.withLock { $0.count } == 2 })
+    #expect(desk.current()["running"] == JSONValue.bool(false))
+    #expect(throws: SignRefusal.self) { try desk.answer("y") }
+  }
+}
