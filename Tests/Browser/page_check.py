@@ -928,7 +928,64 @@ def upload_check():
         driver.quit()
 
 
+def finder_check():
+    """The panel finder from the page, on a phone, in Chinese, on a sign that emulates a
+    panel that is direct in rows and columns and RGB: the page shows each question and the
+    emulated panel's picture as the API gives them, and the answers a person gives looking
+    at such a panel (the test's, `;`-separated: a choice's answer, or the numbers seen)
+    are the buttons and ticks the page offers; at the end the sign says the board file is
+    written, and the file holds what was found."""
+    url, path, answers = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4].split(";")
+    driver, field = opened(url, language="zh-CN", width=390, section="settings")
+    try:
+        wait(lambda: field("finder").is_displayed(), "the panel finder under Settings")
+        field("finder-go").click()
+        wait(lambda: json.loads(api(url, "/api/panel-finder"))["running"], "the finder to start")
+        steps = 0
+        while True:
+            question = json.loads(api(url, "/api/panel-finder"))
+            if not question["running"]:
+                break
+            asked = " ".join(question["question"].split())
+            wait(lambda: " ".join(field("finder-q").text.split()).endswith(asked), "the page to ask %r" % asked)
+            # The picture is the API's drawing, a dot per LED.
+            lit = sum(len(row) - row.count(".") for row in question["drawing"])
+            shown = driver.execute_script("""
+              const c = document.getElementById('finder-pic'), data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+              let count = 0;
+              for (let y = 1; y < c.height; y += 4) for (let x = 1; x < c.width; x += 4) { const i = (y * c.width + x) * 4; if (data[i] + data[i + 1] + data[i + 2] > 300) count++; }
+              return count;""")
+            assert shown == lit, "step %d: the canvas lights %d dots, the drawing %d" % (steps + 1, shown, lit)
+            buttons = driver.find_elements(By.CSS_SELECTOR, "#finder-a button")
+            labels = [b.text for b in buttons]
+            choices = question["choices"]
+            assert labels[: len(choices)] == [c["label"] for c in choices], "buttons %r for choices %r" % (labels, choices)
+            answer = answers[steps]
+            if question["pick"]:
+                boxes = driver.find_elements(By.CSS_SELECTOR, "#finder-a input[type=checkbox]")
+                assert len(boxes) == question["pick"], "%d boxes for %d numbers" % (len(boxes), question["pick"])
+                for number in answer.split():
+                    if number != "0":
+                        boxes[int(number) - 1].click()
+                buttons[0].click()
+            else:
+                buttons[[c["answer"] for c in choices].index(answer)].click()
+            steps += 1
+            wait(lambda: json.loads(api(url, "/api/panel-finder")) != question, "the answer taken")
+            assert steps < 20, "no end after 20 answers"
+        wait(lambda: "招牌已改用新设置" in field("finder-q").text, "the page to say the board file is written, not %r" % field("finder-q").text)
+        with open(path) as file:
+            board = json.load(file)
+        assert (board["rowAddress"], board["multiplexing"]) == ("direct", "direct"), "the board file: %r" % board
+        assert field("finder-go").is_displayed(), "the start button back"
+    finally:
+        driver.quit()
+    print("page ok: the finder asked %d questions in Chinese on a phone, drew each picture, and wrote the board file" % steps)
+
+
 def main():
+    if sys.argv[1] == "--finder":
+        return finder_check()
     if sys.argv[1] == "--walk":
         return walk_check()
     if sys.argv[1] == "--upload":

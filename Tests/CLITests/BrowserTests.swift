@@ -1,4 +1,6 @@
+import Drivers
 import Foundation
+import SignService
 import Synchronization
 import Platform
 import TestSupport
@@ -126,6 +128,28 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: config) }
     let sign = try ServedSign(["--config", config, "--output", "ascii"])
     try check(sign, ["--sources", "{url}"])
+  }
+
+  @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))
+  func thePanelFinderRunsFromThePage() throws {
+    let folder = NSTemporaryDirectory() + "marquee-browser-finder-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/board.json"
+    try #"{"schema": 1, "name": "window", "driver": "hub75", "panel": {"columns": 32, "rows": 16}, "rowAddress": "direct"}"#
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let sign = try ServedSign(["--board", file, "--simulate", "--output", "ascii", "Hi"])
+    // What a person answers, looking at such a panel, question by question.
+    let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
+    let panel = finder.board(for: HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct))
+    var dialogue = try PanelFinderDialogue(finder: finder, words: PanelFinderWords(chinese: false))
+    var answers: [String] = []
+    while let question = dialogue.question, let lit = dialogue.lit {
+      let drawing = FinderPanel.drawing(HUB75PanelFinder.run(lit.program, on: panel)).split(separator: "\n").map(String.init)
+      answers.append(PanelEye.reply(step: question.step, question: question.text, choices: question.choices.count, drawing: drawing, finder: finder))
+      _ = try dialogue.answer(answers.last!)
+    }
+    try check(sign, ["--finder", "{url}", file, answers.joined(separator: ";")])
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))

@@ -68,16 +68,13 @@ import Testing
 
   /// What a person answers to `question` (the API's JSON) on seeing its drawing.
   static func reply(_ question: JSONValue, finder: HUB75PanelFinder) -> String {
-    guard case .array(let lines)? = question["drawing"] else { return "?" }
+    guard case .array(let lines)? = question["drawing"], case .string(let text)? = question["question"],
+      case .array(let choices)? = question["choices"], case .number(let step)? = question["step"]
+    else { return "?" }
     let drawing = lines.compactMap { if case .string(let line) = $0 { line } else { nil } }
-    guard case .string(let text)? = question["question"], case .array(let choices)? = question["choices"] else { return "?" }
-    if question["step"] == JSONValue.number(0) {
-      return PanelEye.readsHello(drawing, columns: finder.panelColumns, rows: finder.panelRows) ? "y" : "n"
-    }
-    if choices.count == 6 { return PanelEye.blockColors(drawing) }
-    let pattern: HUB75PanelFinder.Pattern = !choices.isEmpty ? .everything : text.contains("parts") ? .part(1) : .numbers
-    return PanelEye.typed(PanelEye.answer(pattern, weights: PanelEye.weights(drawing), finder: finder))
+    return PanelEye.reply(step: Int(step), question: text, choices: choices.count, drawing: drawing, finder: finder)
   }
+
 
   @Test(arguments: [
     (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe), HUB75ColorOrder.gbr),

@@ -40,3 +40,15 @@ extension PanelEye {
     }
   }
 }
+
+extension PanelEye {
+  /// What a person answers to one of the finder's questions (as a front end gives it: its
+  /// step, 0 for the confirmation; its English text; how many choices it offers) on seeing
+  /// `drawing`: "Hello" read or not, the blocks' colours, or the probe's answer.
+  public static func reply(step: Int, question: String, choices: Int, drawing: [String], finder: HUB75PanelFinder) -> String {
+    if step == 0 { return readsHello(drawing, columns: finder.panelColumns, rows: finder.panelRows) ? "y" : "n" }
+    if choices == 6 { return blockColors(drawing) }
+    let pattern: HUB75PanelFinder.Pattern = choices > 0 ? .everything : question.contains("parts") ? .part(1) : .numbers
+    return typed(answer(pattern, weights: weights(drawing), finder: finder))
+  }
+}

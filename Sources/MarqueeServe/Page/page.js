@@ -38,7 +38,7 @@ const WORDS = {
     "week-title": "The week ahead", "week-on": "on", "week-off": "off (dark)", "week-program": "program {0}", "week-default": "program {0} (default)",
     "week-turns": "programs {0} take turns", "week-brightness": "brightness {0}", "week-forward": "clocks go forward from {0} to {1}",
     "week-back": "clocks go back from {0} to {1}",
-    "sources-title": "Data sources", "source-items": "{0}: {1}", "source-none": "{0}: nothing fetched yet",
+    "finder-title": "Panel settings", "finder-go": "Find the panel's settings", "finder-send": "Send", "sources-title": "Data sources", "source-items": "{0}: {1}", "source-none": "{0}: nothing fetched yet",
     "source-when": "fetched {0}, next {1}", "source-error": "error: {0}", "source-stale": "stale: its fallback shows",
     "status-title": "Status", version: "Version", uptime: "Running for", "size-board": "Size and board", "clock": "Clock",
     "clock-set": "set", "clock-unset": "not set yet (no network time)", "state-file": "Saved changes", "state-none": "not kept (no --state)",
@@ -90,7 +90,7 @@ const WORDS = {
     "week-title": "一周节目表", "week-on": "开启", "week-off": "熄灭", "week-program": "节目 {0}", "week-default": "节目 {0}（默认）",
     "week-turns": "节目 {0} 轮流播放", "week-brightness": "亮度 {0}", "week-forward": "时钟从 {0} 拨快到 {1}",
     "week-back": "时钟从 {0} 拨回到 {1}",
-    "sources-title": "数据源", "source-items": "{0}：{1}", "source-none": "{0}：尚未取到数据",
+    "finder-title": "面板设置", "finder-go": "查找面板设置", "finder-send": "提交", "sources-title": "数据源", "source-items": "{0}：{1}", "source-none": "{0}：尚未取到数据",
     "source-when": "{0} 取得，下次 {1}", "source-error": "出错：{0}", "source-stale": "数据过期，显示备用内容",
     "status-title": "状态", version: "版本", uptime: "已运行", "size-board": "尺寸与控制板", "clock": "时钟",
     "clock-set": "已同步", "clock-unset": "尚未同步（无网络时间）", "state-file": "保存的更改", "state-none": "不保存（未加 --state）",
@@ -533,6 +533,37 @@ function showSources() {
     list.append(item);
   }
 }
+
+// The HUB75 panel finder: the sign asks and names the answers; an emulated panel's picture drawn.
+const PIXEL = { "#": "#fff", "@": "#fff", R: "#f44", G: "#4f4", B: "#48f" };
+function button(text, click) {
+  const b = document.createElement("button");
+  b.type = "button"; b.textContent = text; b.onclick = click;
+  return b;
+}
+async function finder(method, path, body) {
+  let q;
+  try { q = await api("/api/panel-finder" + (path || ""), method, body); } catch (error) { if (method) $("finder-q").textContent = error.message; return; }
+  const a = $("finder-a"), pic = $("finder-pic"), rows = q.drawing || [], boxes = [], send = (answer) => finder("POST", "/answer", { answer });
+  $("finder").hidden = false;
+  $("finder-go").hidden = q.running;
+  $("finder-q").textContent = q.running ? [q.look, q.question].join(" ") : q.said || "";
+  a.innerHTML = "";
+  pic.hidden = !rows.length;
+  pic.width = rows.length && rows[0].length * 4; pic.height = rows.length * 4;
+  const g = pic.getContext("2d");
+  rows.forEach((row, y) => [...row].forEach((c, x) => { g.fillStyle = PIXEL[c] || "#222"; g.fillRect(x * 4, y * 4, 3, 3); }));
+  if (q.board && !q.saved) a.append(Object.assign(document.createElement("pre"), { textContent: q.board }));
+  if (!q.running) return;
+  for (const c of q.choices) a.append(button(c.label, () => send(c.answer)));
+  for (let n = 1; n <= q.pick; n++) {
+    const label = document.createElement("label"), box = Object.assign(document.createElement("input"), { type: "checkbox", value: n });
+    boxes.push(box); label.append(box, n); a.append(label);
+  }
+  if (q.pick) a.append(button(t("finder-send"), () => send(boxes.filter((b) => b.checked).map((b) => +b.value))));
+  a.append(button(t("cancel"), () => finder("DELETE")));
+}
+$("finder-go").onclick = () => finder("POST", "", { lang: language });
 
 // Notifications waiting and showing (GET /api/notify).
 async function loadNotifications() {
@@ -1313,6 +1344,7 @@ async function load() {
     loadWeek();
     loadIcons();
     loadNight();
+    finder();
   } catch (error) { showCardStatus(error.message); }
 }
 
