@@ -42,6 +42,8 @@ import Testing
     "DELETE /api/notify/{id}", "POST /api/program", "PUT /api/schedule", "DELETE /api/programs/{name}", "PUT /api/icons/{name}",
     // A source's fallback is shown as its items are: escaped, never read for placeholders.
     "PUT /api/sources",
+    // The panel finder's answers are a choice or numbers, never shown as content.
+    "POST /api/panel-finder", "POST /api/panel-finder/answer", "DELETE /api/panel-finder",
   ]
 
   /// Finding 1: the same placeholder refused on every route that takes content, not only on

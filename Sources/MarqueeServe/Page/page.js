@@ -544,7 +544,7 @@ function button(text, click) {
 async function finder(method, path, body) {
   let q;
   try { q = await api("/api/panel-finder" + (path || ""), method, body); } catch (error) { if (method) $("finder-q").textContent = error.message; return; }
-  const a = $("finder-a"), pic = $("finder-pic"), rows = q.drawing || [], boxes = [], send = (answer) => finder("POST", "/answer", { answer });
+  const a = $("finder-a"), pic = $("finder-pic"), rows = q.drawing || [], boxes = [], answer = (a) => finder("POST", "/answer", { answer: a });
   $("finder").hidden = false;
   $("finder-go").hidden = q.running;
   $("finder-q").textContent = q.running ? [q.look, q.question].join(" ") : q.said || "";
@@ -555,12 +555,12 @@ async function finder(method, path, body) {
   rows.forEach((row, y) => [...row].forEach((c, x) => { g.fillStyle = PIXEL[c] || "#222"; g.fillRect(x * 4, y * 4, 3, 3); }));
   if (q.board && !q.saved) a.append(Object.assign(document.createElement("pre"), { textContent: q.board }));
   if (!q.running) return;
-  for (const c of q.choices) a.append(button(c.label, () => send(c.answer)));
+  for (const c of q.choices) a.append(button(c.label, () => answer(c.answer)));
   for (let n = 1; n <= q.pick; n++) {
     const label = document.createElement("label"), box = Object.assign(document.createElement("input"), { type: "checkbox", value: n });
     boxes.push(box); label.append(box, n); a.append(label);
   }
-  if (q.pick) a.append(button(t("finder-send"), () => send(boxes.filter((b) => b.checked).map((b) => +b.value))));
+  if (q.pick) a.append(button(t("finder-send"), () => answer(boxes.filter((b) => b.checked).map((b) => +b.value))));
   a.append(button(t("cancel"), () => finder("DELETE")));
 }
 $("finder-go").onclick = () => finder("POST", "", { lang: language });
