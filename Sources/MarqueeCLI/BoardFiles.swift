@@ -96,6 +96,10 @@ enum BoardFiles {
     }
     lines.append("\(units.count) \(board.unitName)\(units.count == 1 ? "" : "s"), in data order:")
     for (number, unit) in units.enumerated() {
+      guard unit.width > 0 else {
+        lines.append("  \(number + 1): not shown (the pixel mapper leaves it off the sign)")
+        continue
+      }
       let first = unit.firstLED.map { ", first LED at x \($0.x), y \($0.y)" } ?? ""
       lines.append("  \(number + 1): \(unit.width)x\(unit.height) at x \(unit.x), y \(unit.y)\(first)")
     }

@@ -34,6 +34,8 @@ struct IdentifyTimeline: Timeline {
     frame.pixels.clear()
     let index = Int(saturating: (max(0, t) / step).rounded(.down)) % units.count
     let unit = units[index]
+    // A panel the pixel mapper leaves off the sign stays dark in its turn.
+    guard unit.width > 0 else { return }
     let marker = unit.firstLED ?? (unit.x, unit.y)
     frame.pixels[marker.x, marker.y] = true
     // The digit in the middle of the unit, clipped to it.

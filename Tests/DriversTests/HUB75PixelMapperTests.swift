@@ -16,6 +16,12 @@ import Testing
 @Suite struct HUB75PixelMapperTests {
   /// The chain canvas's LED the one lit visible pixel (x, y) lights, read from the panels.
   func litLED(_ board: HUB75Board, x: Int, y: Int) -> (x: Int, y: Int)? {
+    let lit = litLEDs(board, x: x, y: y)
+    return lit.count == 1 ? lit[0] : nil
+  }
+
+  /// Every LED of the chain's canvas the one lit visible pixel (x, y) lights.
+  func litLEDs(_ board: HUB75Board, x: Int, y: Int) -> [(x: Int, y: Int)] {
     var frame = Frame(width: board.width, height: board.height)
     frame.pixels[x, y] = true
     var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
@@ -27,7 +33,7 @@ import Testing
     for my in 0..<board.matrixHeight {
       for mx in 0..<board.matrixWidth where panels.color(x: mx, y: my).red > 0 { lit.append((mx, my)) }
     }
-    return lit.count == 1 ? lit[0] : nil
+    return lit
   }
 
   func board(_ mapper: String, columns: Int = 32, rows: Int = 32, chain: Int, parallel: Int = 1) throws -> HUB75Board {
@@ -117,7 +123,10 @@ import Testing
 
   /// Whatever the mappers, the simulator shows the picture drawn: the encoder and the
   /// emulated panels agree through the map and its inverse.
-  @Test(arguments: ["U-mapper;Rotate:90", "V-mapper:Z;Mirror:V", "Rotate:270;Mirror:H", "U-mapper;Rotate:180;Mirror:V"])
+  @Test(arguments: [
+    "U-mapper;Rotate:90", "V-mapper:Z;Mirror:V", "Rotate:270;Mirror:H", "U-mapper;Rotate:180;Mirror:V", "StackToRow:Z;Rotate:90", "StackToRow:F",
+    "Remap:64,64|0,0n|32,0s|0,16n|32,16n|0,32s|32,32n|0,48n|32,48s;Mirror:H",
+  ])
   func theSimulatorShowsThePictureDrawn(mapper: String) throws {
     let board = try board(mapper, columns: 32, rows: 16, chain: 4, parallel: 2)
     var random = SplitMix64(seed: 7)
@@ -128,9 +137,89 @@ import Testing
     #expect(seen.pixels == frame.pixels, "\(mapper)")
   }
 
+  /// "Remap": each panel, in data order (P1 nearest the Pi), where its box's corner is and
+  /// which way its top edge faces: three 32x16 panels on a 64x48 canvas, P1 upright at the
+  /// top left, P2 turned round beside it, P3 a quarter turn clockwise (its top to the right)
+  /// in a 16x32 box under P1: its top-left LED at the box's top-right corner, its top row
+  /// running down the box's right edge.
+  @Test func remapPutsEachPanelWhereItsListSays() throws {
+    let board = try board("Remap:64,48|0,0n|32,0s|0,16e", columns: 32, rows: 16, chain: 3)
+    #expect((board.width, board.height) == (64, 48))
+    // The chain's canvas: P1 at x 64-95, P2 at 32-63, P3 at 0-31.
+    let expected: [((Int, Int), (Int, Int))] = [
+      ((0, 0), (64, 0)), ((5, 3), (69, 3)),
+      ((32, 0), (63, 15)), ((63, 15), (32, 0)),
+      ((15, 16), (0, 0)), ((15, 47), (31, 0)), ((0, 16), (0, 15)),
+    ]
+    for (visible, led) in expected {
+      let lit = litLED(board, x: visible.0, y: visible.1)
+      #expect(lit.map { $0 == led } == true, "visible \(visible): \(String(describing: lit)), want \(led)")
+    }
+    // A place no panel covers lights nothing.
+    #expect(litLEDs(board, x: 40, y: 30).isEmpty)
+    // "w": a quarter turn the other way: the top-left LED at the box's bottom-left corner.
+    let west = try self.board("Remap:16,32|0,0w", columns: 32, rows: 16, chain: 1)
+    #expect(litLED(west, x: 0, y: 31).map { $0 == (0, 0) } == true)
+    #expect(litLED(west, x: 15, y: 31).map { $0 == (0, 15) } == true)
+    #expect(litLED(west, x: 0, y: 0).map { $0 == (31, 0) } == true)
+  }
+
+  /// "x" leaves a panel off the sign; two panels over one place both show it; `boards
+  /// --check` and `identify` see the panel left off as not shown.
+  @Test func remapLeavesPanelsOffAndShowsOnePlaceTwice() throws {
+    let board = try board("Remap:32,16|0,0n|0,0x|0,0n", columns: 32, rows: 16, chain: 3)
+    let lit = litLEDs(board, x: 2, y: 1)
+    #expect(lit.count == 2 && lit.contains { $0 == (66, 1) } && lit.contains { $0 == (2, 1) }, "\(lit)")
+    let units = board.units
+    #expect(units[1].width == 0 && units[0].width == 32 && units[2].width == 32)
+  }
+
+  /// "StackToRow": three parallel chains of one 32x16 panel, stacked on the chain's canvas,
+  /// set side by side: chain b is band b of a 96x16 sign; Z turns band 1 round, F bands 1
+  /// and 2 (the right half, from the middle band), both together band 2 alone.
+  @Test(arguments: [("StackToRow", [false, false, false]), ("StackToRow:Z", [false, true, false]), ("StackToRow:F", [false, true, true]), ("StackToRow:ZF", [false, false, true])])
+  func stackToRowSetsTheChainsSideBySide(mapper: String, turned: [Bool]) throws {
+    let board = try board(mapper, columns: 32, rows: 16, chain: 1, parallel: 3)
+    #expect((board.width, board.height) == (96, 16))
+    for band in 0..<3 {
+      let (inX, inY) = turned[band] ? (31 - 3, 15 - 5) : (3, 5)
+      let lit = litLED(board, x: band * 32 + 3, y: 5)
+      #expect(lit.map { $0 == (inX, band * 16 + inY) } == true, "\(mapper) band \(band): \(String(describing: lit))")
+    }
+  }
+
+  @Test(arguments: [
+    ("Remap:64,64|0,0n", "the board has 2"),
+    ("Remap:64,64|0,0n|500,0n", "Remap puts panel 2 at 500,0, wholly outside the 64x64 canvas"),
+  ])
+  func aRemapMustPlaceEveryPanelOnTheCanvas(mapper: String, reason: String) throws {
+    #expect {
+      try board(mapper, columns: 32, rows: 16, chain: 2)
+    } throws: { error in
+      (error as? InvalidBoardValue)?.field == "pixelMapper" && (error as? InvalidBoardValue)?.reason.contains(reason) == true
+    }
+  }
+
+  @Test(arguments: [
+    ("Remap", "'Remap': Remap begins with the canvas's WIDTH,HEIGHT"),
+    ("Remap:64,0|0,0n", "'Remap:64,0|0,0n': Remap begins with the canvas's WIDTH,HEIGHT"),
+    ("Remap:99999999999999999999,2|0,0n", "Remap begins with the canvas's WIDTH,HEIGHT"),
+    ("Remap:64,64|0,0q", "panel 1 is '0,0q', not X,Y and a facing"),
+    ("Remap:64,64|0,n", "panel 1 is '0,n'"),
+    ("StackToRow:Q", "StackToRow takes Z, F or both"),
+    ("Rotate:90;Remap:64,64|0,0n", "Remap describes the chain: put it first"),
+  ])
+  func badRemapsAreRefused(mapper: String, reason: String) {
+    #expect {
+      try HUB75PixelMapper(parsing: mapper)
+    } throws: { error in
+      (error as? InvalidBoardValue)?.field == "pixelMapper" && (error as? InvalidBoardValue)?.reason.contains(reason) == true
+    }
+  }
+
   @Test(arguments: [
     ("Rotate:45", "'Rotate:45': Rotate takes 0, 90, 180 or 270 (clockwise)"),
-    ("Sideways", "'Sideways': not one of U-mapper, V-mapper, V-mapper:Z, Rotate:ANGLE, Mirror:H, Mirror:V"),
+    ("Sideways", "'Sideways': not one of U-mapper, V-mapper, V-mapper:Z, StackToRow, Remap, Rotate:ANGLE, Mirror:H, Mirror:V"),
     ("Rotate:90;U-mapper", "'U-mapper': U-mapper describes the chain: put it first"),
     ("Mirror:X", "'Mirror:X': Mirror takes H or V"),
   ])
@@ -145,5 +234,8 @@ import Testing
     let file = try SignBoard(json: #"{"driver": "hub75", "panel": {"columns": 32, "rows": 32}, "grid": {"columns": 4}, "pixelMapper": "U-mapper; Rotate:90"}"#, path: "u.json")
     #expect((file.width, file.height) == (64, 64))
     #expect((file.family as? HUB75Board)?.pixelMapper.description == "U-mapper;Rotate:90")
+    let remap = try HUB75PixelMapper(parsing: "Remap:64,48|0,0N|32,0s|0,16e; Mirror:V")
+    #expect(remap.description == "Remap:64,48|0,0n|32,0s|0,16e;Mirror:V")
+    #expect(try HUB75PixelMapper(parsing: "StackToRow:zf").description == "StackToRow:ZF")
   }
 }

@@ -18,23 +18,22 @@ extension HUB75Board: BoardFamily {
   /// pixels fill and the sign pixel of its first LED (the panel's own top-left corner as
   /// wired), which shows how it is turned.
   public var units: [SignBoard.Unit] {
-    let toMatrix = pixelMapper.table(for: chain)
     let count = chainLength * parallel
     var boxes = [(left: Int, top: Int, right: Int, bottom: Int)](repeating: (Int.max, Int.max, -1, -1), count: count)
-    var first = [(x: Int, y: Int)](repeating: (0, 0), count: count)
-    for y in 0..<height {
-      for x in 0..<width {
-        let matrix = Int(toMatrix[y * width + x])
-        let (column, row) = (matrix % matrixWidth, matrix / matrixWidth)
-        let panel = (row / panelRows) * chainLength + column / panelColumns
-        let box = boxes[panel]
-        boxes[panel] = (min(box.left, x), min(box.top, y), max(box.right, x), max(box.bottom, y))
-        if column % panelColumns == 0 && row % panelRows == 0 { first[panel] = (x, y) }
-      }
+    var first = [(x: Int, y: Int)?](repeating: nil, count: count)
+    for link in pixelMapper.links(for: chain) {
+      let (x, y) = (Int(link.visible) % width, Int(link.visible) / width)
+      let (column, row) = (Int(link.matrix) % matrixWidth, Int(link.matrix) / matrixWidth)
+      let panel = (row / panelRows) * chainLength + column / panelColumns
+      let box = boxes[panel]
+      boxes[panel] = (min(box.left, x), min(box.top, y), max(box.right, x), max(box.bottom, y))
+      if column % panelColumns == 0 && row % panelRows == 0 { first[panel] = (x, y) }
     }
+    // A panel a Remap leaves off the sign has no place on it.
     return panels.map { place in
       let panel = (place.y / panelRows) * chainLength + place.x / panelColumns
       let box = boxes[panel]
+      guard box.right >= 0 else { return SignBoard.Unit(x: 0, y: 0, width: 0, height: 0, firstLED: nil) }
       return SignBoard.Unit(
         x: box.left, y: box.top, width: box.right - box.left + 1, height: box.bottom - box.top + 1, firstLED: first[panel])
     }

@@ -228,13 +228,14 @@ public struct HUB75BoardEmulator: BoardEmulator {
   public private(set) var panels: HUB75Emulator
   var onFraction = 0.0
 
-  /// For each pixel of the sign, its LED on the chain's canvas (through the pixel mappers).
-  let toMatrix: [Int32]
+  /// Each pixel of the sign and an LED on the chain's canvas that shows it (through the
+  /// pixel mappers).
+  let links: [(visible: Int32, matrix: Int32)]
 
   /// The panels of `board` at power-up.
   public init(board: HUB75Board) {
     panels = HUB75Emulator(board: board)
-    toMatrix = board.pixelMapper.table(for: board.chain)
+    links = board.pixelMapper.links(for: board.chain)
     // The driver writes a panel's control registers once at start, as the scanner does.
     if let panelInit = board.panelInit { panels.run(panelInit.program(for: board)) }
   }
@@ -250,11 +251,11 @@ public struct HUB75BoardEmulator: BoardEmulator {
 
   public func draw(into frame: inout Frame) {
     frame.pixels.clear()
-    for y in 0..<height {
-      for x in 0..<width {
-        // The sign's pixel, where the pixel mappers put it on the chain.
-        let at = Int(toMatrix[y * width + x]) * 3
-        if panels.weights[at] | panels.weights[at + 1] | panels.weights[at + 2] != 0 { frame.pixels[x, y] = true }
+    // The sign's pixel, lit where the pixel mappers put it on the chain.
+    for link in links {
+      let at = Int(link.matrix) * 3
+      if panels.weights[at] | panels.weights[at + 1] | panels.weights[at + 2] != 0 {
+        frame.pixels[Int(link.visible) % width, Int(link.visible) / width] = true
       }
     }
     frame.brightness = onFraction

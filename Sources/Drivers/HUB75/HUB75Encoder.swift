@@ -91,20 +91,17 @@ public struct HUB75Encoder: FrameEncoder, Sendable {
     let (clocks, rowPairs, matrixColumns) = (board.clocksPerRow, board.rowPairs, board.matrixColumns)
     var sources = [Int32](repeating: -1, count: rowPairs * clocks * slots)
     var sourceColors = [UInt8](repeating: 0, count: sources.count)
-    let toMatrix = board.pixelMapper.table(for: board.chain)
-    for visibleY in 0..<board.height {
-      for visibleX in 0..<board.width {
-        let matrixIndex = Int(toMatrix[visibleY * board.width + visibleX])
-        let (x, y) = (matrixIndex % board.matrixWidth, matrixIndex / board.matrixWidth)
-        let (chain, panel) = (y / board.panelRows, x / board.panelColumns)
-        let place = board.multiplexing.matrixPosition(x: x % board.panelColumns, y: y % board.panelRows, columns: board.panelColumns, rows: board.panelRows)
-        let (half, row) = (place.y / rowPairs, place.y % rowPairs)
-        let column = panel * matrixColumns + place.x
-        let index = (row * clocks + column) * slots + chain * 2 + half
-        sources[index] = Int32((visibleY * stride + (visibleX >> 6)) * 64 + (63 - (visibleX & 63)))
-        let color = regions.last { $0.contains(visibleX, visibleY) }?.color ?? base
-        sourceColors[index] = UInt8(colors.firstIndex(of: color)!)
-      }
+    for link in board.pixelMapper.links(for: board.chain) {
+      let (visibleX, visibleY) = (Int(link.visible) % board.width, Int(link.visible) / board.width)
+      let (x, y) = (Int(link.matrix) % board.matrixWidth, Int(link.matrix) / board.matrixWidth)
+      let (chain, panel) = (y / board.panelRows, x / board.panelColumns)
+      let place = board.multiplexing.matrixPosition(x: x % board.panelColumns, y: y % board.panelRows, columns: board.panelColumns, rows: board.panelRows)
+      let (half, row) = (place.y / rowPairs, place.y % rowPairs)
+      let column = panel * matrixColumns + place.x
+      let index = (row * clocks + column) * slots + chain * 2 + half
+      sources[index] = Int32((visibleY * stride + (visibleX >> 6)) * 64 + (63 - (visibleX & 63)))
+      let color = regions.last { $0.contains(visibleX, visibleY) }?.color ?? base
+      sourceColors[index] = UInt8(colors.firstIndex(of: color)!)
     }
     self.sources = sources
     self.sourceColors = sourceColors
