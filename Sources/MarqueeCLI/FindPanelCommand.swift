@@ -94,17 +94,19 @@ public struct FindPanelCommand: Sendable, Equatable {
   func run(stop: StopFlag) throws {
     let finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins)
     let words = PanelFinderWords(chinese: chinese)
-    var panel = try FinderPanel(simulating: simulate.map { finder.board(for: $0, colorOrder: simulatedColors) })
+    var panel = try FinderPanel(
+      simulating: simulate.map { finder.board(for: $0, colorOrder: simulatedColors) },
+      sign: try simulate.map { try finder.chainBoard(for: $0, colorOrder: simulatedColors, chain: chain, parallel: 1) })
     defer { panel.finish() }
     var input = AnswerReader(stop: stop)
     try printOutput(words.intro(columns: columns, rows: rows, mapping: mapping, settings: finder.settings.count))
-    var dialogue = try PanelFinderDialogue(finder: finder, words: words)
+    var dialogue = try PanelFinderDialogue(finder: finder, words: words, chain: chain)
     while let question = dialogue.question, let lit = dialogue.lit {
       if let drawing = try panel.show(lit.program, on: lit.board) { try printOutput("\n" + drawing) }
       try input.ask(question.text + " " + question.hint, retry: question.retry) { text in try dialogue.answer(text) }
     }
     guard let result = dialogue.result else { return }
-    let json = FoundBoardFile.new(columns: columns, rows: rows, chain: chain, mapping: mapping, setting: result.setting, colorOrder: result.colorOrder)
+    let json = FoundBoardFile.new(columns: columns, rows: rows, chain: chain, mapping: mapping, found: result)
     if let output {
       try DurableFile.write(Array(json.utf8), to: output, what: "the board file")
       try printOutput(words.written(output))

@@ -936,6 +936,8 @@ def finder_check():
     are the buttons and ticks the page offers; at the end the sign says the board file is
     written, and the file holds what was found."""
     url, path, answers = sys.argv[2].rstrip("/"), sys.argv[3], sys.argv[4].split(";")
+    # The panels are two, the second above the first and upside down: the chain test's
+    # answer is typed.
     driver, field = opened(url, language="zh-CN", width=390, section="settings")
     try:
         wait(lambda: field("finder").is_displayed(), "the panel finder under Settings")
@@ -961,7 +963,10 @@ def finder_check():
             choices = question["choices"]
             assert labels[: len(choices)] == [c["label"] for c in choices], "buttons %r for choices %r" % (labels, choices)
             answer = answers[steps]
-            if question["pick"]:
+            if question["typed"]:
+                driver.find_element(By.CSS_SELECTOR, "#finder-a input:not([type=checkbox])").send_keys(answer)
+                buttons[0].click()
+            elif question["pick"]:
                 boxes = driver.find_elements(By.CSS_SELECTOR, "#finder-a input[type=checkbox]")
                 assert len(boxes) == question["pick"], "%d boxes for %d numbers" % (len(boxes), question["pick"])
                 for number in answer.split():
@@ -977,6 +982,7 @@ def finder_check():
         with open(path) as file:
             board = json.load(file)
         assert (board["rowAddress"], board["multiplexing"]) == ("direct", "direct"), "the board file: %r" % board
+        assert board.get("pixelMapper") == sys.argv[5], "the board file's pixelMapper: %r" % board.get("pixelMapper")
         assert field("finder-go").is_displayed(), "the start button back"
     finally:
         driver.quit()

@@ -136,20 +136,26 @@ import Testing
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let file = folder + "/board.json"
-    try #"{"schema": 1, "name": "window", "driver": "hub75", "panel": {"columns": 32, "rows": 16}, "rowAddress": "direct"}"#
+    // Two panels, the second above the first and upside down, which the board file does not say yet.
+    let mapper = "Remap:32,32|0,16n|0,0s"
+    try #"{"schema": 1, "name": "window", "driver": "hub75", "panel": {"columns": 32, "rows": 16}, "grid": {"columns": 2}, "rowAddress": "direct", "pixelMapper": "\#(mapper)"}"#
       .write(toFile: file, atomically: true, encoding: .utf8)
     let sign = try ServedSign(["--board", file, "--simulate", "--output", "ascii", "Hi"])
-    // What a person answers, looking at such a panel, question by question.
+    // What a person answers, looking at such panels, question by question.
     let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
-    let panel = finder.board(for: HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct))
-    var dialogue = try PanelFinderDialogue(finder: finder, words: PanelFinderWords(chinese: false))
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let (panel, sign2) = (finder.board(for: setting), try finder.chainBoard(for: setting, colorOrder: .rgb, chain: 2, parallel: 1, pixelMapper: HUB75PixelMapper(parsing: mapper)))
+    var dialogue = try PanelFinderDialogue(finder: finder, words: PanelFinderWords(chinese: false), chain: 2)
     var answers: [String] = []
     while let question = dialogue.question, let lit = dialogue.lit {
-      let drawing = FinderPanel.drawing(HUB75PanelFinder.run(lit.program, on: panel)).split(separator: "\n").map(String.init)
-      answers.append(PanelEye.reply(step: question.step, question: question.text, choices: question.choices.count, drawing: drawing, finder: finder))
+      let truth = lit.board.chainLength > 1 ? sign2 : panel
+      let drawing = FinderPanel.drawing(HUB75PanelFinder.run(lit.program, on: truth)).split(separator: "\n").map(String.init)
+      answers.append(
+        PanelEye.reply(step: question.step, question: question.text, choices: question.choices.count, asksText: question.typed, drawing: drawing, finder: finder))
       _ = try dialogue.answer(answers.last!)
     }
-    try check(sign, ["--finder", "{url}", file, answers.joined(separator: ";")])
+    #expect(answers.contains("2v / 1"), "\(answers)")
+    try check(sign, ["--finder", "{url}", file, answers.joined(separator: ";"), mapper])
   }
 
   @Test(.enabled(if: available, "needs Debian's chromium and chromium-driver, and selenium from PyPI in .build/venv-browser (.ci/run installs them)"))

@@ -60,7 +60,7 @@ import Testing
       case .array(let choices)? = question["choices"], case .number(let step)? = question["step"]
     else { return "?" }
     let drawing = lines.compactMap { if case .string(let line) = $0 { line } else { nil } }
-    return PanelEye.reply(step: Int(step), question: text, choices: choices.count, drawing: drawing, finder: finder)
+    return PanelEye.reply(step: Int(step), question: text, choices: choices.count, asksText: question["typed"] == .bool(true), drawing: drawing, finder: finder)
   }
 
 

@@ -72,7 +72,7 @@ import Testing
       case .array(let choices)? = question["choices"], case .number(let step)? = question["step"]
     else { return "?" }
     let drawing = lines.compactMap { if case .string(let line) = $0 { line } else { nil } }
-    return PanelEye.reply(step: Int(step), question: text, choices: choices.count, drawing: drawing, finder: finder)
+    return PanelEye.reply(step: Int(step), question: text, choices: choices.count, asksText: question["typed"] == .bool(true), drawing: drawing, finder: finder)
   }
 
 
@@ -117,6 +117,32 @@ import Testing
     #expect(desk.current() == .object([("panel", .string("64x32")), ("running", .bool(false))]))
   }
 
+  /// Two 32x16 panels on one chain, arranged otherwise than wired: the finder's chain test
+  /// shows each panel's number and bar as the panels are really placed, the person types
+  /// them as seen, and the board file gains the pixel mapper that draws the sign whole.
+  @Test(arguments: ["Remap:32,32|0,16n|0,0s", "Remap:32,32|0,0w|16,0w", "Remap:64,16|0,0n|32,0n", "Remap:64,16|32,0n|0,0n"])
+  func theChainsArrangementIsFoundAsAPixelMapper(_ truth: String) throws {
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let (path, _) = try Self.boardFile(setting, colorOrder: .rgb, columns: 32, rows: 16)
+    let text = try String(contentsOfFile: path, encoding: .utf8)
+    let placed = try SignBoard(json: text.replacingOccurrences(of: "\"colorDepth\": 4", with: "\"colorDepth\": 4, \"pixelMapper\": \"\(truth)\""), path: path)
+    let desk = Self.desk(path, board: placed)
+    let loop = Loop(desk, board: try SignBoard(json: text, path: path))
+    defer { loop.end() }
+    let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
+    var question = try desk.start(chinese: false)
+    for _ in 0..<20 where question["running"] == JSONValue.bool(true) { question = try desk.answer(Self.reply(question, finder: finder)) }
+    #expect(question["saved"] == JSONValue.bool(true), "\(question.text)")
+    let written = try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8))
+    // The panels as wired ("2 1": the one nearest the Pi at the right) need no mapper.
+    let expected: JSONValue? = truth == "Remap:64,16|32,0n|0,0n" ? nil : .string(truth)
+    #expect(written["pixelMapper"] == expected, "\(written.text)")
+    #expect(eventually { loop.boards.withLock { $0.count } == 2 })
+    let running = try #require(loop.boards.withLock { $0.last }?.family as? HUB75Board)
+    let links = { (board: HUB75Board) in Set(board.pixelMapper.links(for: board.chain).map { [$0.visible, $0.matrix] }) }
+    #expect(links(running) == links(try #require(placed.family as? HUB75Board)), "the sign draws as the panels are placed")
+  }
+
   @Test func wrongAnswersAndStopsLeaveTheBoardAsItWas() throws {
     let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
     let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
@@ -136,7 +162,8 @@ import Testing
     question = try desk.start(chinese: false)
     for _ in 0..<20 where question["running"] == JSONValue.bool(true) {
       guard case .array(let choices)? = question["choices"] else { break }
-      question = try desk.answer(question["step"] == JSONValue.number(0) ? "n" : choices.count == 6 ? "r g b" : choices.isEmpty ? "0" : "d")
+      let typed = question["typed"] == JSONValue.bool(true)
+      question = try desk.answer(question["step"] == JSONValue.number(0) ? "n" : typed ? "2 1" : choices.count == 6 ? "r g b" : choices.isEmpty ? "0" : "d")
     }
     #expect(question["found"] == JSONValue.bool(false) && (question["said"]?.text ?? "").contains("The board file is unchanged"), "\(question.text)")
     #expect(eventually { loop.boards.withLock { $0.count } == 3 })

@@ -45,10 +45,46 @@ extension PanelEye {
   /// What a person answers to one of the finder's questions (as a front end gives it: its
   /// step, 0 for the confirmation; its English text; how many choices it offers) on seeing
   /// `drawing`: "Hello" read or not, the blocks' colours, or the probe's answer.
-  public static func reply(step: Int, question: String, choices: Int, drawing: [String], finder: HUB75PanelFinder) -> String {
-    if step == 0 { return readsHello(drawing, columns: finder.panelColumns, rows: finder.panelRows) ? "y" : "n" }
+  public static func reply(step: Int, question: String, choices: Int, asksText: Bool = false, drawing: [String], finder: HUB75PanelFinder) -> String {
+    if step == 0 { return readsHello(drawing, columns: drawing.first?.count ?? 0, rows: drawing.count) ? "y" : "n" }
+    if asksText { return arrangement(drawing, finder: finder) }
     if choices == 6 { return blockColors(drawing) }
     let pattern: HUB75PanelFinder.Pattern = choices > 0 ? .everything : question.contains("parts") ? .part(1) : .numbers
     return typed(answer(pattern, weights: weights(drawing), finder: finder))
+  }
+}
+
+extension PanelEye {
+  /// The chain test as a person reads it: each panel's number (its picture from the finder,
+  /// upright) found in the drawing upright, upside down or turned a quarter either way,
+  /// typed row by row from the top, each row from the left, rows separated by `/`, with
+  /// `v` after a number whose bar is at the bottom, `>` on the right, `<` on the left.
+  public static func arrangement(_ drawing: [String], finder: HUB75PanelFinder, count: Int = 96) -> String {
+    let lit = drawing.map { $0.map { $0 != "." } }
+    let (height, width) = (lit.count, lit.first?.count ?? 0)
+    var found: [(x: Int, y: Int, text: String)] = []
+    for number in 1...count {
+      let upright = finder.panelPicture(number)
+      let (w, h) = (upright.width, upright.height)
+      // Each way a panel may be turned: the box, and where the upright pixel (x, y) lands.
+      let turns: [(suffix: String, width: Int, height: Int, at: (Int, Int) -> (Int, Int))] = [
+        ("", w, h, { ($0, $1) }), ("v", w, h, { (w - 1 - $0, h - 1 - $1) }),
+        (">", h, w, { (h - 1 - $1, $0) }), ("<", h, w, { ($1, w - 1 - $0) }),
+      ]
+      for turn in turns where turn.width <= width && turn.height <= height {
+        var picture = [[Bool]](repeating: [Bool](repeating: false, count: turn.width), count: turn.height)
+        for y in 0..<h { for x in 0..<w where upright[x, y] { let (tx, ty) = turn.at(x, y); picture[ty][tx] = true } }
+        for top in 0...(height - turn.height) {
+          for left in 0...(width - turn.width) where lit[top][left..<(left + turn.width)].elementsEqual(picture[0]) {
+            if (0..<turn.height).allSatisfy({ lit[top + $0][left..<(left + turn.width)].elementsEqual(picture[$0]) }) {
+              found.append((left, top, "\(number)\(turn.suffix)"))
+            }
+          }
+        }
+      }
+    }
+    // Rows: the panels whose boxes start at the same height, top first.
+    let tops = Set(found.map(\.y)).sorted()
+    return tops.map { top in found.filter { $0.y == top }.sorted { $0.x < $1.x }.map(\.text).joined(separator: " ") }.joined(separator: " / ")
   }
 }

@@ -561,6 +561,11 @@ async function finder(method, path, body) {
     boxes.push(box); label.append(box, n); a.append(label);
   }
   if (q.pick) a.append(button(t("finder-send"), () => answer(boxes.filter((b) => b.checked).map((b) => +b.value))));
+  if (q.typed) {
+    const i = document.createElement("input");
+    i.setAttribute("aria-labelledby", "finder-q");
+    a.append(i, button(t("finder-send"), () => answer(i.value)));
+  }
   a.append(button(t("cancel"), () => finder("DELETE")));
 }
 $("finder-go").onclick = () => finder("POST", "", { lang: language });

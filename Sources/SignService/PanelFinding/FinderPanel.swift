@@ -8,13 +8,17 @@ import Platform
 /// picture the front end draws.
 public struct FinderPanel: Sendable {
   let simulated: HUB75Board?
+  /// The whole sign emulated, for pictures made for all its panels.
+  let simulatedSign: HUB75Board?
   var scanner: HUB75Scanner?
 
-  /// The Pi's panel, or with `board` one emulated of that setting.
+  /// The Pi's panel, or with `board` one emulated of that setting (and with `sign`, the
+  /// whole sign of them, arranged as it is).
   ///
   /// - Throws: ``SignFailure`` off a Pi, before anything is shown.
-  public init(simulating board: HUB75Board?) throws {
+  public init(simulating board: HUB75Board?, sign: HUB75Board? = nil) throws {
     simulated = board
+    simulatedSign = sign
     if board == nil {
       // Fail early, before the first question, when this is no Pi.
       do { _ = try RaspberryPi.detect() } catch { throw SignFailure(error.description) }
@@ -26,7 +30,10 @@ public struct FinderPanel: Sendable {
   ///
   /// - Throws: ``SignFailure`` when the registers cannot be driven.
   public mutating func show(_ program: HUB75Program, on board: HUB75Board) throws -> String? {
-    if let simulated { return FinderPanel.drawing(HUB75PanelFinder.run(program, on: simulated)) }
+    if let simulated {
+      let whole = board.chainLength * board.parallel > 1
+      return FinderPanel.drawing(HUB75PanelFinder.run(program, on: whole ? simulatedSign ?? simulated : simulated))
+    }
     // A scanner per board: each claims the address lines its row address kind drives.
     if scanner?.board != board {
       try scanner?.finish()
@@ -45,19 +52,22 @@ public struct FinderPanel: Sendable {
     scanner = nil
   }
 
-  /// The emulated panel as text: `#` lit once a refresh in white, `R`, `G` or `B` lit in one
-  /// colour, `@` lit more (brighter), `.` dark.
+  /// The emulated panels as text, as the sign's pixel mapper lays them out: `#` lit once a
+  /// refresh in white, `R`, `G` or `B` lit in one colour, `@` lit more (brighter), `.` dark
+  /// (and where no panel is).
   public static func drawing(_ panel: HUB75Emulator) -> String {
-    var text = ""
-    for y in 0..<panel.board.matrixHeight {
-      for x in 0..<panel.board.matrixWidth {
-        let (red, green, blue) = panel.color(x: x, y: y)
-        let most = max(red, green, blue)
-        let lit = [red, green, blue].filter { $0 > 0 }.count
-        text += most == 0 ? "." : most > 1 ? "@" : lit == 3 ? "#" : lit == 1 ? (red > 0 ? "R" : green > 0 ? "G" : "B") : "+"
-      }
-      text += "\n"
+    let board = panel.board
+    var marks = [Character](repeating: ".", count: board.width * board.height)
+    for link in board.pixelMapper.links(for: board.chain) {
+      let matrix = Int(link.matrix)
+      let (red, green, blue) = panel.color(x: matrix % board.matrixWidth, y: matrix / board.matrixWidth)
+      let most = max(red, green, blue)
+      let lit = [red, green, blue].filter { $0 > 0 }.count
+      let mark: Character = most == 0 ? "." : most > 1 ? "@" : lit == 3 ? "#" : lit == 1 ? (red > 0 ? "R" : green > 0 ? "G" : "B") : "+"
+      if mark != "." { marks[Int(link.visible)] = mark }
     }
+    var text = ""
+    for y in 0..<board.height { text += String(marks[(y * board.width)..<((y + 1) * board.width)]) + "\n" }
     return text
   }
 

@@ -5,15 +5,13 @@ import SimpleJSON
 /// `marquee serve` the sign's own with the settings found put in, the rest as it was.
 public enum FoundBoardFile {
   /// A board file for one chain of `chain` panels of the size found.
-  public static func new(
-    columns: Int, rows: Int, chain: Int, mapping: String, setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder
-  ) -> String {
+  public static func new(columns: Int, rows: Int, chain: Int, mapping: String, found: PanelFinderDialogue.Found) -> String {
     var members: [(key: String, value: JSONValue)] = [
       ("schema", .number(1)), ("name", .string("hub75-\(columns)x\(rows)-found")), ("description", .string("found by marquee find-panel")),
       ("driver", .string("hub75")), ("panel", .object([("columns", .number(Double(columns))), ("rows", .number(Double(rows)))])),
       ("grid", .object([("columns", .number(Double(chain))), ("rows", .number(1))])), ("mapping", .string(mapping)),
     ]
-    put(setting, colorOrder, into: &members)
+    put(found, into: &members)
     return JSONValue.object(members).editableText()
   }
 
@@ -21,9 +19,9 @@ public enum FoundBoardFile {
   ///
   /// - Throws: ``SignFailure`` naming the file when it is no JSON object, or the result is
   ///   no HUB75 board.
-  public static func edited(_ text: String, path: String, setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder) throws(SignFailure) -> String {
+  public static func edited(_ text: String, path: String, found: PanelFinderDialogue.Found) throws(SignFailure) -> String {
     guard case .object(var members)? = try? JSONParser.parse(text) else { throw SignFailure("\(path): the board file is no longer a JSON object") }
-    put(setting, colorOrder, into: &members)
+    put(found, into: &members)
     let edited = JSONValue.object(members).editableText()
     do {
       guard try SignBoard.read(json: edited, path: path).board.family is HUB75Board else { throw SignFailure("\(path): no longer a HUB75 board") }
@@ -35,11 +33,16 @@ public enum FoundBoardFile {
     return edited
   }
 
-  /// Sets `rowAddress`, `multiplexing` and (unless RGB, the default, and not there before)
-  /// `colorOrder`, where they were, or at the end.
-  static func put(_ setting: HUB75PanelFinder.Setting, _ colorOrder: HUB75ColorOrder, into members: inout [(key: String, value: JSONValue)]) {
+  /// Sets `rowAddress`, `multiplexing`, `colorOrder` (unless RGB, the default, and not there
+  /// before) and, when the arrangement was asked, `pixelMapper` (taken out for panels as
+  /// wired), where they were, or at the end.
+  static func put(_ found: PanelFinderDialogue.Found, into members: inout [(key: String, value: JSONValue)]) {
+    let (setting, colorOrder) = (found.setting, found.colorOrder)
     var values: [(String, String)] = [("rowAddress", setting.rowAddress.rawValue), ("multiplexing", setting.multiplexing.rawValue)]
     if colorOrder != .rgb || members.contains(where: { $0.key == "colorOrder" }) { values.append(("colorOrder", colorOrder.rawValue)) }
+    if found.arranged {
+      if let mapper = found.pixelMapper { values.append(("pixelMapper", mapper.description)) } else { members.removeAll { $0.key == "pixelMapper" } }
+    }
     for (key, value) in values {
       if let index = members.firstIndex(where: { $0.key == key }) {
         members[index].value = .string(value)

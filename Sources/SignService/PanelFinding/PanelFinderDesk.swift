@@ -147,8 +147,11 @@ public final class PanelFinderDesk: Sendable {
     let words = PanelFinderWords(chinese: chinese)
     do {
       let own = HUB75PanelFinder.Setting(rowAddress: board.rowAddress, multiplexing: board.multiplexing)
-      let panel = try FinderPanel(simulating: simulated ? finder.board(for: own, colorOrder: board.colorOrder) : nil)
-      var started = Run(dialogue: try PanelFinderDialogue(finder: finder, words: words), panel: panel, touched: clock.monotonic())
+      let sign = try finder.chainBoard(
+        for: own, colorOrder: board.colorOrder, chain: board.chainLength, parallel: board.parallel, pixelMapper: board.pixelMapper)
+      let panel = try FinderPanel(simulating: simulated ? finder.board(for: own, colorOrder: board.colorOrder) : nil, sign: simulated ? sign : nil)
+      let dialogue = try PanelFinderDialogue(finder: finder, words: words, chain: board.chainLength, parallel: board.parallel)
+      var started = Run(dialogue: dialogue, panel: panel, touched: clock.monotonic())
       try show(&started)
       return run.withLock { run in
         run = started
@@ -202,11 +205,11 @@ public final class PanelFinderDesk: Sendable {
     // Confirmed: the board file with the settings found, on disk before the answer.
     let text: String
     do {
-      text = try FoundBoardFile.edited(TextFile.read(boardFile), path: boardFile, setting: result.setting, colorOrder: result.colorOrder)
+      text = try FoundBoardFile.edited(TextFile.read(boardFile), path: boardFile, found: result)
     } catch {
       throw SignRefusal(.failed, "\(error)")
     }
-    let found = words.found(result.setting, colorOrder: result.colorOrder, answers: current.dialogue.answersGiven)
+    let found = words.found(result, answers: current.dialogue.answersGiven)
     guard writable else {
       endRun()
       giveBack(nil)
@@ -300,7 +303,7 @@ public final class PanelFinderDesk: Sendable {
     var members: [(key: String, value: JSONValue)] = [
       ("step", .number(Double(question.step))), ("question", .string(question.text)),
       ("choices", .array(question.choices.map { .object([("answer", .string($0.answer)), ("label", .string($0.label))]) })),
-      ("pick", .number(Double(question.pick))),
+      ("pick", .number(Double(question.pick))), ("typed", .bool(question.typed)),
     ]
     if !look.isEmpty { members.append(("look", .string(look))) }
     if let drawing = run.drawing { members.append(("drawing", .array(drawing.split(separator: "\n").map { .string(String($0)) }))) }

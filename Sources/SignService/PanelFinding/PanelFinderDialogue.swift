@@ -18,21 +18,36 @@ public struct PanelFinderDialogue: Sendable {
     public let choices: [(answer: String, label: String)]
     /// The numbers 1 to `pick` to tick, those seen (0 when the question has choices).
     public let pick: Int
+    /// The answer is typed (the panels' numbers as seen), not chosen.
+    public var typed = false
     /// What a terminal prints after the question, for typing an answer.
     public let hint: String
     /// What is said after an answer that is none of these.
     public let retry: String
   }
 
+  /// What the finder has found: the panel's setting, its colours, and for a sign of more
+  /// than one panel their arrangement (`nil`: as the chains are wired).
+  public struct Found: Sendable {
+    public var setting: HUB75PanelFinder.Setting
+    public var colorOrder: HUB75ColorOrder
+    /// Whether the arrangement was asked (a sign of more than one panel).
+    public var arranged = false
+    public var pixelMapper: HUB75PixelMapper?
+  }
+
   enum Stage: Sendable {
     case probe(HUB75PanelFinder.Probe)
     case colors(HUB75PanelFinder.Setting)
-    case confirm(HUB75PanelFinder.Setting, HUB75ColorOrder)
-    case confirmed(HUB75PanelFinder.Setting, HUB75ColorOrder)
+    case arrangement(Found)
+    case confirm(Found)
+    case confirmed(Found)
   }
 
   public private(set) var finder: HUB75PanelFinder
   public let words: PanelFinderWords
+  /// The sign's panels a chain, and its chains.
+  public let chain: Int, parallel: Int
   var stage: Stage
   var step = 1
 
@@ -40,9 +55,10 @@ public struct PanelFinderDialogue: Sendable {
   ///
   /// - Throws: ``SignFailure`` (``PanelFinderWords/noFit``) never for a new finder; the same
   ///   error as ``answer(_:)`` for one with answers recorded that fit nothing.
-  public init(finder: HUB75PanelFinder, words: PanelFinderWords) throws(SignFailure) {
+  public init(finder: HUB75PanelFinder, words: PanelFinderWords, chain: Int = 1, parallel: Int = 1) throws(SignFailure) {
     self.finder = finder
     self.words = words
+    (self.chain, self.parallel) = (chain, parallel)
     stage = .colors(finder.settings[0])
     stage = try next()
   }
@@ -57,12 +73,25 @@ public struct PanelFinderDialogue: Sendable {
   /// What the panel lights now, and the board it is made for (`nil` once confirmed).
   public var lit: (program: HUB75Program, board: HUB75Board)? {
     switch stage {
-    case .probe(let probe): (finder.program(for: probe), finder.board(for: probe.drive))
-    case .colors(let found): (finder.colorProgram(for: found), finder.board(for: found))
-    case .confirm(let found, let order):
-      (FinderPanel.hello(on: finder.board(for: found, colorOrder: order)), finder.board(for: found, colorOrder: order))
-    case .confirmed: nil
+    case .probe(let probe): return (finder.program(for: probe), finder.board(for: probe.drive))
+    case .colors(let found): return (finder.colorProgram(for: found), finder.board(for: found))
+    case .arrangement(let found):
+      let board = signBoard(found)
+      return (finder.chainProgram(on: board), board)
+    case .confirm(let found):
+      let board = signBoard(found)
+      return (FinderPanel.hello(on: board), board)
+    case .confirmed: return nil
     }
+  }
+
+  /// The board "Hello" and the chain test are drawn on: one panel, or the whole sign.
+  func signBoard(_ found: Found) -> HUB75Board {
+    guard chain * parallel > 1,
+      let board = try? finder.chainBoard(
+        for: found.setting, colorOrder: found.colorOrder, chain: chain, parallel: parallel, pixelMapper: found.pixelMapper ?? .none)
+    else { return finder.board(for: found.setting, colorOrder: found.colorOrder) }
+    return board
   }
 
   /// The question now (`nil` once confirmed).
@@ -85,10 +114,16 @@ public struct PanelFinderDialogue: Sendable {
     case .colors:
       return Question(
         step: step, text: words.step(step) + words.colors, choices: words.colorChoices, pick: 0, hint: words.colorsHint, retry: words.colorsRetry)
-    case .confirm(let found, let order):
+    case .arrangement:
+      var question = Question(
+        step: step, text: words.step(step) + words.arrangement, choices: [], pick: 0, hint: words.arrangementHint,
+        retry: words.arrangementRetry(chain * parallel))
+      question.typed = true
+      return question
+    case .confirm(let found):
       var question = choose(words.confirm, words.yesNoChoices, retry: words.yesNoRetry)
       question = Question(
-        step: 0, text: words.found(found, colorOrder: order, answers: step - 1) + "\n" + question.text, choices: question.choices, pick: 0,
+        step: 0, text: words.found(found, answers: step - 1) + "\n" + question.text, choices: question.choices, pick: 0,
         hint: question.hint, retry: question.retry)
       return question
     case .confirmed: return nil
@@ -102,8 +137,8 @@ public struct PanelFinderDialogue: Sendable {
   }
 
   /// The settings found and confirmed, once "Hello" was said to read right.
-  public var result: (setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder)? {
-    if case .confirmed(let setting, let order) = stage { return (setting, order) }
+  public var result: Found? {
+    if case .confirmed(let found) = stage { return found }
     return nil
   }
 
@@ -124,18 +159,55 @@ public struct PanelFinderDialogue: Sendable {
       finder.record(answer, for: probe)
       step += 1
       stage = try next()
-    case .colors(let found):
+    case .colors(let setting):
       guard let order = HUB75ColorOrder(seen: words) else { return false }
       step += 1
-      stage = .confirm(found, order)
-    case .confirm(let found, let order):
+      let found = Found(setting: setting, colorOrder: order)
+      stage = chain * parallel > 1 ? .arrangement(found) : .confirm(found)
+    case .arrangement(var found):
+      guard let rows = PanelFinderDialogue.arrangement(typed) else { return false }
+      // `nil` is an answer: the panels as the chains are wired.
+      do {
+        found.pixelMapper = try finder.arrangement(rows, chain: chain, parallel: parallel)
+      } catch {
+        return false
+      }
+      found.arranged = true
+      step += 1
+      stage = .confirm(found)
+    case .confirm(let found):
       guard let right = PanelFinderDialogue.yes(typed) else { return false }
       guard right else { throw SignFailure(self.words.notRight) }
-      stage = .confirmed(found, order)
+      stage = .confirmed(found)
     case .confirmed:
       return false
     }
     return true
+  }
+
+  /// The panels as typed: rows from the top separated by `/`, each panel's number from
+  /// the left, followed by `v` when its bar is at the bottom, `>` on the right, `<` on the
+  /// left (`nil` when the text is not that).
+  static func arrangement(_ typed: String) -> [[(number: Int, facing: HUB75PixelMapper.Tile.Facing)]]? {
+    var rows: [[(number: Int, facing: HUB75PixelMapper.Tile.Facing)]] = []
+    for line in typed.split(separator: "/") {
+      var row: [(number: Int, facing: HUB75PixelMapper.Tile.Facing)] = []
+      for token in line.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "，" || $0 == "、" }) {
+        let digits = token.prefix { $0.isASCII && $0.isNumber }
+        let facing: HUB75PixelMapper.Tile.Facing
+        switch token.dropFirst(digits.count) {
+        case "": facing = .north
+        case "v": facing = .south
+        case ">": facing = .east
+        case "<": facing = .west
+        default: return nil
+        }
+        guard digits.count <= 3, let number = Int(digits) else { return nil }
+        row.append((number, facing))
+      }
+      if !row.isEmpty { rows.append(row) }
+    }
+    return rows.isEmpty ? nil : rows
   }
 
   static func yes(_ typed: String) -> Bool? {

@@ -58,12 +58,28 @@ public struct PanelFinderWords: Sendable {
       : "the answers fit no panel setting the finder knows (hzeller's row address kinds 0-5 and multiplexers 0-9): check the wiring and the panel's size, and run it again"
   }
 
-  public func found(_ setting: HUB75PanelFinder.Setting, colorOrder: HUB75ColorOrder, answers: Int) -> String {
+  public func found(_ found: PanelFinderDialogue.Found, answers: Int) -> String {
+    let (setting, colorOrder) = (found.setting, found.colorOrder)
     let address = "\(setting.rowAddress.rawValue) (\(setting.rowAddress.hzellerNumber))"
     let multiplexing = "\(setting.multiplexing.rawValue) (\(setting.multiplexing.hzellerNumber))"
+    let mapper = found.arranged ? (chinese ? "，pixelMapper " : ", pixelMapper ") + (found.pixelMapper.map { "\($0)" } ?? (chinese ? "无（按接线顺序）" : "none (as wired)")) : ""
     return chinese
-      ? "找到了（回答了 \(answers) 个问题）：rowAddress \(address)，multiplexing \(multiplexing)，colorOrder \(colorOrder.rawValue)。"
-      : "Found after \(answers) answers: rowAddress \(address), multiplexing \(multiplexing), colorOrder \(colorOrder.rawValue)."
+      ? "找到了（回答了 \(answers) 个问题）：rowAddress \(address)，multiplexing \(multiplexing)，colorOrder \(colorOrder.rawValue)\(mapper)。"
+      : "Found after \(answers) answers: rowAddress \(address), multiplexing \(multiplexing), colorOrder \(colorOrder.rawValue)\(mapper)."
+  }
+
+  var arrangement: String {
+    chinese
+      ? "每块面板显示自己的编号，顶边有一条横线。请从上到下逐行、每行从左到右输入看到的编号，行与行之间用 / 分开（例如 2 1 / 3 4）；横线在底部的编号后加 v，在右边加 >，在左边加 <。"
+      : "each panel shows its number and a bar along its top edge. Type the numbers as you see them, row by row from the top, each row from the left, rows separated by / (e.g. 2 1 / 3 4); after a number whose bar is at the bottom add v, on the right >, on the left <."
+  }
+
+  var arrangementHint: String { chinese ? "编号：" : "Numbers:" }
+
+  func arrangementRetry(_ count: Int) -> String {
+    chinese
+      ? "请输入 1 到 \(count) 的编号，每个最多一次，可加 v、> 或 <，行与行之间用 / 分开。"
+      : "Type the panels' numbers, 1 to \(count), each at most once, each with v, > or < if turned, rows separated by /."
   }
 
   var colors: String { chinese ? "三个色块从左到右各是什么颜色？" : "what colours are the three blocks, left to right?" }
