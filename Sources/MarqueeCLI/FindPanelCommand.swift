@@ -20,9 +20,11 @@ public struct FindPanelCommand: Sendable, Equatable {
   /// colour inputs light.
   public var simulate: HUB75PanelFinder.Setting?
   public var simulatedColors = HUB75ColorOrder.rgb
+  /// The simulated panel's driver chips, when they must be started (FM6126A, FM6127).
+  public var simulatedChips: HUB75PanelInit?
   public var chinese = false
 
-  static let usage = "find-panel [--panel <WxH>] [--mapping <name>] [--chain <n>] [--write <file>] [--simulate <rowAddress,multiplexing[,colorOrder]>] [--lang en|zh]"
+  static let usage = "find-panel [--panel <WxH>] [--mapping <name>] [--chain <n>] [--write <file>] [--simulate <rowAddress,multiplexing[,colorOrder[,panelType]]>] [--lang en|zh]"
 
   /// Reads the subcommand's arguments; the language is the locale's unless `--lang` says.
   static func parse(_ rest: [String], language: TerminalMessages.Language = TerminalMessages.language()) throws(UsageError) -> FindPanelCommand {
@@ -54,15 +56,17 @@ public struct FindPanelCommand: Sendable, Equatable {
         command.output = value
       case "--simulate":
         let parts = value.split(separator: ",").map(String.init)
-        guard parts.count == 2 || parts.count == 3, let address = HUB75RowAddress(rawValue: parts[0]),
-          let multiplexing = HUB75Multiplexing(rawValue: parts[1]), parts.count == 2 || HUB75ColorOrder(rawValue: parts[2].uppercased()) != nil
+        guard (2...4).contains(parts.count), let address = HUB75RowAddress(rawValue: parts[0]),
+          let multiplexing = HUB75Multiplexing(rawValue: parts[1]), parts.count == 2 || HUB75ColorOrder(rawValue: parts[2].uppercased()) != nil,
+          parts.count < 4 || HUB75PanelInit(rawValue: parts[3].lowercased()) != nil
         else {
           throw UsageError(
-            "'--simulate' needs ROWADDRESS,MULTIPLEXING[,COLORORDER] (direct,stripe): row address one of \(HUB75RowAddress.allCases.map(\.rawValue).joined(separator: ", ")); multiplexing one of \(HUB75Multiplexing.allCases.map(\.rawValue).joined(separator: ", ")); colour order one of \(HUB75ColorOrder.allCases.map(\.rawValue).joined(separator: ", "))"
+            "'--simulate' needs ROWADDRESS,MULTIPLEXING[,COLORORDER[,PANELTYPE]] (direct,stripe): row address one of \(HUB75RowAddress.allCases.map(\.rawValue).joined(separator: ", ")); multiplexing one of \(HUB75Multiplexing.allCases.map(\.rawValue).joined(separator: ", ")); colour order one of \(HUB75ColorOrder.allCases.map(\.rawValue).joined(separator: ", ")); panel type one of \(HUB75PanelInit.allCases.map(\.rawValue).joined(separator: ", "))"
           )
         }
         command.simulate = HUB75PanelFinder.Setting(rowAddress: address, multiplexing: multiplexing)
-        command.simulatedColors = parts.count == 3 ? HUB75ColorOrder(rawValue: parts[2].uppercased())! : .rgb
+        command.simulatedColors = parts.count >= 3 ? HUB75ColorOrder(rawValue: parts[2].uppercased())! : .rgb
+        command.simulatedChips = parts.count == 4 ? HUB75PanelInit(rawValue: parts[3].lowercased()) : nil
       case "--lang":
         guard value == "en" || value == "zh" else { throw UsageError("'--lang' is en or zh, not '\(value)'") }
         command.chinese = value == "zh"
@@ -94,9 +98,11 @@ public struct FindPanelCommand: Sendable, Equatable {
   func run(stop: StopFlag) throws {
     let finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins)
     let words = PanelFinderWords(chinese: chinese)
+    // The simulated panel: its setting, colours and chips.
+    let truth = try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins, panelInit: simulatedChips)
     var panel = try FinderPanel(
-      simulating: simulate.map { finder.board(for: $0, colorOrder: simulatedColors) },
-      sign: try simulate.map { try finder.chainBoard(for: $0, colorOrder: simulatedColors, chain: chain, parallel: 1) })
+      simulating: simulate.map { truth.board(for: $0, colorOrder: simulatedColors) },
+      sign: try simulate.map { try truth.chainBoard(for: $0, colorOrder: simulatedColors, chain: chain, parallel: 1) })
     defer { panel.finish() }
     var input = AnswerReader(stop: stop)
     try printOutput(words.intro(columns: columns, rows: rows, mapping: mapping, settings: finder.settings.count))

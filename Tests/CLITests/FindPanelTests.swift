@@ -24,11 +24,11 @@ import Testing
   /// Runs the finder on a simulated panel of `truth`, answering each step; returns the
   /// output, the status and the steps asked.
   static func walk(
-    _ truth: HUB75PanelFinder.Setting, columns: Int, rows: Int, colorOrder: HUB75ColorOrder = .rgb, extra: [String] = [],
-    environment: [String: String] = BinaryRunner.english
+    _ truth: HUB75PanelFinder.Setting, columns: Int, rows: Int, colorOrder: HUB75ColorOrder = .rgb, chips: HUB75PanelInit? = nil,
+    extra: [String] = [], environment: [String: String] = BinaryRunner.english
   ) throws -> (output: String, status: Int32, steps: Int) {
     let finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows)
-    let simulated = "\(truth.rowAddress.rawValue),\(truth.multiplexing.rawValue),\(colorOrder.rawValue.lowercased())"
+    let simulated = "\(truth.rowAddress.rawValue),\(truth.multiplexing.rawValue),\(colorOrder.rawValue.lowercased())" + (chips.map { ",\($0.rawValue)" } ?? "")
     let child = try BinaryRunner.start(
       ["find-panel", "--panel", "\(columns)x\(rows)", "--simulate", simulated] + extra,
       input: true, environment: environment)
@@ -73,6 +73,25 @@ import Testing
     child.closeInput()
     let result = child.wait(timeout: 60)
     return (result.stdout, result.status, steps)
+  }
+
+  /// A panel of FM6126A (or FM6127) chips lights nothing until they are started: when
+  /// "nothing lit" fits no setting, the finder starts them and asks again from the start,
+  /// and the board file gains `panelType`.
+  @Test(arguments: [HUB75PanelInit.fm6126a, .fm6127])
+  func aPanelWhoseChipsMustBeStartedIsFoundWithItsType(_ chips: HUB75PanelInit) throws {
+    let folder = NSTemporaryDirectory() + "marquee-find-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/found.json"
+    let truth = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let run = try FindPanelTests.walk(truth, columns: 64, rows: 32, chips: chips, extra: ["--write", file])
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.output.contains("The finder has started them as FM6126A: look again."), "\(run.output)")
+    #expect(run.output.contains("colorOrder RGB, panelType \(chips.rawValue)."), "\(run.output)")
+    let board = try #require(try SignBoard(json: String(contentsOfFile: file, encoding: .utf8), path: file).family as? HUB75Board)
+    #expect(board.panelInit == chips && board.rowAddress == .direct && board.multiplexing == .direct)
+    print("FindPanelTests: \(truth) with \(chips.rawValue) chips: \(run.steps) questions")
   }
 
   @Test(arguments: [

@@ -15,7 +15,8 @@ extension HUB75PanelFinder {
   ) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
       name: "finder", panelColumns: panelColumns, panelRows: panelRows, chainLength: chain, parallel: parallel, pins: pins,
-      rowAddress: setting.rowAddress, multiplexing: setting.multiplexing, colorDepth: 1, pixelMapper: pixelMapper, colorOrder: colorOrder)
+      rowAddress: setting.rowAddress, multiplexing: setting.multiplexing, colorDepth: 1, panelInit: panelInit, pixelMapper: pixelMapper,
+      colorOrder: colorOrder)
   }
 
   /// One panel's picture in the chain test, as the panel shows it upright: a bar along its

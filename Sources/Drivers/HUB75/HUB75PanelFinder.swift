@@ -38,6 +38,8 @@ public struct HUB75PanelFinder: Sendable {
   public struct Probe: Hashable, Sendable {
     public let drive: Setting
     public let pattern: Pattern
+
+    public init(drive: Setting, pattern: Pattern) { (self.drive, self.pattern) = (drive, pattern) }
   }
 
   /// What the person saw.
@@ -60,6 +62,9 @@ public struct HUB75PanelFinder: Sendable {
   /// The panel's size, and the wiring from the Pi.
   public let panelColumns: Int, panelRows: Int
   public let pins: HUB75PinMap
+  /// The driver chips taken to need starting (FM6126A, FM6127), or none: every board the
+  /// finder drives starts them, and every panel it predicts for has them.
+  public let panelInit: HUB75PanelInit?
   /// Every setting that fits the panel, the commoner first.
   public let settings: [Setting]
   /// The settings the answers so far leave.
@@ -72,8 +77,8 @@ public struct HUB75PanelFinder: Sendable {
   /// A finder for a panel of `columns` x `rows` pixels wired as `pins`.
   ///
   /// - Throws: ``InvalidBoardValue`` for a size no HUB75 board takes.
-  public init(panelColumns columns: Int, panelRows rows: Int, pins: HUB75PinMap = .regular) throws(InvalidBoardValue) {
-    (panelColumns, panelRows, self.pins) = (columns, rows, pins)
+  public init(panelColumns columns: Int, panelRows rows: Int, pins: HUB75PinMap = .regular, panelInit: HUB75PanelInit? = nil) throws(InvalidBoardValue) {
+    (panelColumns, panelRows, self.pins, self.panelInit) = (columns, rows, pins, panelInit)
     _ = try HUB75Board(name: "finder", panelColumns: columns, panelRows: rows, pins: pins, colorDepth: 1)
     var settings: [Setting] = []
     for multiplexing in HUB75Multiplexing.allCases {
@@ -89,15 +94,15 @@ public struct HUB75PanelFinder: Sendable {
   /// The board a setting drives: one panel, one bitplane (every lit LED alike), its colour
   /// inputs lighting `colorOrder`.
   public func board(for setting: Setting, colorOrder: HUB75ColorOrder = .rgb) -> HUB75Board {
-    try! HUB75PanelFinder.board(setting, columns: panelColumns, rows: panelRows, pins: pins, colorOrder: colorOrder)
+    try! HUB75PanelFinder.board(setting, columns: panelColumns, rows: panelRows, pins: pins, colorOrder: colorOrder, panelInit: panelInit)
   }
 
   static func board(
-    _ setting: Setting, columns: Int, rows: Int, pins: HUB75PinMap, colorOrder: HUB75ColorOrder = .rgb
+    _ setting: Setting, columns: Int, rows: Int, pins: HUB75PinMap, colorOrder: HUB75ColorOrder = .rgb, panelInit: HUB75PanelInit? = nil
   ) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
       name: "finder", panelColumns: columns, panelRows: rows, pins: pins, rowAddress: setting.rowAddress,
-      multiplexing: setting.multiplexing, colorDepth: 1, colorOrder: colorOrder)
+      multiplexing: setting.multiplexing, colorDepth: 1, panelInit: panelInit, colorOrder: colorOrder)
   }
 
   /// The colour test, driven as `setting` (found): three blocks side by side, the left one
@@ -197,6 +202,13 @@ public struct HUB75PanelFinder: Sendable {
     return settings.filter { seen.insert("\($0.rowAddress.rawValue) \($0.multiplexing.stretch)").inserted }
   }
 
+  /// Whether some remaining setting's panel shows `probe` as `answer` for certain (not only
+  /// perhaps, by the state its row circuit came up in).
+  public mutating func explains(_ answer: Answer, for probe: Probe) -> Bool {
+    let seen = predict(probe)
+    return remaining.contains { seen[$0] == answer }
+  }
+
   /// Keeps the settings whose panel shows `probe` as `answer`.
   public mutating func record(_ answer: Answer, for probe: Probe) {
     let seen = predict(probe)
@@ -229,7 +241,8 @@ public struct HUB75PanelFinder: Sendable {
     if !missing.isEmpty {
       let program = program(for: probe)
       for setting in missing {
-        seen[setting] = HUB75PanelFinder.run(program, on: board(for: setting), settledOnly: true).map { answer(seeing: $0, probe.pattern) } ?? .unknown
+        seen[setting] =
+          HUB75PanelFinder.run(program, on: board(for: setting), starting: panelInit, settledOnly: true).map { answer(seeing: $0, probe.pattern) } ?? .unknown
       }
       predictions[probe] = seen
     }
@@ -237,22 +250,27 @@ public struct HUB75PanelFinder: Sendable {
   }
 
   /// A panel of `board` after showing `program` for a while: the refresh after one that
-  /// shifted its row stages through (or, if none did, after two).
-  public static func run(_ program: HUB75Program, on board: HUB75Board) -> HUB75Emulator {
-    run(program, on: board, settledOnly: false)!
+  /// shifted its row stages through (or, if none did, after two); the driver first starts
+  /// the chips as `starting` says (as a scanner does at its start), which a panel of
+  /// FM6126A or FM6127 chips (`board.panelInit`) needs to light at all.
+  public static func run(_ program: HUB75Program, on board: HUB75Board, starting: HUB75PanelInit? = nil) -> HUB75Emulator {
+    run(program, on: board, starting: starting, settledOnly: false)!
   }
 
   /// The same, and with `settledOnly`, `nil` when the picture still depends on the state the
   /// row circuit came up in: the first refresh did not shift every stage, and two panels,
   /// one come up with every stage low and one with every stage high, have not reached the
   /// same stages after two.
-  static func run(_ program: HUB75Program, on board: HUB75Board, settledOnly: Bool) -> HUB75Emulator? {
+  static func run(_ program: HUB75Program, on board: HUB75Board, starting: HUB75PanelInit?, settledOnly: Bool) -> HUB75Emulator? {
+    let start = starting?.program(for: board)
     var panel = HUB75Emulator(board: board)
+    if let start { panel.run(start) }
     panel.run(program)
     if board.rowAddress.holdsRowState && panel.stageShifts < panel.stages.count {
       panel.run(program)
       if settledOnly {
         var other = HUB75Emulator(board: board, rowStages: true)
+        if let start { other.run(start) }
         for _ in 0..<2 { other.run(program) }
         guard other.stages == panel.stages else { return nil }
       }

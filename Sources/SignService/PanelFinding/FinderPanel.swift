@@ -32,7 +32,8 @@ public struct FinderPanel: Sendable {
   public mutating func show(_ program: HUB75Program, on board: HUB75Board) throws -> String? {
     if let simulated {
       let whole = board.chainLength * board.parallel > 1
-      return FinderPanel.drawing(HUB75PanelFinder.run(program, on: whole ? simulatedSign ?? simulated : simulated))
+      // The driver starts the chips as the board it drives says; the panel's own may need it.
+      return FinderPanel.drawing(HUB75PanelFinder.run(program, on: whole ? simulatedSign ?? simulated : simulated, starting: board.panelInit))
     }
     // A scanner per board: each claims the address lines its row address kind drives.
     if scanner?.board != board {

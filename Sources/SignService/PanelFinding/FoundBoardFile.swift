@@ -34,12 +34,13 @@ public enum FoundBoardFile {
   }
 
   /// Sets `rowAddress`, `multiplexing`, `colorOrder` (unless RGB, the default, and not there
-  /// before) and, when the arrangement was asked, `pixelMapper` (taken out for panels as
-  /// wired), where they were, or at the end.
+  /// before), `panelType` when the chips had to be started, and, when the arrangement was
+  /// asked, `pixelMapper` (taken out for panels as wired), where they were, or at the end.
   static func put(_ found: PanelFinderDialogue.Found, into members: inout [(key: String, value: JSONValue)]) {
     let (setting, colorOrder) = (found.setting, found.colorOrder)
     var values: [(String, String)] = [("rowAddress", setting.rowAddress.rawValue), ("multiplexing", setting.multiplexing.rawValue)]
     if colorOrder != .rgb || members.contains(where: { $0.key == "colorOrder" }) { values.append(("colorOrder", colorOrder.rawValue)) }
+    if let chips = found.panelInit { values.append(("panelType", chips.rawValue)) }
     if found.arranged {
       if let mapper = found.pixelMapper { values.append(("pixelMapper", mapper.description)) } else { members.removeAll { $0.key == "pixelMapper" } }
     }

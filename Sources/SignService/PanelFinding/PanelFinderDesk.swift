@@ -147,9 +147,11 @@ public final class PanelFinderDesk: Sendable {
     let words = PanelFinderWords(chinese: chinese)
     do {
       let own = HUB75PanelFinder.Setting(rowAddress: board.rowAddress, multiplexing: board.multiplexing)
-      let sign = try finder.chainBoard(
+      // An emulated panel is the board's own: its setting, chips and arrangement.
+      let truth = try HUB75PanelFinder(panelColumns: board.panelColumns, panelRows: board.panelRows, pins: board.pins, panelInit: board.panelInit)
+      let sign = try truth.chainBoard(
         for: own, colorOrder: board.colorOrder, chain: board.chainLength, parallel: board.parallel, pixelMapper: board.pixelMapper)
-      let panel = try FinderPanel(simulating: simulated ? finder.board(for: own, colorOrder: board.colorOrder) : nil, sign: simulated ? sign : nil)
+      let panel = try FinderPanel(simulating: simulated ? truth.board(for: own, colorOrder: board.colorOrder) : nil, sign: simulated ? sign : nil)
       let dialogue = try PanelFinderDialogue(finder: finder, words: words, chain: board.chainLength, parallel: board.parallel)
       var started = Run(dialogue: dialogue, panel: panel, touched: clock.monotonic())
       try show(&started)

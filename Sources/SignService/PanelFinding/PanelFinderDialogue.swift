@@ -31,6 +31,8 @@ public struct PanelFinderDialogue: Sendable {
   public struct Found: Sendable {
     public var setting: HUB75PanelFinder.Setting
     public var colorOrder: HUB75ColorOrder
+    /// The driver chips that must be started (`panelType`), when the panel lit only so.
+    public var panelInit: HUB75PanelInit?
     /// Whether the arrangement was asked (a sign of more than one panel).
     public var arranged = false
     public var pixelMapper: HUB75PixelMapper?
@@ -50,6 +52,10 @@ public struct PanelFinderDialogue: Sendable {
   public let chain: Int, parallel: Int
   var stage: Stage
   var step = 1
+  /// Said before the next question: why it is asked again.
+  var note: String?
+  /// Everything was lit as the setting found, after answers that saw nothing lit.
+  var checkedLight = false
 
   /// The first question's dialogue.
   ///
@@ -67,6 +73,13 @@ public struct PanelFinderDialogue: Sendable {
   mutating func next() throws(SignFailure) -> Stage {
     if let probe = finder.nextProbe() { return .probe(probe) }
     guard let found = finder.found() else { throw SignFailure(words.noFit) }
+    // Nothing has lit yet: before taking a setting no picture lit, light everything driven
+    // as it. A panel that stays dark then has chips to start (answer(_:) sees to that).
+    let check = HUB75PanelFinder.Probe(drive: found, pattern: .everything)
+    if !checkedLight, !finder.asked.isEmpty, finder.asked.allSatisfy({ $0.answer == .dark }) {
+      checkedLight = true
+      return .probe(check)
+    }
     return .colors(found)
   }
 
@@ -95,7 +108,9 @@ public struct PanelFinderDialogue: Sendable {
   }
 
   /// The question now (`nil` once confirmed).
-  public var question: Question? {
+  public var question: Question? { noted(plainQuestion) }
+
+  var plainQuestion: Question? {
     switch stage {
     case .probe(let probe):
       let count = finder.numberCount
@@ -130,6 +145,16 @@ public struct PanelFinderDialogue: Sendable {
     }
   }
 
+  /// The question with the note before it, when there is one.
+  func noted(_ question: Question?) -> Question? {
+    guard let note, let question else { return question }
+    var noted = Question(
+      step: question.step, text: note + "\n" + question.text, choices: question.choices, pick: question.pick, hint: question.hint,
+      retry: question.retry)
+    noted.typed = question.typed
+    return noted
+  }
+
   /// A question answered by a choice, its hint the choices as keys: `[y] yes  [n] no`.
   func choose(_ text: String, _ choices: [(answer: String, label: String)], retry: String) -> Question {
     Question(
@@ -156,13 +181,27 @@ public struct PanelFinderDialogue: Sendable {
     switch stage {
     case .probe(let probe):
       guard let answer = PanelFinderDialogue.answer(typed, words, for: probe.pattern, count: finder.numberCount) else { return false }
+      note = nil
+      // Nothing lit where every setting left would light something: the panel's chips may
+      // need starting (FM6126A, then FM6127). Start them and ask again from the beginning.
+      if answer == .dark, probe.pattern == .everything, !finder.explains(.dark, for: probe),
+        let next = PanelFinderDialogue.chips(after: finder.panelInit),
+        let started = try? HUB75PanelFinder(panelColumns: finder.panelColumns, panelRows: finder.panelRows, pins: finder.pins, panelInit: next)
+      {
+        finder = started
+        checkedLight = false
+        note = self.words.chipsStarted(next)
+        step += 1
+        stage = try self.next()
+        return true
+      }
       finder.record(answer, for: probe)
       step += 1
       stage = try next()
     case .colors(let setting):
       guard let order = HUB75ColorOrder(seen: words) else { return false }
       step += 1
-      let found = Found(setting: setting, colorOrder: order)
+      let found = Found(setting: setting, colorOrder: order, panelInit: finder.panelInit)
       stage = chain * parallel > 1 ? .arrangement(found) : .confirm(found)
     case .arrangement(var found):
       guard let rows = PanelFinderDialogue.arrangement(typed) else { return false }
@@ -208,6 +247,15 @@ public struct PanelFinderDialogue: Sendable {
       if !row.isEmpty { rows.append(row) }
     }
     return rows.isEmpty ? nil : rows
+  }
+
+  /// The driver chips to try starting after `tried`: FM6126A, then FM6127, then none left.
+  static func chips(after tried: HUB75PanelInit?) -> HUB75PanelInit? {
+    switch tried {
+    case nil: .fm6126a
+    case .fm6126a: .fm6127
+    case .fm6127: nil
+    }
   }
 
   static func yes(_ typed: String) -> Bool? {

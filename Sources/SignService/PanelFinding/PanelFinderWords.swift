@@ -63,9 +63,18 @@ public struct PanelFinderWords: Sendable {
     let address = "\(setting.rowAddress.rawValue) (\(setting.rowAddress.hzellerNumber))"
     let multiplexing = "\(setting.multiplexing.rawValue) (\(setting.multiplexing.hzellerNumber))"
     let mapper = found.arranged ? (chinese ? "，pixelMapper " : ", pixelMapper ") + (found.pixelMapper.map { "\($0)" } ?? (chinese ? "无（按接线顺序）" : "none (as wired)")) : ""
+    let chips = found.panelInit.map { (chinese ? "，panelType " : ", panelType ") + $0.rawValue } ?? ""
     return chinese
-      ? "找到了（回答了 \(answers) 个问题）：rowAddress \(address)，multiplexing \(multiplexing)，colorOrder \(colorOrder.rawValue)\(mapper)。"
-      : "Found after \(answers) answers: rowAddress \(address), multiplexing \(multiplexing), colorOrder \(colorOrder.rawValue)\(mapper)."
+      ? "找到了（回答了 \(answers) 个问题）：rowAddress \(address)，multiplexing \(multiplexing)，colorOrder \(colorOrder.rawValue)\(chips)\(mapper)。"
+      : "Found after \(answers) answers: rowAddress \(address), multiplexing \(multiplexing), colorOrder \(colorOrder.rawValue)\(chips)\(mapper)."
+  }
+
+  /// Said when nothing lit and the chips were started, before the questions start again.
+  func chipsStarted(_ chips: HUB75PanelInit) -> String {
+    let name = chips.rawValue.uppercased()
+    return chinese
+      ? "面板全不亮：有些面板（\(name) 等驱动芯片）要先启动芯片才会亮。查找程序已按 \(name) 启动芯片，请重新看一遍。"
+      : "Nothing lit: some panels (\(name) driver chips and kin) stay dark until their chips are started. The finder has started them as \(name): look again."
   }
 
   var arrangement: String {
