@@ -60,6 +60,11 @@ import Testing
     return (path, try SignBoard(json: text, path: path))
   }
 
+  /// The board file's folder, gone.
+  static func remove(_ path: String) {
+    try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+  }
+
   static func desk(_ path: String, board: SignBoard, writable: Bool = true, idle: Double = 600, clock: SignClock = .system) -> PanelFinderDesk {
     PanelFinderDesk(board: board.family as! HUB75Board, boardFile: path, writable: writable, simulated: true, clock: clock, idleSeconds: idle) { path in
       try SignBoard(json: String(contentsOfFile: path, encoding: .utf8), path: path)
@@ -83,6 +88,7 @@ import Testing
   func theFinderFindsThePanelWritesTheBoardFileAndTheSignRunsIt(_ truth: HUB75PanelFinder.Setting, _ colors: HUB75ColorOrder) throws {
     // The board file says otherwise: the owner started from the wrong one.
     let (path, board) = try Self.boardFile(HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .checkered), colorOrder: .rgb)
+    defer { Self.remove(path) }
     let panelBoard = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8)
       .replacingOccurrences(of: "\"direct\"", with: "\"\(truth.rowAddress.rawValue)\"")
       .replacingOccurrences(of: "\"checkered\"", with: "\"\(truth.multiplexing.rawValue)\"")
@@ -124,6 +130,7 @@ import Testing
   func theChainsArrangementIsFoundAsAPixelMapper(_ truth: String) throws {
     let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
     let (path, _) = try Self.boardFile(setting, colorOrder: .rgb, columns: 32, rows: 16)
+    defer { Self.remove(path) }
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let placed = try SignBoard(json: text.replacingOccurrences(of: "\"colorDepth\": 4", with: "\"colorDepth\": 4, \"pixelMapper\": \"\(truth)\""), path: path)
     let desk = Self.desk(path, board: placed)
@@ -146,6 +153,7 @@ import Testing
   @Test func wrongAnswersAndStopsLeaveTheBoardAsItWas() throws {
     let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
     let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
+    defer { Self.remove(path) }
     let before = try String(contentsOfFile: path, encoding: .utf8)
     let desk = Self.desk(path, board: board)
     let loop = Loop(desk, board: board)
@@ -173,6 +181,7 @@ import Testing
   @Test func aBuiltInBoardIsNotWrittenAndTheTextIsGiven() throws {
     let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
     let (path, board) = try Self.boardFile(setting, colorOrder: .bgr)
+    defer { Self.remove(path) }
     let before = try String(contentsOfFile: path, encoding: .utf8)
     let desk = Self.desk(path, board: board, writable: false)
     let loop = Loop(desk, board: board)
@@ -196,6 +205,7 @@ import Testing
     let clock = ManualSignClock(wall: 1_780_000_000)
     let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
     let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
+    defer { Self.remove(path) }
     let desk = Self.desk(path, board: board, idle: 600, clock: clock.clock)
     let loop = Loop(desk, board: board)
     defer { loop.end() }

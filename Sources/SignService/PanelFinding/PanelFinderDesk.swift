@@ -80,7 +80,8 @@ public final class PanelFinderDesk: Sendable {
     var current = board
     defer {
       handover.withLock { $0.ended = true }
-      endRun()
+      // After a request being answered, never beside it.
+      queue.sync { endRun() }
     }
     while !stop.isSet {
       let segment = StopFlag(following: stop)
@@ -145,6 +146,7 @@ public final class PanelFinderDesk: Sendable {
       throw SignRefusal(.failed, "\(error)")
     }
     let words = PanelFinderWords(chinese: chinese)
+    var made: Run?
     do {
       let own = HUB75PanelFinder.Setting(rowAddress: board.rowAddress, multiplexing: board.multiplexing)
       // An emulated panel is the board's own: its setting, chips and arrangement.
@@ -153,13 +155,16 @@ public final class PanelFinderDesk: Sendable {
         for: own, colorOrder: board.colorOrder, chain: board.chainLength, parallel: board.parallel, pixelMapper: board.pixelMapper)
       let panel = try FinderPanel(simulating: simulated ? truth.board(for: own, colorOrder: board.colorOrder) : nil, sign: simulated ? sign : nil)
       let dialogue = try PanelFinderDialogue(finder: finder, words: words, chain: board.chainLength, parallel: board.parallel)
-      var started = Run(dialogue: dialogue, panel: panel, touched: clock.monotonic())
-      try show(&started)
+      made = Run(dialogue: dialogue, panel: panel, touched: clock.monotonic())
+      try show(&made!)
+      let started = made!
       return run.withLock { run in
         run = started
         return .object([("panel", .string("\(board.panelColumns)x\(board.panelRows)")), ("running", .bool(true))] + describe(started))
       }
     } catch {
+      // The panel as far as it got (a refresh loop started) dark, its pins given back.
+      made?.panel.finish()
       giveBack(nil)
       throw SignRefusal(from: error)
     }
@@ -187,7 +192,8 @@ public final class PanelFinderDesk: Sendable {
       // The answers fit nothing, or "Hello" did not read right: the sign's own board again.
       endRun()
       giveBack(nil)
-      let said = error is SignFailure && (error as! SignFailure).message == words.notRight ? words.notRightServed : (error as? SignFailure)?.message ?? "\(error)"
+      let message = (error as? SignFailure)?.message ?? "\(error)"
+      let said = message == words.notRight ? words.notRightServed : message
       return .object([("running", .bool(false)), ("found", .bool(false)), ("said", .string(said))])
     }
     current.touched = clock.monotonic()
@@ -195,6 +201,8 @@ public final class PanelFinderDesk: Sendable {
       do {
         try show(&current)
       } catch {
+        // A refresh loop the failed look started goes too, with the run's.
+        current.panel.finish()
         endRun()
         giveBack(nil)
         throw SignRefusal(from: error)
@@ -284,13 +292,19 @@ public final class PanelFinderDesk: Sendable {
     }
   }
 
-  /// A finder left unanswered too long ends, and the display loop takes the panel back.
+  /// A finder left unanswered too long ends, and the display loop takes the panel back (on
+  /// the desk's queue, so never while an answer is being taken).
   func giveBackIfIdle() {
-    let idle = run.withLock { run in run.map { clock.monotonic() - $0.touched > idleSeconds } ?? false }
-    guard idle else { return }
-    endRun()
-    giveBack(nil)
+    guard isIdle else { return }
+    queue.async { [self] in
+      guard isIdle else { return }
+      endRun()
+      giveBack(nil)
+    }
   }
+
+  /// A finder runs and has waited for an answer longer than ``idleSeconds``.
+  var isIdle: Bool { run.withLock { run in run.map { clock.monotonic() - $0.touched > idleSeconds } ?? false } }
 
   /// Lights the dialogue's picture.
   func show(_ current: inout Run) throws {
