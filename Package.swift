@@ -124,7 +124,7 @@ let package = Package(
       name: "CustomTransitionExample", dependencies: ["Platform", "MatrixCore", "BitmapFonts", "Marquee"],
       path: "Tests/DocExamples/CustomTransitionExample"),
     // Bounded, leak-free child processes for the tests that run binaries and tools.
-    .target(name: "TestSupport", dependencies: ["Platform", "Drivers", "BitmapFonts"], path: "Tests/TestSupport", exclude: ["tls_front.py"]),
+    .target(name: "TestSupport", dependencies: ["Platform", "Drivers", "BitmapFonts", "SimpleJSON"], path: "Tests/TestSupport", exclude: ["tls_front.py"]),
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"]),
     .testTarget(
       name: "MatrixCoreTests", dependencies: ["Platform", "MatrixCore", "MarqueeTesting", "TestSupport"],

@@ -37,7 +37,7 @@ import Testing
     let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
     var steps = 0
     while question["running"] == .bool(true), steps < 20 {
-      let typed = Self.reply(question, finder: finder)
+      let typed = PanelEye.reply(to: question, finder: finder)
       let body = typed.first!.isNumber ? "{\"answer\": [\(typed == "0" ? "" : typed.split(separator: " ").joined(separator: ", "))]}" : "{\"answer\": \"\(typed)\"}"
       (status, question) = try Self.post(sign, "/api/panel-finder/answer", body)
       #expect(status == 200, "\(question.text)")
@@ -54,14 +54,7 @@ import Testing
     #expect(result.status == 128 + SIGTERM, "\(result.stderr)")
   }
 
-  /// What a person answers to `question` (the API's JSON) on seeing its drawing.
-  static func reply(_ question: JSONValue, finder: HUB75PanelFinder) -> String {
-    guard case .array(let lines)? = question["drawing"], case .string(let text)? = question["question"],
-      case .array(let choices)? = question["choices"], case .number(let step)? = question["step"]
-    else { return "?" }
-    let drawing = lines.compactMap { if case .string(let line) = $0 { line } else { nil } }
-    return PanelEye.reply(step: Int(step), question: text, choices: choices.count, asksText: question["typed"] == .bool(true), drawing: drawing, finder: finder)
-  }
+
 
 
   @Test func aSignWithoutAHUB75PanelHasNoFinder() throws {

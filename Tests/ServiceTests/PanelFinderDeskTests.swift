@@ -71,14 +71,7 @@ import Testing
     }
   }
 
-  /// What a person answers to `question` (the API's JSON) on seeing its drawing.
-  static func reply(_ question: JSONValue, finder: HUB75PanelFinder) -> String {
-    guard case .array(let lines)? = question["drawing"], case .string(let text)? = question["question"],
-      case .array(let choices)? = question["choices"], case .number(let step)? = question["step"]
-    else { return "?" }
-    let drawing = lines.compactMap { if case .string(let line) = $0 { line } else { nil } }
-    return PanelEye.reply(step: Int(step), question: text, choices: choices.count, asksText: question["typed"] == .bool(true), drawing: drawing, finder: finder)
-  }
+
 
 
   @Test(arguments: [
@@ -103,7 +96,7 @@ import Testing
     #expect(question["look"] == JSONValue.string("Look at the 64x32 panel nearest the Pi (the first of the chain); what the others show does not matter."))
     var steps = 0
     while question["running"] == JSONValue.bool(true), steps < 20 {
-      question = try desk.answer(Self.reply(question, finder: finder))
+      question = try desk.answer(PanelEye.reply(to: question, finder: finder))
       steps += 1
     }
     guard case .string(let said)? = question["said"] else {
@@ -138,7 +131,7 @@ import Testing
     defer { loop.end() }
     let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
     var question = try desk.start(chinese: false)
-    for _ in 0..<20 where question["running"] == JSONValue.bool(true) { question = try desk.answer(Self.reply(question, finder: finder)) }
+    for _ in 0..<20 where question["running"] == JSONValue.bool(true) { question = try desk.answer(PanelEye.reply(to: question, finder: finder)) }
     #expect(question["saved"] == JSONValue.bool(true), "\(question.text)")
     let written = try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8))
     // The panels as wired ("2 1": the one nearest the Pi at the right) need no mapper.
@@ -170,7 +163,7 @@ import Testing
     let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
     question = try desk.start(chinese: false)
     for _ in 0..<20 where question["running"] == JSONValue.bool(true) {
-      question = try desk.answer(question["step"] == JSONValue.number(0) ? "n" : Self.reply(question, finder: finder))
+      question = try desk.answer(question["step"] == JSONValue.number(0) ? "n" : PanelEye.reply(to: question, finder: finder))
     }
     #expect(question["found"] == JSONValue.bool(false) && (question["said"]?.text ?? "").contains("The board file is unchanged"), "\(question.text)")
     #expect(eventually { loop.boards.withLock { $0.count } == 3 })
@@ -188,7 +181,7 @@ import Testing
     defer { loop.end() }
     let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
     var question = try desk.start(chinese: false)
-    for _ in 0..<20 where question["running"] == JSONValue.bool(true) { question = try desk.answer(Self.reply(question, finder: finder)) }
+    for _ in 0..<20 where question["running"] == JSONValue.bool(true) { question = try desk.answer(PanelEye.reply(to: question, finder: finder)) }
     #expect(question["found"] == JSONValue.bool(true) && question["saved"] == JSONValue.bool(false))
     guard case .string(let text)? = question["board"] else {
       Issue.record("no board text: \(question.text)")

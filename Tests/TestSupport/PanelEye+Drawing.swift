@@ -1,5 +1,6 @@
 import BitmapFonts
 import Drivers
+import SimpleJSON
 
 extension PanelEye {
   /// A drawing of an emulated panel (``FinderPanel``'s: `.` dark, `#` lit in white, `R`, `G`
@@ -86,5 +87,17 @@ extension PanelEye {
     // Rows: the panels whose boxes start at the same height, top first.
     let tops = Set(found.map(\.y)).sorted()
     return tops.map { top in found.filter { $0.y == top }.sorted { $0.x < $1.x }.map(\.text).joined(separator: " ") }.joined(separator: " / ")
+  }
+}
+
+extension PanelEye {
+  /// The answer to a question of the finder's API (`/api/panel-finder`: its `step`,
+  /// `question`, `choices`, `typed` and the emulated panel's `drawing`), `?` without a drawing.
+  public static func reply(to question: JSONValue, finder: HUB75PanelFinder) -> String {
+    guard case .array(let lines)? = question["drawing"], case .string(let text)? = question["question"],
+      case .array(let choices)? = question["choices"], case .number(let step)? = question["step"]
+    else { return "?" }
+    let drawing = lines.compactMap { if case .string(let line) = $0 { line } else { nil } }
+    return reply(step: Int(step), question: text, choices: choices.count, asksText: question["typed"] == .bool(true), drawing: drawing, finder: finder)
   }
 }
