@@ -941,6 +941,9 @@ def finder_check():
     driver, field = opened(url, language="zh-CN", width=390, section="settings")
     try:
         wait(lambda: field("finder").is_displayed(), "the panel finder under Settings")
+        from axe_selenium_python import Axe
+        axe = Axe(driver)
+        axe.inject()
         field("finder-go").click()
         wait(lambda: json.loads(api(url, "/api/panel-finder"))["running"], "the finder to start")
         steps = 0
@@ -958,6 +961,9 @@ def finder_check():
               for (let y = 1; y < c.height; y += 4) for (let x = 1; x < c.width; x += 4) { const i = (y * c.width + x) * 4; if (data[i] + data[i + 1] + data[i + 2] > 300) count++; }
               return count;""")
             assert shown == lit, "step %d: the canvas lights %d dots, the drawing %d" % (steps + 1, shown, lit)
+            # Every kind of question (buttons, numbers to tick, a typed answer) as accessible as the rest.
+            violations = ["%s (%s)" % (v["id"], v["impact"]) for v in axe.run()["violations"]]
+            assert not violations, "step %d: axe-core: %s" % (steps + 1, violations)
             buttons = driver.find_elements(By.CSS_SELECTOR, "#finder-a button")
             labels = [b.text for b in buttons]
             choices = question["choices"]
@@ -986,7 +992,7 @@ def finder_check():
         assert field("finder-go").is_displayed(), "the start button back"
     finally:
         driver.quit()
-    print("page ok: the finder asked %d questions in Chinese on a phone, drew each picture, and wrote the board file" % steps)
+    print("page ok: the finder asked %d questions in Chinese on a phone, drew each picture, axe-core found no violation, and the board file was written" % steps)
 
 
 def main():
