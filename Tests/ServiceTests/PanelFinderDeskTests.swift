@@ -65,8 +65,13 @@ import Testing
     try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
   }
 
-  static func desk(_ path: String, board: SignBoard, writable: Bool = true, idle: Double = 600, clock: SignClock = .system) -> PanelFinderDesk {
-    PanelFinderDesk(board: board.family as! HUB75Board, boardFile: path, writable: writable, simulated: true, clock: clock, idleSeconds: idle) { path in
+  static func desk(
+    _ path: String, board: SignBoard, truth: SignBoard? = nil, writable: Bool = true, idle: Double = 600, clock: SignClock = .system
+  ) -> PanelFinderDesk {
+    PanelFinderDesk(
+      board: board.family as! HUB75Board, boardFile: path, writable: writable, simulated: true, truth: truth?.family as? HUB75Board, clock: clock,
+      idleSeconds: idle
+    ) { path in
       try SignBoard(json: String(contentsOfFile: path, encoding: .utf8), path: path)
     }
   }
@@ -87,7 +92,7 @@ import Testing
       .replacingOccurrences(of: "\"checkered\"", with: "\"\(truth.multiplexing.rawValue)\"")
       .replacingOccurrences(of: "\"RGB\"", with: "\"\(colors.rawValue)\""), path: path)
     // The emulated panel is the panel's true one; the file is what the sign was told.
-    let desk = Self.desk(path, board: panelBoard)
+    let desk = Self.desk(path, board: board, truth: panelBoard)
     let loop = Loop(desk, board: board)
     defer { loop.end() }
     let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
@@ -126,8 +131,9 @@ import Testing
     defer { Self.remove(path) }
     let text = try String(contentsOfFile: path, encoding: .utf8)
     let placed = try SignBoard(json: text.replacingOccurrences(of: "\"colorDepth\": 4", with: "\"colorDepth\": 4, \"pixelMapper\": \"\(truth)\""), path: path)
-    let desk = Self.desk(path, board: placed)
-    let loop = Loop(desk, board: try SignBoard(json: text, path: path))
+    let running = try SignBoard(json: text, path: path)
+    let desk = Self.desk(path, board: running, truth: placed)
+    let loop = Loop(desk, board: running)
     defer { loop.end() }
     let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
     var question = try desk.start(chinese: false)
@@ -138,9 +144,24 @@ import Testing
     let expected: JSONValue? = truth == "Remap:64,16|32,0n|0,0n" ? nil : .string(truth)
     #expect(written["pixelMapper"] == expected, "\(written.text)")
     #expect(eventually { loop.boards.withLock { $0.count } == 2 })
-    let running = try #require(loop.boards.withLock { $0.last }?.family as? HUB75Board)
+    let now = try #require(loop.boards.withLock { $0.last }?.family as? HUB75Board)
     let links = { (board: HUB75Board) in Set(board.pixelMapper.links(for: board.chain).map { [$0.visible, $0.matrix] }) }
-    #expect(links(running) == links(try #require(placed.family as? HUB75Board)), "the sign draws as the panels are placed")
+    // A sign whose size the arrangement changes (64x16 as wired, 32x32 stacked) runs on when
+    // restarted: its zones and frames are made for the size it started with.
+    let resized = placed.width != 64 || placed.height != 16
+    #expect(question["applied"] == JSONValue.bool(!resized), "\(question.text)")
+    if resized {
+      guard case .string(let said)? = question["said"] else {
+        Issue.record("nothing said: \(question.text)")
+        return
+      }
+      #expect(said.contains("changes from 64x16 to \(placed.width)x\(placed.height), which takes a restart"), "\(said)")
+      #expect(now.pixelMapper == .none, "the sign keeps its own settings until restarted")
+      let restarted = try SignBoard(json: String(contentsOfFile: path, encoding: .utf8), path: path)
+      #expect(links(try #require(restarted.family as? HUB75Board)) == links(try #require(placed.family as? HUB75Board)), "after a restart it draws as placed")
+    } else {
+      #expect(links(now) == links(try #require(placed.family as? HUB75Board)), "the sign draws as the panels are placed")
+    }
   }
 
   @Test func wrongAnswersAndStopsLeaveTheBoardAsItWas() throws {

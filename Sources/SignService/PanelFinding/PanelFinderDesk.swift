@@ -23,6 +23,8 @@ public final class PanelFinderDesk: Sendable {
   let writable: Bool
   /// The panel is emulated (`--simulate`): the finder's pictures are drawn in the answers.
   let simulated: Bool
+  /// The emulated panels as they really are: the board's own, unless a test says otherwise.
+  let truth: HUB75Board
   /// Reads a board file as the sign does at startup (`--intensity` applied).
   let load: @Sendable (String) throws -> SignBoard
   let clock: SignClock
@@ -57,10 +59,11 @@ public final class PanelFinderDesk: Sendable {
   let queue = DispatchQueue(label: "marquee.panel-finder")
 
   public init(
-    board: HUB75Board, boardFile: String, writable: Bool, simulated: Bool, clock: SignClock, idleSeconds: Double = 600,
-    load: @escaping @Sendable (String) throws -> SignBoard
+    board: HUB75Board, boardFile: String, writable: Bool, simulated: Bool, truth: HUB75Board? = nil, clock: SignClock,
+    idleSeconds: Double = 600, load: @escaping @Sendable (String) throws -> SignBoard
   ) {
     self.board = board
+    self.truth = truth ?? board
     self.boardFile = boardFile
     self.writable = writable
     self.simulated = simulated
@@ -148,12 +151,12 @@ public final class PanelFinderDesk: Sendable {
     let words = PanelFinderWords(chinese: chinese)
     var made: Run?
     do {
-      let own = HUB75PanelFinder.Setting(rowAddress: board.rowAddress, multiplexing: board.multiplexing)
       // An emulated panel is the board's own: its setting, chips and arrangement.
-      let truth = try HUB75PanelFinder(panelColumns: board.panelColumns, panelRows: board.panelRows, pins: board.pins, panelInit: board.panelInit)
-      let sign = try truth.chainBoard(
-        for: own, colorOrder: board.colorOrder, chain: board.chainLength, parallel: board.parallel, pixelMapper: board.pixelMapper)
-      let panel = try FinderPanel(simulating: simulated ? truth.board(for: own, colorOrder: board.colorOrder) : nil, sign: simulated ? sign : nil)
+      let own = HUB75PanelFinder.Setting(rowAddress: truth.rowAddress, multiplexing: truth.multiplexing)
+      let real = try HUB75PanelFinder(panelColumns: truth.panelColumns, panelRows: truth.panelRows, pins: truth.pins, panelInit: truth.panelInit)
+      let sign = try real.chainBoard(
+        for: own, colorOrder: truth.colorOrder, chain: truth.chainLength, parallel: truth.parallel, pixelMapper: truth.pixelMapper)
+      let panel = try FinderPanel(simulating: simulated ? real.board(for: own, colorOrder: truth.colorOrder) : nil, sign: simulated ? sign : nil)
       let dialogue = try PanelFinderDialogue(finder: finder, words: words, chain: board.chainLength, parallel: board.parallel)
       made = Run(dialogue: dialogue, panel: panel, touched: clock.monotonic())
       try show(&made!)
@@ -228,18 +231,36 @@ public final class PanelFinderDesk: Sendable {
         ("board", .string(text)),
       ])
     }
-    let next: SignBoard
     do {
       try DurableFile.write(Array(text.utf8), to: boardFile, what: "the board file")
-      next = try load(boardFile)
     } catch {
       throw SignRefusal(.notSaved, "the board file was not written: \(error)")
     }
     endRun()
+    // The file as the sign reads it at startup. An arrangement that changes the sign's size
+    // takes a restart: the sign's zones and frames are made for the size it started with.
+    let next: SignBoard
+    do {
+      next = try load(boardFile)
+    } catch {
+      giveBack(nil)
+      return .object([
+        ("running", .bool(false)), ("found", .bool(true)), ("saved", .bool(true)), ("applied", .bool(false)),
+        ("said", .string(found + " " + words.savedNotRead(boardFile, "\(error)"))), ("board", .string(text)),
+      ])
+    }
+    guard next.width == board.width, next.height == board.height else {
+      giveBack(nil)
+      return .object([
+        ("running", .bool(false)), ("found", .bool(true)), ("saved", .bool(true)), ("applied", .bool(false)),
+        ("said", .string(found + " " + words.savedNewSize(boardFile, from: "\(board.width)x\(board.height)", to: "\(next.width)x\(next.height)"))),
+        ("board", .string(text)),
+      ])
+    }
     giveBack(next)
     return .object([
-      ("running", .bool(false)), ("found", .bool(true)), ("saved", .bool(true)), ("said", .string(found + " " + words.saved(boardFile))),
-      ("board", .string(text)),
+      ("running", .bool(false)), ("found", .bool(true)), ("saved", .bool(true)), ("applied", .bool(true)),
+      ("said", .string(found + " " + words.saved(boardFile))), ("board", .string(text)),
     ])
   }
 

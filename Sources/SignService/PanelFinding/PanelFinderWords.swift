@@ -116,6 +116,20 @@ public struct PanelFinderWords: Sendable {
     chinese ? "板卡文件已写入 \(path)，招牌已改用新设置。" : "The board file \(path) is written, and the sign runs with the settings found."
   }
 
+  /// Under `marquee serve`: written, but the sign's size changes, which takes a restart.
+  public func savedNewSize(_ path: String, from: String, to: String) -> String {
+    chinese
+      ? "板卡文件已写入 \(path)。招牌尺寸从 \(from) 变为 \(to)，需要重启招牌才能生效（例如 systemctl restart marquee；分区布局可能也要调整）；在此之前仍用原来的设置。"
+      : "The board file \(path) is written. The sign's size changes from \(from) to \(to), which takes a restart of the sign (systemctl restart marquee; its zones may need changing too); until then it keeps its own settings."
+  }
+
+  /// Under `marquee serve`: written, but the sign could not read it back.
+  public func savedNotRead(_ path: String, _ error: String) -> String {
+    chinese
+      ? "板卡文件已写入 \(path)，但招牌读取它时出错：\(error)。招牌仍用原来的设置。"
+      : "The board file \(path) is written, but the sign could not read it back: \(error). It keeps its own settings."
+  }
+
   /// Under `marquee serve` with a board the sign ships (no file of the owner's to write).
   public func notSaved(_ board: String) -> String {
     chinese
