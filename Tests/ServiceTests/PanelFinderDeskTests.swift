@@ -215,6 +215,19 @@ import Testing
     #expect(loop.boards.withLock { $0.last } == board)
   }
 
+  /// A display that ends by itself (`--frames`) ends the loop: nothing waits for a finder
+  /// that never asked.
+  @Test func aDisplayThatEndsByItselfEndsTheLoop() throws {
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
+    defer { Self.remove(path) }
+    let desk = Self.desk(path, board: board)
+    var runs = 0
+    try desk.runDisplay(board, stop: StopFlag(), heartbeat: nil) { _, _ in runs += 1 }
+    #expect(runs == 1)
+    #expect(throws: SignRefusal(.failed, "the sign is stopping")) { try desk.start(chinese: false) }
+  }
+
   @Test func aFinderLeftUnansweredGivesThePanelBack() throws {
     let clock = ManualSignClock(wall: 1_780_000_000)
     let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)

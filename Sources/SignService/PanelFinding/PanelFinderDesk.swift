@@ -93,8 +93,12 @@ public final class PanelFinderDesk: Sendable {
         if state.wanted { segment.set() }
       }
       try display(current, segment)
-      guard !stop.isSet else { return }
-      handover.withLock { $0.lent = true }
+      // Ended by itself (a frame limit) or by the program's stop, not for a finder: done.
+      let lent = handover.withLock { state in
+        state.lent = state.wanted && !stop.isSet
+        return state.lent
+      }
+      guard lent else { return }
       while true {
         if stop.isSet { return }
         if let back = handover.withLock({ state -> SignBoard?? in
