@@ -72,19 +72,34 @@ import Testing
   @Test func onAPiTheFinderBorrowsThePanelAndTheSignTakesItBack() throws {
     let pi = PiFixtures.FakePi(tree: try PiFixtures.pi4Tree(), registers: try PiFixtures.registerFile(length: 4096))
     defer { pi.remove() }
+    // A sign whose rows take two address lines (AB shift); the finder's first picture is
+    // driven as a kind that takes a line more, which is an output only while it drives.
+    let folder = NSTemporaryDirectory() + "marquee-serve-find-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/board.json"
+    try #"{"schema": 1, "name": "shift", "driver": "hub75", "panel": {"columns": 32, "rows": 16}, "rowAddress": "ab-shift"}"#
+      .write(toFile: file, atomically: true, encoding: .utf8)
+    let signBoard = try #require(try SignBoard(json: String(contentsOfFile: file, encoding: .utf8), path: file).family as? HUB75Board)
+    var finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
+    let first = finder.nextProbe()
+    let probe = finder.board(for: try #require(first).drive)
+    let lines = { (board: HUB75Board) in Set(board.rowAddress.lines(rowPairs: board.rowPairs).map { board.pins.address[$0] }) }
+    let extra = try #require(lines(probe).subtracting(lines(signBoard)).first, "the finder's first picture drives a line the sign does not")
     let sign = try ServedSign(
-      ["--board", "hub75-p10-outdoor-32x16", "Hi"], environment: BinaryRunner.english.merging(HUB75BinaryTests.environment(registers: pi.registers, tree: pi.tree)) { $1 })
+      ["--board", file, "Hi"], environment: BinaryRunner.english.merging(HUB75BinaryTests.environment(registers: pi.registers, tree: pi.tree)) { $1 })
     let pins = [11, 27, 7, 8, 9, 10, 22, 17, 4, 18]
-    let driven = { (try? PiFixtures.words(pi.registers)).map { words in pins.allSatisfy { HUB75BinaryTests.function(words, $0) == 1 } } ?? false }
-    #expect(eventually(within: 20, driven))
+    let function = { (pin: Int) in (try? PiFixtures.words(pi.registers)).map { HUB75BinaryTests.function($0, pin) } }
+    let signDrives = { pins.allSatisfy { function($0) == 1 } && function(extra) == 0 }
+    #expect(eventually(within: 20, signDrives), "the sign drives the panel")
     let (status, question) = try Self.post(sign, "/api/panel-finder", #"{"lang": "zh"}"#)
     #expect(status == 200 && question["question"] == .string("第 1 步：面板上每个 LED 都亮，而且一样亮吗？"), "\(question.text)")
     #expect(question["drawing"] == nil, "a real panel is looked at, not drawn")
-    #expect(eventually(within: 20, driven), "the finder drives the panel")
+    #expect(eventually(within: 20) { function(extra) == 1 }, "the finder drives GPIO \(extra) for its first picture")
     let stopped = try #require(sign.client.request("DELETE", "/api/panel-finder"))
     let answer = try JSONParser.parse(stopped.text)
     #expect(stopped.status == 200 && answer == .object([("running", .bool(false))]), "\(stopped.text)")
-    #expect(eventually(within: 20, driven), "the sign drives it again")
+    #expect(eventually(within: 20, signDrives), "the sign drives the panel again, GPIO \(extra) given back")
     let result = sign.stop()
     #expect(result.status == 128 + SIGTERM && !result.stderr.contains("Error"), "\(result.stderr)")
     let words = try PiFixtures.words(pi.registers)

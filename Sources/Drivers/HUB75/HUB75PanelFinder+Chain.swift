@@ -82,7 +82,7 @@ extension HUB75PanelFinder {
       (y, width) = (y + height, max(width, x))
     }
     guard !seen.isEmpty else { throw InvalidBoardValue(field: "arrangement", reason: "no panel was given") }
-    let mapper = try HUB75PixelMapper(parsing: HUB75PixelMapper(steps: [.remap(width: width, height: y, tiles: tiles)]).description)
+    let mapper = HUB75PixelMapper(steps: [.remap(width: width, height: y, tiles: tiles)])
     let chainGeometry = HUB75PixelMapper.Chain(panelColumns: panelColumns, panelRows: panelRows, length: chain, parallel: parallel)
     if let problem = mapper.problem(for: chainGeometry) { throw InvalidBoardValue(field: "arrangement", reason: problem) }
     // As wired: the same LEDs show the same pixels without a mapper.

@@ -145,13 +145,20 @@ public struct HUB75PixelMapper: Sendable, Equatable, CustomStringConvertible {
   /// The largest canvas a `Remap` makes, in pixels (each a link worked out at start).
   static let largestRemap = 1 << 22
 
+  /// Why a `Remap` canvas of `width` x `height` is too large or empty, or nil: each side 1 to
+  /// 16384, ``largestRemap`` pixels at most (each a link worked out at start).
+  static func canvasProblem(width: Int, height: Int) -> String? {
+    guard (1...16384).contains(width), (1...16384).contains(height), width * height <= largestRemap else {
+      return "Remap's canvas is \(width)x\(height): each side 1 to 16384, \(largestRemap) pixels at most"
+    }
+    return nil
+  }
+
   /// `Remap`'s parameter: `WIDTH,HEIGHT|X,Y<FACING>|…`.
   static func remap(_ text: String, bad: (String) -> InvalidBoardValue) throws(InvalidBoardValue) -> Step {
     let parts = text.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
     let size = parts[0].split(separator: ",", omittingEmptySubsequences: false).map { Int($0) }
-    guard size.count == 2, let width = size[0], let height = size[1], width >= 1, height >= 1, width <= 16384, height <= 16384,
-      width * height <= largestRemap
-    else {
+    guard size.count == 2, let width = size[0], let height = size[1], canvasProblem(width: width, height: height) == nil else {
       throw bad("Remap begins with the canvas's WIDTH,HEIGHT (each 1 to 16384, \(largestRemap) pixels at most), then |X,Y and a facing (n, e, s, w or x) for each panel")
     }
     var tiles: [Tile] = []
@@ -183,6 +190,7 @@ public struct HUB75PixelMapper: Sendable, Equatable, CustomStringConvertible {
       return "U-mapper folds each chain in two: its length (grid.columns) must be even, not \(chain.length)"
     }
     if case .remap(let width, let height, let tiles)? = steps.first {
+      if let problem = HUB75PixelMapper.canvasProblem(width: width, height: height) { return problem }
       let panels = chain.length * chain.parallel
       guard tiles.count == panels else {
         return "Remap places \(tiles.count) panel\(tiles.count == 1 ? "" : "s"), and the board has \(panels) (grid.columns x grid.rows): one place each"
