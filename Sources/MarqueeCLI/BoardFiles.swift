@@ -52,8 +52,11 @@ enum BoardFiles {
   /// The path `--board` means: the path itself, or the file of the board called `value`.
   ///
   /// - Throws: ``UsageError`` for a name no folder has, with the closest name.
+  /// Whether `--board VALUE` names a file of the owner's (a path), not a board marquee ships.
+  static func isPath(_ value: String) -> Bool { value.contains("/") || value.hasSuffix(".json") }
+
   static func resolve(_ value: String) throws(UsageError) -> String {
-    if value.contains("/") || value.hasSuffix(".json") { return value }
+    if isPath(value) { return value }
     let boards = entries()
     if let entry = boards.first(where: { $0.name.lowercased() == value.lowercased() }) { return entry.path }
     let hint = closestName(to: value, among: boards.map(\.name)).map { " Did you mean '\($0)'?" } ?? ""

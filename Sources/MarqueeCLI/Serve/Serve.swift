@@ -71,7 +71,7 @@ enum Serve {
     }
     let file = try BoardFiles.resolve(value)
     return PanelFinderDesk(
-      board: hub75, boardFile: file, writable: value.contains("/") || value.hasSuffix(".json"), simulated: options.simulate, clock: clock
+      board: hub75, boardFile: file, writable: BoardFiles.isPath(value), simulated: options.simulate, clock: clock
     ) { path in
       var reading = options
       reading.boardPath = path

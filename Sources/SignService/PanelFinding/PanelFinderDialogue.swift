@@ -11,9 +11,9 @@ public struct PanelFinderDialogue: Sendable {
   /// One question as a front end asks it.
   public struct Question: Sendable {
     /// The step's number (the confirmation has none of its own: 0).
-    public let step: Int
+    public internal(set) var step: Int
     /// The question, beginning "Step N: ".
-    public let text: String
+    public internal(set) var text: String
     /// The answers a page offers as buttons (empty when numbers are picked instead).
     public let choices: [(answer: String, label: String)]
     /// The numbers 1 to `pick` to tick, those seen (0 when the question has choices).
@@ -136,10 +136,9 @@ public struct PanelFinderDialogue: Sendable {
       question.typed = true
       return question
     case .confirm(let found):
-      var question = choose(words.confirm, words.yesNoChoices, retry: words.yesNoRetry)
-      question = Question(
-        step: 0, text: words.found(found, answers: step - 1) + "\n" + question.text, choices: question.choices, pick: 0,
-        hint: question.hint, retry: question.retry)
+      // The confirmation has no step of its own.
+      var question = choose(words.found(found, answers: step - 1) + "\n" + words.confirm, words.yesNoChoices, retry: words.yesNoRetry)
+      question.step = 0
       return question
     case .confirmed: return nil
     }
@@ -147,12 +146,9 @@ public struct PanelFinderDialogue: Sendable {
 
   /// The question with the note before it, when there is one.
   func noted(_ question: Question?) -> Question? {
-    guard let note, let question else { return question }
-    var noted = Question(
-      step: question.step, text: note + "\n" + question.text, choices: question.choices, pick: question.pick, hint: question.hint,
-      retry: question.retry)
-    noted.typed = question.typed
-    return noted
+    guard let note, var question else { return question }
+    question.text = note + "\n" + question.text
+    return question
   }
 
   /// A question answered by a choice, its hint the choices as keys: `[y] yes  [n] no`.
