@@ -34,6 +34,9 @@ extension Feed {
     /// and with `revives`, a stale zone is live again.
     var refreshes = false
     var revives = false
+    /// A fallback put up for live content gone stale: the zone's lifetime (and its live
+    /// messages, whose topics stay subscribed) is kept, marked stale, in the same commit.
+    var fallsBack = false
     /// Content a program (or the sign's start) set: what a stale zone without a fallback
     /// goes back to.
     package var isBase = false

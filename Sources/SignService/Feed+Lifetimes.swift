@@ -50,14 +50,13 @@ extension Feed {
     }
     for (zone, fallback) in due {
       do {
-        let update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? baseContent(zone)
-        let kept = state.withLock { $0.lifetimes[zone] }
+        var update = try fallback.map { try prepare(zone: zone, messages: $0, fields: nil, immediately: true, pause: nil) } ?? baseContent(zone)
+        // The lifetime stays in the same commit: a look between two would find the live
+        // messages' topics named nowhere, forget their values and unsubscribe for good.
+        update.fallsBack = true
+        let seconds = state.withLock { $0.lifetimes[zone]?.seconds ?? 0 }
         commit([update])
-        state.withLock { state in
-          state.lifetimes[zone] = kept
-          state.lifetimes[zone]?.stale = true
-        }
-        reports.notice("Zone '\(zone)': no update for \(Int(saturating: (kept?.seconds ?? 0).rounded())) s; showing its fallback until one comes")
+        reports.notice("Zone '\(zone)': no update for \(Int(saturating: seconds.rounded())) s; showing its fallback until one comes")
       } catch {
         reports.warning("zone '\(zone)': its fallback cannot be shown: \(error)")
       }

@@ -183,6 +183,8 @@ public final class Feed: Sendable {
   package func commit(_ updates: [Update]) {
     state.withLock { state in
       for update in updates {
+        // A fallback made while a value revived the zone (or new content came) is late.
+        if update.fallsBack && state.lifetimes[update.zone]?.stale != true { continue }
         state.options[update.zone] = update.options
         var pending = state.pending[update.zone] ?? Pending()
         if let content = update.content {
@@ -190,7 +192,9 @@ public final class Feed: Sendable {
           pending.immediately = update.immediately
         }
         if let pause = update.pause { pending.pause = pause }
-        if update.content != nil && !update.refreshes {
+        if update.fallsBack {
+          state.lifetimes[update.zone]?.stale = true
+        } else if update.content != nil && !update.refreshes {
           // New content: live for its lifetime, or for good.
           state.lifetimes[update.zone] = update.lifetime.map { lifetime in
             var live = lifetime

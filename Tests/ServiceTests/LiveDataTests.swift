@@ -139,6 +139,35 @@ import Testing
     #expect(shown(built, at: 4) == ["Next 12:20"] && built.feed.staleZones.isEmpty)
   }
 
+  /// While the fallback shows, the live messages' topics stay named at every version the
+  /// MQTT bridge can read (it subscribes to what `placeholderTopics` says when the version
+  /// moves): putting the fallback up used to name none of them between two locks, which
+  /// forgot their values and, when the bridge looked then, unsubscribed the sign for good
+  /// (a zone stale while its topic was live, seen once on CI).
+  @Test func aStaleZonesTopicsStaySubscribedAndALateFallbackChangesNothing() throws {
+    var options = RunOptions()
+    options.zone.messages = ["Timetable"]
+    options.width = 128
+    let stop = StopFlag()
+    defer { stop.set() }
+    let clock = ManualSignClock(wall: 0)
+    let built = try SignPlan.build(options, stop: stop, now: 0, clock: clock.clock)
+    try built.feed.handle(#"{"messages": ["Next {mqtt:station/next}"], "lifetime": 0.4, "fallback": ["See the screens"], "immediately": true}"#)
+    built.feed.take(topic: "station/next", payload: "12:05")
+    pass(0.5, clock, built)
+    #expect(shown(built, at: 3) == ["See the screens"] && built.feed.staleZones == ["main"])
+    // The value is forgotten only when no content names the topic: the fallback's commit
+    // named it throughout (the old one forgot it, deterministically, at that moment).
+    #expect(built.feed.values.value("station/next")?.text == "12:05", "the stale topic's last value was forgotten")
+    #expect(built.feed.placeholderTopics().topics == ["station/next"])
+    // A value revives the zone; a fallback made before it and committed after is late.
+    built.feed.take(topic: "station/next", payload: "12:20")
+    var late = try built.feed.prepare(zone: "main", messages: ["See the screens"], fields: nil, immediately: true, pause: nil)
+    late.fallsBack = true
+    built.feed.commit([late])
+    #expect(shown(built, at: 4) == ["Next 12:20"] && built.feed.staleZones.isEmpty)
+  }
+
   @Test func aFeedLineNotificationThatWakesLightsASignInItsOffPeriod() throws {
     let fields = try JSONFields(try JSONParser.parse(#"{"off": [{"times": ["00:00-24:00"]}]}"#))
     let schedule = try #require(try ScheduleFile.read(fields, base: RunOptions(), zones: ["main"]))
