@@ -150,7 +150,7 @@ struct Subcommand: Sendable {
     },
     Subcommand(
       name: "find-panel", usage: FindPanelCommand.usage,
-      help: "Find a HUB75 panel's row address kind and multiplexing by lighting test pictures and asking what you see, then write its board file (Docs/hardware.md)."
+      help: "Find a HUB75 panel's row address kind and multiplexing (and, given its width alone, its height) by lighting test pictures and asking what you see, then write its board file (Docs/hardware.md)."
     ) { rest, _ throws(UsageError) in
       .findPanel(try FindPanelCommand.parse(rest))
     },

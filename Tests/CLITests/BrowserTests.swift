@@ -141,9 +141,10 @@ import Testing
     try #"{"schema": 1, "name": "window", "driver": "hub75", "panel": {"columns": 32, "rows": 16}, "grid": {"columns": 2}, "rowAddress": "direct", "pixelMapper": "\#(mapper)"}"#
       .write(toFile: file, atomically: true, encoding: .utf8)
     let sign = try ServedSign(["--board", file, "--simulate", "--output", "ascii", "Hi"])
-    // What a person answers, looking at such panels, question by question.
-    let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
-    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    // What a person answers, looking at such panels, question by question (the sign's
+    // finder finds the height too, the board's first).
+    let finder = try HUB75PanelFinder(panelColumns: 32, findingRowsFrom: 16)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 16)
     let (panel, sign2) = (finder.board(for: setting), try finder.chainBoard(for: setting, colorOrder: .rgb, chain: 2, parallel: 1, pixelMapper: HUB75PixelMapper(parsing: mapper)))
     var dialogue = try PanelFinderDialogue(finder: finder, words: PanelFinderWords(chinese: false), chain: 2)
     var answers: [String] = []

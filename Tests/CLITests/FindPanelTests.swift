@@ -22,15 +22,17 @@ import Testing
   }
 
   /// Runs the finder on a simulated panel of `truth`, answering each step; returns the
-  /// output, the status and the steps asked.
+  /// output, the status and the steps asked. With `findingHeight`, the finder is given the
+  /// width alone (`--panel 64`) and the simulated panel its height.
   static func walk(
     _ truth: HUB75PanelFinder.Setting, columns: Int, rows: Int, colorOrder: HUB75ColorOrder = .rgb, chips: HUB75PanelInit? = nil,
-    extra: [String] = [], environment: [String: String] = BinaryRunner.english
+    findingHeight: Bool = false, extra: [String] = [], environment: [String: String] = BinaryRunner.english
   ) throws -> (output: String, status: Int32, steps: Int) {
-    let finder = try HUB75PanelFinder(panelColumns: columns, panelRows: rows)
-    let simulated = "\(truth.rowAddress.rawValue),\(truth.multiplexing.rawValue),\(colorOrder.rawValue.lowercased())" + (chips.map { ",\($0.rawValue)" } ?? "")
+    let finder = findingHeight ? try HUB75PanelFinder(panelColumns: columns) : try HUB75PanelFinder(panelColumns: columns, panelRows: rows)
+    let simulated = (findingHeight ? "\(truth.panelRows)," : "")
+      + "\(truth.rowAddress.rawValue),\(truth.multiplexing.rawValue),\(colorOrder.rawValue.lowercased())" + (chips.map { ",\($0.rawValue)" } ?? "")
     let child = try BinaryRunner.start(
-      ["find-panel", "--panel", "\(columns)x\(rows)", "--simulate", simulated] + extra,
+      ["find-panel", "--panel", findingHeight ? "\(columns)" : "\(columns)x\(rows)", "--simulate", simulated] + extra,
       input: true, environment: environment)
     var steps = 0
     while steps < 40 {
@@ -84,7 +86,7 @@ import Testing
     try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: folder) }
     let file = folder + "/found.json"
-    let truth = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let truth = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32)
     let run = try FindPanelTests.walk(truth, columns: 64, rows: 32, chips: chips, extra: ["--write", file])
     #expect(run.status == 0, "\(run.output)")
     #expect(run.output.contains("The finder has started them as FM6126A: look again."), "\(run.output)")
@@ -95,11 +97,11 @@ import Testing
   }
 
   @Test(arguments: [
-    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct), 64, 32, HUB75ColorOrder.rgb),
-    (HUB75PanelFinder.Setting(rowAddress: .abcdLine, multiplexing: .p10_128x4_z), 32, 16, .bgr),
-    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe), 64, 32, .rbg),
-    (HUB75PanelFinder.Setting(rowAddress: .b707, multiplexing: .direct), 64, 64, .gbr),
-    (HUB75PanelFinder.Setting(rowAddress: .sm5266, multiplexing: .zstripe), 32, 16, .rgb),
+    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32), 64, 32, HUB75ColorOrder.rgb),
+    (HUB75PanelFinder.Setting(rowAddress: .abcdLine, multiplexing: .p10_128x4_z, panelRows: 16), 32, 16, .bgr),
+    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe, panelRows: 32), 64, 32, .rbg),
+    (HUB75PanelFinder.Setting(rowAddress: .b707, multiplexing: .direct, panelRows: 64), 64, 64, .gbr),
+    (HUB75PanelFinder.Setting(rowAddress: .sm5266, multiplexing: .zstripe, panelRows: 16), 32, 16, .rgb),
   ])
   func theFinderEndsAtThePanelsSettingAndWritesItsBoard(_ truth: HUB75PanelFinder.Setting, _ columns: Int, _ rows: Int, _ colors: HUB75ColorOrder) throws {
     let folder = NSTemporaryDirectory() + "marquee-find-\(UInt32.random(in: 0...UInt32.max))"
@@ -108,7 +110,7 @@ import Testing
     let file = folder + "/found.json"
     let run = try FindPanelTests.walk(truth, columns: columns, rows: rows, colorOrder: colors, extra: ["--write", file, "--chain", "2"])
     #expect(run.status == 0, "\(run.output)")
-    #expect(run.output.contains("Found after \(run.steps) answers: rowAddress \(truth.rowAddress.rawValue) (\(truth.rowAddress.hzellerNumber))"), "\(run.output)")
+    #expect(run.output.contains("Found after \(run.steps) answers: \(rows) rows, rowAddress \(truth.rowAddress.rawValue) (\(truth.rowAddress.hzellerNumber))"), "\(run.output)")
     #expect(run.output.contains("colorOrder \(colors.rawValue), pixelMapper none (as wired)."), "\(run.output)")
     #expect(run.output.contains("Board file written to \(file)"))
     // The board file is one marquee takes, with the panel's settings and the chain.
@@ -118,11 +120,32 @@ import Testing
     print("FindPanelTests: \(truth), colours \(colors.rawValue) on \(columns)x\(rows): \(run.steps) questions")
   }
 
+  /// Given the width alone (`--panel 64`), the finder finds a 64x64 panel's height with its
+  /// settings and writes it; a 64x32 panel's too.
+  @Test(arguments: [64, 32])
+  func theWidthAloneFindsTheHeightToo(_ rows: Int) throws {
+    let folder = NSTemporaryDirectory() + "marquee-find-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let file = folder + "/found.json"
+    let truth = HUB75PanelFinder.Setting(rowAddress: .abcShift, multiplexing: .stripe, panelRows: rows)
+    let run = try FindPanelTests.walk(truth, columns: 64, rows: rows, colorOrder: .bgr, findingHeight: true, extra: ["--write", file])
+    #expect(run.status == 0, "\(run.output)")
+    #expect(run.output.contains("Finding the settings of a HUB75 panel 64 pixels wide (its height found too) (116 possible)"), "\(run.output)")
+    #expect(run.output.contains("Found after \(run.steps) answers: \(rows) rows, rowAddress "), "\(run.output)")
+    let board = try #require(try SignBoard(json: String(contentsOfFile: file, encoding: .utf8), path: file).family as? HUB75Board)
+    #expect(board.panelColumns == 64 && board.panelRows == rows && board.multiplexing == .stripe && board.colorOrder == .bgr)
+    // No look tells an ABC shift panel from a B707 one, and B707's walking 1 drives both
+    // (HUB75PanelFinder.found()): either is right.
+    #expect(board.rowAddress == .abcShift || board.rowAddress == .b707)
+    print("FindPanelTests: \(truth), the height found: \(run.steps) questions")
+  }
+
   @Test func itAsksInChineseAndSaysWhenTheAnswersFitNothing() throws {
-    let truth = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let truth = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 16)
     let run = try FindPanelTests.walk(truth, columns: 32, rows: 16, extra: ["--lang", "zh"])
     #expect(run.status == 0)
-    #expect(run.output.contains("第 1 步：面板上每个 LED 都亮") && run.output.contains("找到了（回答了 \(run.steps) 个问题）：rowAddress direct (0)"))
+    #expect(run.output.contains("第 1 步：面板上每个 LED 都亮") && run.output.contains("找到了（回答了 \(run.steps) 个问题）：面板高 16 行，rowAddress direct (0)"))
     #expect(run.output.contains("\"rowAddress\": \"direct\""), "the board file printed when not written")
     // Answers no panel gives: dark, then nothing readable, until nothing fits.
     var result = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "direct,direct"], stdin: "maybe\ny\ny\nn\nn\nn\n")
@@ -140,12 +163,18 @@ import Testing
   @Test func theEndOfInputAndBadOptionsAreClearErrors() throws {
     var run = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "direct,direct"], stdin: "")
     #expect(run.status == 1 && run.stderr.contains("standard input ended before the panel was found; nothing was written"), "\(run.stderr)")
-    run = try BinaryRunner.run(["find-panel", "--panel", "64"])
-    #expect(run.status == 64 && run.stderr.contains("'--panel' needs the panel's size as COLUMNSxROWS (64x32), not '64'"))
+    for panel in ["64x", "x32", "64x32x2", "sixty"] {
+      run = try BinaryRunner.run(["find-panel", "--panel", panel])
+      #expect(run.status == 64 && run.stderr.contains("'--panel' needs the panel's size as COLUMNSxROWS (64x32), or its width alone to find its height (64), not '\(panel)'"), "\(run.stderr)")
+    }
     run = try BinaryRunner.run(["find-panel", "--panel", "32x16", "--simulate", "abcd-line,direct"])
-    #expect(run.status == 64 && run.stderr.contains("does not fit a 32x16 panel"), "\(run.stderr)")
+    #expect(run.status == 64 && run.stderr.contains("'--simulate 16,abcd-line,direct' does not fit a panel 32 wide and 16 high"), "\(run.stderr)")
+    run = try BinaryRunner.run(["find-panel", "--panel", "64", "--simulate", "48,direct,direct"])
+    #expect(run.status == 64 && run.stderr.contains("does not fit a panel 64 wide and 32 or 64 or 16 high"), "\(run.stderr)")
+    run = try BinaryRunner.run(["find-panel", "--panel", "0"])
+    #expect(run.status == 64 && run.stderr.contains("'--panel 0': no HUB75 panel is 0 pixels wide"), "\(run.stderr)")
     run = try BinaryRunner.run(["find-panel", "--simulate", "nine"])
-    #expect(run.status == 64 && run.stderr.contains("'--simulate' needs ROWADDRESS,MULTIPLEXING"))
+    #expect(run.status == 64 && run.stderr.contains("'--simulate' needs [ROWS,]ROWADDRESS,MULTIPLEXING"))
     // Off a Pi, without --simulate: said before the first question.
     run = try BinaryRunner.run(["find-panel"], stdin: "", environment: ["MARQUEE_FAKE_DEVICE_TREE": "/nonexistent", "LD_PRELOAD": KernelDoorTests.library])
     #expect(run.status == 1 && run.stderr.contains("not a Raspberry Pi"), "\(run.stderr)")

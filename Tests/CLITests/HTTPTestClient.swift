@@ -74,9 +74,9 @@ struct HTTPTestClient {
 
   /// One request on a connection of its own.
   func request(
-    _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:], json: Bool = true
+    _ method: String, _ path: String, body: String? = nil, headers: [String: String] = [:], json: Bool = true, timeout: Int = 10
   ) -> Response? {
-    let fd = connect()
+    let fd = connect(timeout: timeout)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var head = "\(method) \(path) HTTP/1.1\r\nConnection: close\r\n"

@@ -10,8 +10,11 @@ import Testing
 /// and the test answers by looking at it; on a Pi (the fake kernel's registers) the finder
 /// drives the panel and the sign takes it back.
 @Suite(.offThePool, .serialized) struct PanelFinderServeTests {
+  /// A request to the finder: a minute to answer, since the test binary is a debug build,
+  /// whose first question (every height of the panel's width weighed) takes seconds (the
+  /// release build's a third of a second; Docs/hardware.md).
   static func post(_ sign: ServedSign, _ path: String, _ body: String) throws -> (status: Int, value: JSONValue) {
-    let response = try #require(sign.client.request("POST", path, body: body))
+    let response = try #require(sign.client.request("POST", path, body: body, timeout: 60))
     return (response.status, try JSONParser.parse(response.text))
   }
 
@@ -34,7 +37,7 @@ import Testing
       #expect(try Self.post(sign, "/api/panel-finder/answer", bad).status == 400, "\(bad)")
     }
     #expect(try ServeTests.json(sign.client.request("GET", "/api/panel-finder"))["step"] == .number(1))
-    let finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
+    let finder = try HUB75PanelFinder(panelColumns: 32, findingRowsFrom: 16)
     var steps = 0
     while question["running"] == .bool(true), steps < 20 {
       let typed = PanelEye.reply(to: question, finder: finder)
@@ -81,7 +84,7 @@ import Testing
     try #"{"schema": 1, "name": "shift", "driver": "hub75", "panel": {"columns": 32, "rows": 16}, "rowAddress": "ab-shift"}"#
       .write(toFile: file, atomically: true, encoding: .utf8)
     let signBoard = try #require(try SignBoard(json: String(contentsOfFile: file, encoding: .utf8), path: file).family as? HUB75Board)
-    var finder = try HUB75PanelFinder(panelColumns: 32, panelRows: 16)
+    var finder = try HUB75PanelFinder(panelColumns: 32, findingRowsFrom: 16)
     let first = finder.nextProbe()
     let probe = finder.board(for: try #require(first).drive)
     let lines = { (board: HUB75Board) in Set(board.rowAddress.lines(rowPairs: board.rowPairs).map { board.pins.address[$0] }) }

@@ -14,7 +14,7 @@ import Testing
     let panel = finder.board(for: truth)
     while let probe = finder.nextProbe() {
       let seen = HUB75PanelFinder.run(finder.program(for: probe), on: panel)
-      let weights = (0..<finder.panelRows).map { y in (0..<finder.panelColumns).map { seen.color(x: $0, y: y).red } }
+      let weights = (0..<truth.panelRows).map { y in (0..<finder.panelColumns).map { seen.color(x: $0, y: y).red } }
       finder.record(PanelEye.answer(probe.pattern, weights: weights, finder: finder), for: probe)
     }
     return (finder.found(), finder.asked.count)
@@ -24,9 +24,10 @@ import Testing
   /// pattern light exactly their pixels, all alike.
   static func drawsRight(_ found: HUB75PanelFinder.Setting, truth: HUB75PanelFinder.Setting, finder: HUB75PanelFinder) -> Bool {
     var generator = SystemRandomNumberGenerator()
-    var pictures = [finder.picture(.numbers), finder.picture(.everything)]
+    let rows = truth.panelRows
+    var pictures = [finder.picture(.numbers, rows: rows), finder.picture(.everything, rows: rows)]
     for _ in 0..<3 {
-      var pixels = Framebuffer(width: finder.panelColumns, height: finder.panelRows)
+      var pixels = Framebuffer(width: finder.panelColumns, height: rows)
       for y in 0..<pixels.height { for x in 0..<pixels.width where Bool.random(using: &generator) { pixels[x, y] = true } }
       pictures.append(pixels)
     }
@@ -65,13 +66,39 @@ import Testing
       + counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", "))
   }
 
+  /// With the width alone, the finder finds the height too: every setting of every height
+  /// a panel that wide is made in is a candidate, and the walk must end at the true height
+  /// and a setting that draws on that panel right. Walks at every height of 32- and 64-wide
+  /// panels for every row address kind (multiplexed directly) and every multiplexing (rows
+  /// addressed directly); every setting of every height takes about four times as long
+  /// (it passed so when this was written: 116 and 139 walks).
+  @Test(arguments: [32, 64])
+  func theHeightIsFoundWithTheRest(_ columns: Int) throws {
+    let start = try HUB75PanelFinder(panelColumns: columns)
+    #expect(start.rowChoices == (columns == 64 ? [32, 64, 16] : [16, 32, 64]))
+    var counts: [Int: Int] = [:]
+    var known = start.predictions
+    for truth in start.settings where truth.multiplexing == .direct || truth.rowAddress == .direct {
+      var finder = start
+      finder.predictions = known
+      let (found, questions) = HUB75PanelFinderTests.walk(&finder, truth: truth)
+      known.merge(finder.predictions) { old, new in old.merging(new) { first, _ in first } }
+      counts[questions, default: 0] += 1
+      let setting = try #require(found, "\(truth): no setting fits the answers")
+      #expect(setting.panelRows == truth.panelRows, "\(truth) found as \(setting)")
+      #expect(HUB75PanelFinderTests.drawsRight(setting, truth: truth, finder: start), "\(truth) found as \(setting)")
+    }
+    print("HUB75PanelFinderTests \(columns) wide, height found: \(start.settings.count) settings; questions: "
+      + counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", "))
+  }
+
   /// The colour test on a panel of every colour order: the colours lit in the three blocks,
   /// read from the panel's LEDs, name the order; a board of that order then lights pure red,
   /// green and blue as asked.
   @Test(arguments: HUB75ColorOrder.allCases)
   func theColourTestNamesThePanelsOrder(_ order: HUB75ColorOrder) throws {
     let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
-    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32)
     let panel = HUB75PanelFinder.run(finder.colorProgram(for: setting), on: finder.board(for: setting, colorOrder: order))
     let seen = (0..<3).map { block -> String in
       let (red, green, blue) = panel.color(x: block * 21 + 10, y: 16)

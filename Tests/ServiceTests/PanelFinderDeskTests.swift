@@ -80,12 +80,12 @@ import Testing
 
 
   @Test(arguments: [
-    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe), HUB75ColorOrder.gbr),
-    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct), .rgb),
+    (HUB75PanelFinder.Setting(rowAddress: .abShift, multiplexing: .stripe, panelRows: 32), HUB75ColorOrder.gbr),
+    (HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32), .rgb),
   ])
   func theFinderFindsThePanelWritesTheBoardFileAndTheSignRunsIt(_ truth: HUB75PanelFinder.Setting, _ colors: HUB75ColorOrder) throws {
     // The board file says otherwise: the owner started from the wrong one.
-    let (path, board) = try Self.boardFile(HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .checkered), colorOrder: .rgb)
+    let (path, board) = try Self.boardFile(HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .checkered, panelRows: 32), colorOrder: .rgb)
     defer { Self.remove(path) }
     let panelBoard = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8)
       .replacingOccurrences(of: "\"direct\"", with: "\"\(truth.rowAddress.rawValue)\"")
@@ -121,12 +121,44 @@ import Testing
     #expect(desk.current() == .object([("panel", .string("64x32")), ("running", .bool(false))]))
   }
 
+  /// The board file says 64x32, the panels are 64x64: the finder finds the height with the
+  /// rest, writes it into the file, and says the sign takes it at its next start (its zones
+  /// and frames are made for the size it started with), running its own board meanwhile.
+  @Test func aPanelTallerThanTheBoardSaysIsFoundWithItsHeight() throws {
+    let (path, board) = try Self.boardFile(HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32), colorOrder: .rgb)
+    defer { Self.remove(path) }
+    let tall = try SignBoard(json: try String(contentsOfFile: path, encoding: .utf8).replacingOccurrences(of: "\"rows\": 32", with: "\"rows\": 64"), path: path)
+    let desk = Self.desk(path, board: board, truth: tall)
+    let loop = Loop(desk, board: board)
+    defer { loop.end() }
+    let finder = try HUB75PanelFinder(panelColumns: 64, findingRowsFrom: 32)
+    var question = try desk.start(chinese: false)
+    var steps = 0
+    while question["running"] == JSONValue.bool(true), steps < 20 {
+      question = try desk.answer(PanelEye.reply(to: question, finder: finder))
+      steps += 1
+    }
+    guard case .string(let said)? = question["said"] else {
+      Issue.record("no end: \(question.text)")
+      return
+    }
+    #expect(question["saved"] == JSONValue.bool(true) && question["applied"] == JSONValue.bool(false), "\(said)")
+    #expect(said.contains("Found after") && said.contains(": 64 rows, rowAddress direct"), "\(said)")
+    let written = try JSONParser.parse(String(contentsOfFile: path, encoding: .utf8))
+    #expect(written["panel"] == JSONValue.object([("columns", .number(64)), ("rows", .number(64))]), "\(written)")
+    let next = try SignBoard(json: String(contentsOfFile: path, encoding: .utf8), path: path)
+    #expect(next.width == 128 && next.height == 64)
+    // Meanwhile the sign runs on the board it started with.
+    #expect(eventually { loop.boards.withLock { $0.count } == 2 })
+    #expect(loop.boards.withLock { $0.last }.map { $0.width == 128 && $0.height == 32 } == true)
+  }
+
   /// Two 32x16 panels on one chain, arranged otherwise than wired: the finder's chain test
   /// shows each panel's number and bar as the panels are really placed, the person types
   /// them as seen, and the board file gains the pixel mapper that draws the sign whole.
   @Test(arguments: ["Remap:32,32|0,16n|0,0s", "Remap:32,32|0,0w|16,0w", "Remap:64,16|0,0n|32,0n", "Remap:64,16|32,0n|0,0n"])
   func theChainsArrangementIsFoundAsAPixelMapper(_ truth: String) throws {
-    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 16)
     let (path, _) = try Self.boardFile(setting, colorOrder: .rgb, columns: 32, rows: 16)
     defer { Self.remove(path) }
     let text = try String(contentsOfFile: path, encoding: .utf8)
@@ -165,7 +197,7 @@ import Testing
   }
 
   @Test func wrongAnswersAndStopsLeaveTheBoardAsItWas() throws {
-    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32)
     let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
     defer { Self.remove(path) }
     let before = try String(contentsOfFile: path, encoding: .utf8)
@@ -193,7 +225,7 @@ import Testing
   }
 
   @Test func aBuiltInBoardIsNotWrittenAndTheTextIsGiven() throws {
-    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32)
     let (path, board) = try Self.boardFile(setting, colorOrder: .bgr)
     defer { Self.remove(path) }
     let before = try String(contentsOfFile: path, encoding: .utf8)
@@ -218,7 +250,7 @@ import Testing
   /// A display that ends by itself (`--frames`) ends the loop: nothing waits for a finder
   /// that never asked.
   @Test func aDisplayThatEndsByItselfEndsTheLoop() throws {
-    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32)
     let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
     defer { Self.remove(path) }
     let desk = Self.desk(path, board: board)
@@ -230,7 +262,7 @@ import Testing
 
   @Test func aFinderLeftUnansweredGivesThePanelBack() throws {
     let clock = ManualSignClock(wall: 1_780_000_000)
-    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct)
+    let setting = HUB75PanelFinder.Setting(rowAddress: .direct, multiplexing: .direct, panelRows: 32)
     let (path, board) = try Self.boardFile(setting, colorOrder: .rgb)
     defer { Self.remove(path) }
     let desk = Self.desk(path, board: board, idle: 600, clock: clock.clock)

@@ -65,7 +65,9 @@ extension PanelEye {
     let (height, width) = (lit.count, lit.first?.count ?? 0)
     var found: [(x: Int, y: Int, text: String)] = []
     for number in 1...count {
-      let upright = finder.panelPicture(number)
+      // The panels' height is the one the finder found: whichever of its heights shows.
+      for rows in finder.rowChoices {
+      let upright = finder.panelPicture(number, rows: rows)
       let (w, h) = (upright.width, upright.height)
       // Each way a panel may be turned: the box, and where the upright pixel (x, y) lands.
       let turns: [(suffix: String, width: Int, height: Int, at: (Int, Int) -> (Int, Int))] = [
@@ -82,6 +84,7 @@ extension PanelEye {
             }
           }
         }
+      }
       }
     }
     // Rows: the panels whose boxes start at the same height, top first.

@@ -24,8 +24,8 @@ public enum PanelEye {
       }
       return .numbers(seen)
     case .part:
-      // The parts, as the question names them: the finder's grid cells.
-      return .parts(Set(finder.cells.enumerated().filter { _, cell in
+      // The parts, as the question names them: the finder's grid cells on this panel.
+      return .parts(Set(finder.cells(rows: height).enumerated().filter { _, cell in
         weights[cell.y..<(cell.y + cell.height)].contains { row in row[cell.x..<(cell.x + cell.width)].contains { $0 > 0 } }
       }.map { $0.offset + 1 }))
     }

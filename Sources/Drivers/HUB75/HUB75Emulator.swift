@@ -12,19 +12,23 @@ import MatrixCore
 /// row pairs' latched bits for its plane's weight; each LED adds up its lit weight, so one
 /// refresh gives each colour's level.
 public struct HUB75Emulator: Sendable {
-  public let board: HUB75Board
+  public private(set) var board: HUB75Board
   /// The level of every GPIO line.
   public private(set) var levels: UInt32 = 0
-  /// Shift registers as rings, one per chain and colour line: position q from the input
-  /// (0: the last bit clocked) is `shifted[line][(head + q) % length]`.
-  var shifted: [[Bool]]
+  /// Shift registers as rings, one per chain and colour line, one after the other:
+  /// position q from the input (0: the last bit clocked) is
+  /// `shifted[line * length + (head + q) % length]`.
+  var shifted: [Bool]
   var head = 0
-  /// The output latches, by column from the far end of the chain.
-  var latched: [[Bool]]
+  /// The output latches, by column from the far end of the chain: `latched[line * length + column]`.
+  var latched: [Bool]
   /// The row stages of shift-register address kinds.
   var stages: [Bool]
   /// Each LED's lit weight so far, red, green and blue, (x + y × width) × 3.
   public private(set) var weights: [Int]
+  /// With `countingPlaces`, each register place's lit weight by colour input, (place × 3 +
+  /// input), places as in `pixelAt`: what the panel lights whatever LEDs hang there.
+  var placeWeights: [Int] = []
   /// Pulses seen for each row pair and plane (one refresh lights each once).
   public private(set) var pulses: [Int]
   /// Rising clock edges written together with a change of a colour line (a setup-time
@@ -45,20 +49,25 @@ public struct HUB75Emulator: Sendable {
   public private(set) var outputsEnabled: Bool
   var clocksWhileLatched = 0
   /// The sign pixel of each (chain, half, column from the far end, row pair), or -1.
-  let pixelAt: [Int32]
+  var pixelAt: [Int32]
   let lines: [UInt32]
+  /// Every colour line, as one mask.
+  let dataMask: UInt32
   let (clock, latch): (UInt32, UInt32)
   /// The LED colour (0 red, 1 green, 2 blue) each colour input lights on this panel.
   let colorLit: [Int]
   let address: [UInt32]
 
   /// A sign at power-up: every line low, registers clear, the row stages of shift-register
-  /// address kinds all `rowStages` (a real panel's come up as they will).
-  public init(board: HUB75Board, rowStages: Bool = false) {
+  /// address kinds all `rowStages` (a real panel's come up as they will). With
+  /// `countingPlaces`, it also counts what each register place lit, so that
+  /// ``seen(as:)`` can tell what panels wired otherwise would show.
+  public init(board: HUB75Board, rowStages: Bool = false, countingPlaces: Bool = false) {
     self.board = board
     let length = board.clocksPerRow
     lines = (0..<board.parallel).flatMap { board.pins.chains[$0].lines.map { UInt32(1) << UInt32($0) } }
-    shifted = [[Bool]](repeating: [Bool](repeating: false, count: length), count: lines.count)
+    dataMask = lines.reduce(0, |)
+    shifted = [Bool](repeating: false, count: length * lines.count)
     latched = shifted
     stages = [Bool](repeating: rowStages, count: board.rowAddress == .sm5266 ? 8 : board.rowPairs)
     weights = [Int](repeating: 0, count: board.matrixWidth * board.matrixHeight * 3)
@@ -68,8 +77,14 @@ public struct HUB75Emulator: Sendable {
     address = board.pins.addressMasks
     outputsEnabled = board.panelInit == nil
     colorLit = board.colorOrder.channels
-    // The panels' wiring: each pixel of a panel hangs on the matrix place its multiplexing
-    // gives; the matrix's row pair r holds rows r (upper half) and r + row pairs (lower).
+    pixelAt = HUB75Emulator.pixelTable(board)
+    if countingPlaces { placeWeights = [Int](repeating: 0, count: pixelAt.count * 3) }
+  }
+
+  /// The panels' wiring: each pixel of a panel hangs on the matrix place its multiplexing
+  /// gives; the matrix's row pair r holds rows r (upper half) and r + row pairs (lower).
+  static func pixelTable(_ board: HUB75Board) -> [Int32] {
+    let length = board.clocksPerRow
     var table = [Int32](repeating: -1, count: board.parallel * 2 * length * board.rowPairs)
     for y in 0..<board.matrixHeight {
       for x in 0..<board.matrixWidth {
@@ -80,7 +95,34 @@ public struct HUB75Emulator: Sendable {
         table[(((y / board.panelRows) * 2 + half) * length + column) * board.rowPairs + row] = Int32(y * board.matrixWidth + x)
       }
     }
-    pixelAt = table
+    return table
+  }
+
+  /// A board's LEDs on its register places, worked out once for many ``seen(as:)``.
+  public struct Wiring: Sendable {
+    public let board: HUB75Board
+    let pixelAt: [Int32]
+
+    public init(_ board: HUB75Board) { (self.board, pixelAt) = (board, HUB75Emulator.pixelTable(board)) }
+  }
+
+  /// What a panel wired as `wiring` would have lit in this one's place: the same lines
+  /// driven the same way reach the same register places, which it wires to its own LEDs.
+  /// Its board may differ from this panel's only in its multiplexing, not its stretch (its
+  /// registers' length); the emulator must count places (`countingPlaces`).
+  public func seen(as wiring: Wiring) -> HUB75Emulator {
+    let board = wiring.board
+    precondition(!placeWeights.isEmpty && board.clocksPerRow == self.board.clocksPerRow && board.rowPairs == self.board.rowPairs
+      && board.rowAddress == self.board.rowAddress && board.parallel == self.board.parallel && board.colorOrder == self.board.colorOrder
+      && board.panelInit == self.board.panelInit)
+    var other = self
+    other.board = board
+    other.pixelAt = wiring.pixelAt
+    other.weights = [Int](repeating: 0, count: board.matrixWidth * board.matrixHeight * 3)
+    for (place, pixel) in other.pixelAt.enumerated() where pixel >= 0 {
+      for channel in 0..<3 { other.weights[Int(pixel) * 3 + colorLit[channel]] += placeWeights[place * 3 + channel] }
+    }
+    return other
   }
 
   /// Runs the steps of a program (one refresh, or any part of one).
@@ -101,6 +143,7 @@ public struct HUB75Emulator: Sendable {
   public mutating func resetCounts() {
     for index in weights.indices { weights[index] = 0 }
     for index in pulses.indices { pulses[index] = 0 }
+    for index in placeWeights.indices { placeWeights[index] = 0 }
     (clockWithData, badSelections, writes, clocks, latches, pulseCount) = (0, 0, 0, 0, 0, 0)
   }
 
@@ -120,17 +163,17 @@ public struct HUB75Emulator: Sendable {
     if rising(clock) {
       clocks += 1
       if new & latch != 0 { clocksWhileLatched += 1 }
-      if lines.contains(where: { (old ^ new) & $0 != 0 }) { clockWithData += 1 }
+      if (old ^ new) & dataMask != 0 { clockWithData += 1 }
       let length = board.clocksPerRow
       head = head == 0 ? length - 1 : head - 1
-      for line in lines.indices { shifted[line][head] = new & lines[line] != 0 }
+      for line in lines.indices { shifted[line * length + head] = new & lines[line] != 0 }
     }
     if falling(latch) {
       if clocksWhileLatched > 0 {
         let length = board.clocksPerRow
         var bits: UInt16 = 0
         for q in stride(from: 15, through: 0, by: -1) where q < length {
-          bits = bits << 1 | (shifted[0][(head + q) % length] ? 1 : 0)
+          bits = bits << 1 | (shifted[(head + q) % length] ? 1 : 0)
         }
         registerWrites.append((clocksWhileLatched, bits))
         if !outputsEnabled, let panelInit = board.panelInit {
@@ -145,7 +188,12 @@ public struct HUB75Emulator: Sendable {
       latches += 1
       let length = board.clocksPerRow
       for line in lines.indices {
-        for q in 0..<length { latched[line][length - 1 - q] = shifted[line][(head + q) % length] }
+        // Position q from the input is column length - 1 - q from the far end.
+        let base = line * length
+        for q in 0..<length {
+          let at = head + q
+          latched[base + length - 1 - q] = shifted[base + (at < length ? at : at - length)]
+        }
       }
     }
     let (a, b, c) = (address[0], address[1], address[2])
@@ -210,10 +258,12 @@ public struct HUB75Emulator: Sendable {
     for chain in 0..<board.parallel {
       for half in 0..<2 {
         for channel in 0..<3 {
-          let register = latched[chain * 6 + half * 3 + channel]
-          for column in 0..<length where register[column] {
-            let pixel = Int(pixelAt[((chain * 2 + half) * length + column) * board.rowPairs + row])
+          let base = (chain * 6 + half * 3 + channel) * length
+          for column in 0..<length where latched[base + column] {
+            let place = ((chain * 2 + half) * length + column) * board.rowPairs + row
+            let pixel = Int(pixelAt[place])
             if pixel >= 0 { weights[pixel * 3 + colorLit[channel]] += weight }
+            if !placeWeights.isEmpty { placeWeights[place * 3 + channel] += weight }
           }
         }
       }

@@ -14,15 +14,17 @@ extension HUB75PanelFinder {
     for setting: Setting, colorOrder: HUB75ColorOrder, chain: Int, parallel: Int, pixelMapper: HUB75PixelMapper = .none
   ) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
-      name: "finder", panelColumns: panelColumns, panelRows: panelRows, chainLength: chain, parallel: parallel, pins: pins,
+      name: "finder", panelColumns: panelColumns, panelRows: setting.panelRows, chainLength: chain, parallel: parallel, pins: pins,
       rowAddress: setting.rowAddress, multiplexing: setting.multiplexing, colorDepth: 1, panelInit: panelInit, pixelMapper: pixelMapper,
       colorOrder: colorOrder)
   }
 
   /// One panel's picture in the chain test, as the panel shows it upright: a bar along its
   /// top edge (where the bar shows tells which way the panel is turned) and its number in
-  /// data order, as large as fits, in the middle.
-  public func panelPicture(_ number: Int) -> Framebuffer {
+  /// data order, as large as fits, in the middle; on a panel `rows` high (the height given
+  /// by default).
+  public func panelPicture(_ number: Int, rows: Int? = nil) -> Framebuffer {
+    let panelRows = rows ?? self.panelRows
     var pixels = Framebuffer(width: panelColumns, height: panelRows)
     pixels.fill(x: 0, y: 0, width: panelColumns, height: 1, lit: true)
     let text = String(number).compactMap { $0.wholeNumberValue }
@@ -49,7 +51,8 @@ extension HUB75PanelFinder {
       for place in 0..<board.chainLength {
         // The chain's canvas has its panel nearest the Pi at the right.
         let x = (board.chainLength - 1 - place) * panelColumns
-        pixels.draw(panelPicture(chain * board.chainLength + place + 1), atX: x, y: chain * panelRows, mode: .or)
+        pixels.draw(
+          panelPicture(chain * board.chainLength + place + 1, rows: board.panelRows), atX: x, y: chain * board.panelRows, mode: .or)
       }
     }
     var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
@@ -58,12 +61,14 @@ extension HUB75PanelFinder {
     return program
   }
 
-  /// The mapper for the panels as a person sees them: `rows` from the top, each a list of
-  /// panel numbers from the left with the way each is turned (its top edge facing). `nil`
-  /// when they are as the chains are wired (no mapper needed).
+  /// The mapper for the panels (each `panelRows` high) as a person sees them: `rows` from
+  /// the top, each a list of panel numbers from the left with the way each is turned (its
+  /// top edge facing). `nil` when they are as the chains are wired (no mapper needed).
   ///
   /// - Throws: ``InvalidBoardValue`` when a number is not a panel's or is given twice.
-  public func arrangement(_ rows: [[(number: Int, facing: HUB75PixelMapper.Tile.Facing)]], chain: Int, parallel: Int) throws(InvalidBoardValue) -> HUB75PixelMapper? {
+  public func arrangement(
+    _ rows: [[(number: Int, facing: HUB75PixelMapper.Tile.Facing)]], panelRows: Int, chain: Int, parallel: Int
+  ) throws(InvalidBoardValue) -> HUB75PixelMapper? {
     let count = chain * parallel
     var tiles = [HUB75PixelMapper.Tile](repeating: HUB75PixelMapper.Tile(x: 0, y: 0, facing: .unused), count: count)
     var seen = Set<Int>()

@@ -1,8 +1,10 @@
 import MatrixCore
 
-/// Finds a HUB75 panel's row address kind and multiplexing by asking a person what it shows.
+/// Finds a HUB75 panel's row address kind and multiplexing, and its height when asked to, by
+/// asking a person what it shows.
 ///
-/// Every setting that fits the panel's size is a candidate. A probe drives the panel as one
+/// Every setting that fits the panel's size is a candidate (with each height a panel of its
+/// width is made in, when the height is to be found). A probe drives the panel as one
 /// candidate would be driven and lights a test pattern (everything, or numbers in each part
 /// of the panel); what the person sees depends on the panel's true setting, which the finder
 /// predicts for every candidate by running the probe through an emulated panel of that
@@ -11,16 +13,18 @@ import MatrixCore
 /// (the whole panel lit) before columns (the numbers). It ends when no probe tells the rest
 /// apart: they show every pattern alike, so the first (the commoner) is the panel's.
 public struct HUB75PanelFinder: Sendable {
-  /// A candidate: how the panel picks its row pair and how its LEDs hang on its registers.
+  /// A candidate: how many rows of LEDs the panel has, how it picks its row pair and how
+  /// its LEDs hang on its registers.
   public struct Setting: Hashable, Sendable, CustomStringConvertible {
     public let rowAddress: HUB75RowAddress
     public let multiplexing: HUB75Multiplexing
+    public let panelRows: Int
 
-    public init(rowAddress: HUB75RowAddress, multiplexing: HUB75Multiplexing) {
-      (self.rowAddress, self.multiplexing) = (rowAddress, multiplexing)
+    public init(rowAddress: HUB75RowAddress, multiplexing: HUB75Multiplexing, panelRows: Int) {
+      (self.rowAddress, self.multiplexing, self.panelRows) = (rowAddress, multiplexing, panelRows)
     }
 
-    public var description: String { "rowAddress \(rowAddress.rawValue), multiplexing \(multiplexing.rawValue)" }
+    public var description: String { "\(panelRows) rows, rowAddress \(rowAddress.rawValue), multiplexing \(multiplexing.rawValue)" }
   }
 
   /// What a probe lights.
@@ -59,8 +63,12 @@ public struct HUB75PanelFinder: Sendable {
     case unknown
   }
 
-  /// The panel's size, and the wiring from the Pi.
+  /// The panel's width, its height as given (the first of ``rowChoices``), and the wiring
+  /// from the Pi.
   public let panelColumns: Int, panelRows: Int
+  /// The heights the panel may have: the one given, or with ``init(panelColumns:findingRowsFrom:pins:panelInit:)``
+  /// every height a panel of its width is made in, the commonest first.
+  public let rowChoices: [Int]
   public let pins: HUB75PinMap
   /// The driver chips taken to need starting (FM6126A, FM6127), or none: every board the
   /// finder drives starts them, and every panel it predicts for has them.
@@ -73,35 +81,72 @@ public struct HUB75PanelFinder: Sendable {
   public private(set) var asked: [(probe: Probe, answer: Answer)] = []
   /// What each probe shows on a panel of each setting, worked out when first needed.
   var predictions: [Probe: [Setting: Answer]] = [:]
+  /// Each setting's LEDs on the registers, worked out when first needed.
+  var wirings: [Setting: HUB75Emulator.Wiring] = [:]
 
   /// A finder for a panel of `columns` x `rows` pixels wired as `pins`.
   ///
   /// - Throws: ``InvalidBoardValue`` for a size no HUB75 board takes.
   public init(panelColumns columns: Int, panelRows rows: Int, pins: HUB75PinMap = .regular, panelInit: HUB75PanelInit? = nil) throws(InvalidBoardValue) {
-    (panelColumns, panelRows, self.pins, self.panelInit) = (columns, rows, pins, panelInit)
-    _ = try HUB75Board(name: "finder", panelColumns: columns, panelRows: rows, pins: pins, colorDepth: 1)
+    try self.init(panelColumns: columns, rowChoices: [rows], pins: pins, panelInit: panelInit)
+  }
+
+  /// A finder for a panel `columns` pixels wide whose height is found too: `rows` (a guess,
+  /// asked about first) and the other heights of ``rowChoices(columns:)``.
+  ///
+  /// - Throws: ``InvalidBoardValue`` for a width (or a guessed size) no HUB75 board takes.
+  public init(panelColumns columns: Int, findingRowsFrom rows: Int? = nil, pins: HUB75PinMap = .regular, panelInit: HUB75PanelInit? = nil) throws(InvalidBoardValue) {
+    let usual = HUB75PanelFinder.rowChoices(columns: columns)
+    let choices = rows.map { guess in [guess] + usual.filter { $0 != guess } } ?? usual
+    guard !choices.isEmpty else { throw InvalidBoardValue(field: "panel", reason: "no HUB75 panel is \(columns) pixels wide") }
+    try self.init(panelColumns: columns, rowChoices: choices, pins: pins, panelInit: panelInit)
+  }
+
+  init(panelColumns columns: Int, rowChoices: [Int], pins: HUB75PinMap, panelInit: HUB75PanelInit?) throws(InvalidBoardValue) {
+    (panelColumns, panelRows, self.rowChoices, self.pins, self.panelInit) = (columns, rowChoices[0], rowChoices, pins, panelInit)
+    for rows in rowChoices { _ = try HUB75Board(name: "finder", panelColumns: columns, panelRows: rows, pins: pins, colorDepth: 1) }
     var settings: [Setting] = []
-    for multiplexing in HUB75Multiplexing.allCases {
-      for rowAddress in HUB75RowAddress.allCases {
-        let setting = Setting(rowAddress: rowAddress, multiplexing: multiplexing)
-        if (try? HUB75PanelFinder.board(setting, columns: columns, rows: rows, pins: pins)) != nil { settings.append(setting) }
+    for rows in rowChoices {
+      for multiplexing in HUB75Multiplexing.allCases {
+        for rowAddress in HUB75RowAddress.allCases {
+          let setting = Setting(rowAddress: rowAddress, multiplexing: multiplexing, panelRows: rows)
+          if (try? HUB75PanelFinder.board(setting, columns: columns, pins: pins)) != nil { settings.append(setting) }
+        }
       }
     }
     self.settings = settings
     remaining = settings
   }
 
+  /// The heights HUB75 panels `columns` wide are made in (16, 32 and 64 rows; the number
+  /// pattern's two rows of parts need 16), the commonest first: half the width (64x32,
+  /// 32x16, 128x64), then square, then the rest.
+  public static func rowChoices(columns: Int) -> [Int] {
+    let heights = [16, 32, 64].filter { rows in
+      (try? HUB75Board(name: "finder", panelColumns: columns, panelRows: rows, colorDepth: 1)) != nil
+    }
+    return heights.sorted { a, b in
+      let rank = { (rows: Int) in rows * 2 == columns ? 0 : rows == columns ? 1 : 2 }
+      return (rank(a), a) < (rank(b), b)
+    }
+  }
+
+  /// The same finder with the driver chips started as `chips` says, from its first question.
+  public func starting(_ chips: HUB75PanelInit?) -> HUB75PanelFinder {
+    try! HUB75PanelFinder(panelColumns: panelColumns, rowChoices: rowChoices, pins: pins, panelInit: chips)
+  }
+
   /// The board a setting drives: one panel, one bitplane (every lit LED alike), its colour
   /// inputs lighting `colorOrder`.
   public func board(for setting: Setting, colorOrder: HUB75ColorOrder = .rgb) -> HUB75Board {
-    try! HUB75PanelFinder.board(setting, columns: panelColumns, rows: panelRows, pins: pins, colorOrder: colorOrder, panelInit: panelInit)
+    try! HUB75PanelFinder.board(setting, columns: panelColumns, pins: pins, colorOrder: colorOrder, panelInit: panelInit)
   }
 
   static func board(
-    _ setting: Setting, columns: Int, rows: Int, pins: HUB75PinMap, colorOrder: HUB75ColorOrder = .rgb, panelInit: HUB75PanelInit? = nil
+    _ setting: Setting, columns: Int, pins: HUB75PinMap, colorOrder: HUB75ColorOrder = .rgb, panelInit: HUB75PanelInit? = nil
   ) throws(InvalidBoardValue) -> HUB75Board {
     try HUB75Board(
-      name: "finder", panelColumns: columns, panelRows: rows, pins: pins, rowAddress: setting.rowAddress,
+      name: "finder", panelColumns: columns, panelRows: setting.panelRows, pins: pins, rowAddress: setting.rowAddress,
       multiplexing: setting.multiplexing, colorDepth: 1, panelInit: panelInit, colorOrder: colorOrder)
   }
 
@@ -109,7 +154,7 @@ public struct HUB75PanelFinder: Sendable {
   /// on the R input alone, the middle one on G, the right one on B. The colours a person
   /// sees, left to right, are the panel's ``HUB75ColorOrder`` (``HUB75ColorOrder/init(seen:)``).
   public func colorProgram(for setting: Setting) -> HUB75Program {
-    let third = panelColumns / 3
+    let (third, panelRows) = (panelColumns / 3, setting.panelRows)
     let colors = [RGBColor(red: 255, green: 0, blue: 0), RGBColor(red: 0, green: 255, blue: 0), RGBColor(red: 0, green: 0, blue: 255)]
     let regions = colors.enumerated().map { ColorRegion(x: $0.offset * third, y: 0, width: third, height: panelRows, color: $0.element) }
     var pixels = Framebuffer(width: panelColumns, height: panelRows)
@@ -127,41 +172,48 @@ public struct HUB75PanelFinder: Sendable {
     let board = board(for: probe.drive)
     var encoder = HUB75Encoder(board: board, color: RGBColor(red: 255, green: 255, blue: 255))
     var program = HUB75Program()
-    encoder.encode(Frame(pixels: picture(probe.pattern)), into: &program)
+    encoder.encode(Frame(pixels: picture(probe.pattern, rows: probe.drive.panelRows)), into: &program)
     return program
   }
 
-  /// The pattern as it should look on the panel.
-  public func picture(_ pattern: Pattern) -> Framebuffer {
+  /// The pattern as it should look on a panel `rows` high (the height given by default).
+  public func picture(_ pattern: Pattern, rows: Int? = nil) -> Framebuffer {
+    let panelRows = rows ?? self.panelRows
     var pixels = Framebuffer(width: panelColumns, height: panelRows)
     switch pattern {
     case .everything:
       pixels.fill(x: 0, y: 0, width: panelColumns, height: panelRows, lit: true)
     case .numbers:
-      for (number, place) in numberPlaces.enumerated() {
+      for (number, place) in numberPlaces(rows: panelRows).enumerated() {
         HUB75PanelFinder.draw(number + 1, atX: place.x, y: place.y, into: &pixels)
       }
     case .part(let number):
-      let cell = cells[number - 1]
+      let cell = cells(rows: panelRows)[number - 1]
       pixels.fill(x: cell.x, y: cell.y, width: cell.width, height: cell.height, lit: true)
     }
     return pixels
   }
 
-  /// The grid's cells, number 1's first: 4 (or fewer, on a narrow panel) across, 2 down
-  /// (1 on an 8-row panel).
-  public var cells: [(x: Int, y: Int, width: Int, height: Int)] {
-    let across = min(4, panelColumns / 8), down = panelRows >= 16 ? 2 : 1
-    let (width, height) = (panelColumns / across, panelRows / down)
+  /// The grid's cells on a panel of the height given, number 1's first: 4 (or fewer, on a
+  /// narrow panel) across, 2 down (1 on an 8-row panel).
+  public var cells: [(x: Int, y: Int, width: Int, height: Int)] { cells(rows: panelRows) }
+
+  /// The grid's cells on a panel `rows` high: the parts a person names are the panel's
+  /// own, whatever height a probe was drawn for.
+  public func cells(rows: Int) -> [(x: Int, y: Int, width: Int, height: Int)] {
+    let across = min(4, panelColumns / 8), down = rows >= 16 ? 2 : 1
+    let (width, height) = (panelColumns / across, rows / down)
     return (0..<down).flatMap { row in (0..<across).map { column in (x: column * width, y: row * height, width: width, height: height) } }
   }
 
-  /// How many numbers the number pattern shows: one in each of up to 4 x 2 parts of the panel.
-  public var numberCount: Int { numberPlaces.count }
+  /// How many numbers the number pattern shows: one in each of up to 4 x 2 parts of the
+  /// panel (the same for every height the finder tries).
+  public var numberCount: Int { cells.count }
 
-  /// The top-left corner of each number, 1 first, left to right and top to bottom.
-  var numberPlaces: [(x: Int, y: Int)] {
-    cells.map { cell in
+  /// The top-left corner of each number on a panel `rows` high, 1 first, left to right and
+  /// top to bottom.
+  func numberPlaces(rows: Int) -> [(x: Int, y: Int)] {
+    cells(rows: rows).map { cell in
       (x: cell.x + (cell.width - HUB75PanelFinder.glyphWidth) / 2, y: cell.y + (cell.height - HUB75PanelFinder.glyphHeight) / 2)
     }
   }
@@ -194,12 +246,12 @@ public struct HUB75PanelFinder: Sendable {
     return nil
   }
 
-  /// The settings to drive a pattern with: for everything lit, one per row address kind
-  /// and stretch (the multiplexing moves pixels only); for numbers, the remaining settings.
+  /// The settings to drive a pattern with: for everything lit, one per height, row address
+  /// kind and stretch (the multiplexing moves pixels only); for numbers, the remaining settings.
   func drives(for pattern: Pattern) -> [Setting] {
     guard pattern == .everything else { return remaining }
     var seen: Set<String> = []
-    return settings.filter { seen.insert("\($0.rowAddress.rawValue) \($0.multiplexing.stretch)").inserted }
+    return settings.filter { seen.insert("\($0.panelRows) \($0.rowAddress.rawValue) \($0.multiplexing.stretch)").inserted }
   }
 
   /// Whether some remaining setting's panel shows `probe` as `answer` for certain (not only
@@ -235,14 +287,25 @@ public struct HUB75PanelFinder: Sendable {
   }
 
   /// What `probe` shows on a panel of each remaining setting.
+  ///
+  /// The row circuit and the registers behave alike on every panel of one height, row
+  /// address kind and stretch: only where the LEDs hang on the registers differs. So the
+  /// probe is emulated once for each such kind of panel, counting what each register place
+  /// lit, and each setting's picture is read from that through its own wiring.
   mutating func predict(_ probe: Probe) -> [Setting: Answer] {
     var seen = predictions[probe] ?? [:]
     let missing = remaining.filter { seen[$0] == nil }
     if !missing.isEmpty {
       let program = program(for: probe)
+      var panels: [String: HUB75Emulator?] = [:]
       for setting in missing {
-        seen[setting] =
-          HUB75PanelFinder.run(program, on: board(for: setting), starting: panelInit, settledOnly: true).map { answer(seeing: $0, probe.pattern) } ?? .unknown
+        let wiring = wirings[setting] ?? HUB75Emulator.Wiring(board(for: setting))
+        wirings[setting] = wiring
+        let kind = "\(setting.panelRows) \(setting.rowAddress.rawValue) \(setting.multiplexing.stretch)"
+        if panels[kind] == nil {
+          panels[kind] = .some(HUB75PanelFinder.run(program, on: wiring.board, starting: panelInit, settledOnly: true, countingPlaces: true))
+        }
+        seen[setting] = panels[kind]!.map { answer(seeing: $0.seen(as: wiring), probe.pattern) } ?? .unknown
       }
       predictions[probe] = seen
     }
@@ -261,9 +324,11 @@ public struct HUB75PanelFinder: Sendable {
   /// row circuit came up in: the first refresh did not shift every stage, and two panels,
   /// one come up with every stage low and one with every stage high, have not reached the
   /// same stages after two.
-  static func run(_ program: HUB75Program, on board: HUB75Board, starting: HUB75PanelInit?, settledOnly: Bool) -> HUB75Emulator? {
+  static func run(
+    _ program: HUB75Program, on board: HUB75Board, starting: HUB75PanelInit?, settledOnly: Bool, countingPlaces: Bool = false
+  ) -> HUB75Emulator? {
     let start = starting?.program(for: board)
-    var panel = HUB75Emulator(board: board)
+    var panel = HUB75Emulator(board: board, countingPlaces: countingPlaces)
     if let start { panel.run(start) }
     panel.run(program)
     if board.rowAddress.holdsRowState && panel.stageShifts < panel.stages.count {
@@ -280,9 +345,15 @@ public struct HUB75PanelFinder: Sendable {
     return panel
   }
 
-  /// What a person sees on `panel` when asked about `pattern`.
+  /// What a person sees on `panel` (of any height the finder tries) when asked about `pattern`.
   public func answer(seeing panel: HUB75Emulator, _ pattern: Pattern) -> Answer {
-    let weights = (0..<panelRows).flatMap { y in (0..<panelColumns).map { x in panel.color(x: x, y: y).red } }
+    let panelRows = panel.board.panelRows
+    // The first panel's red weights, row by row.
+    var weights = [Int](repeating: 0, count: panelRows * panelColumns)
+    let width = panel.board.matrixWidth
+    for y in 0..<panelRows {
+      for x in 0..<panelColumns { weights[y * panelColumns + x] = panel.weights[(y * width + x) * 3] }
+    }
     switch pattern {
     case .everything:
       if weights.allSatisfy({ $0 == 0 }) { return .dark }
@@ -292,7 +363,7 @@ public struct HUB75PanelFinder: Sendable {
       for (index, weight) in weights.enumerated() where weight > 0 { lit[index % panelColumns, index / panelColumns] = true }
       return .numbers(Set((1...numberCount).filter { HUB75PanelFinder.canRead($0, in: lit) }))
     case .part:
-      let cells = self.cells
+      let cells = cells(rows: panelRows)
       return .parts(Set(cells.indices.filter { number in
         let cell = cells[number]
         return (cell.y..<(cell.y + cell.height)).contains { y in (cell.x..<(cell.x + cell.width)).contains { weights[y * panelColumns + $0] > 0 } }

@@ -4,8 +4,9 @@ import SimpleJSON
 /// The board file the panel finder writes: a new one for `marquee find-panel`, or under
 /// `marquee serve` the sign's own with the settings found put in, the rest as it was.
 public enum FoundBoardFile {
-  /// A board file for one chain of `chain` panels of the size found.
-  public static func new(columns: Int, rows: Int, chain: Int, mapping: String, found: PanelFinderDialogue.Found) -> String {
+  /// A board file for one chain of `chain` panels `columns` wide, of the height found.
+  public static func new(columns: Int, chain: Int, mapping: String, found: PanelFinderDialogue.Found) -> String {
+    let rows = found.setting.panelRows
     var members: [(key: String, value: JSONValue)] = [
       ("schema", .number(1)), ("name", .string("hub75-\(columns)x\(rows)-found")), ("description", .string("found by marquee find-panel")),
       ("driver", .string("hub75")), ("panel", .object([("columns", .number(Double(columns))), ("rows", .number(Double(rows)))])),
@@ -33,11 +34,18 @@ public enum FoundBoardFile {
     return edited
   }
 
-  /// Sets `rowAddress`, `multiplexing`, `colorOrder` (unless RGB, the default, and not there
-  /// before), `panelType` when the chips had to be started, and, when the arrangement was
-  /// asked, `pixelMapper` (taken out for panels as wired), where they were, or at the end.
+  /// Sets the panel's `rows` (the height found), `rowAddress`, `multiplexing`, `colorOrder`
+  /// (unless RGB, the default, and not there before), `panelType` when the chips had to be
+  /// started, and, when the arrangement was asked, `pixelMapper` (taken out for panels as
+  /// wired), where they were, or at the end.
   static func put(_ found: PanelFinderDialogue.Found, into members: inout [(key: String, value: JSONValue)]) {
     let (setting, colorOrder) = (found.setting, found.colorOrder)
+    if let index = members.firstIndex(where: { $0.key == "panel" }), case .object(var panel) = members[index].value,
+      let rows = panel.firstIndex(where: { $0.key == "rows" })
+    {
+      panel[rows].value = .number(Double(setting.panelRows))
+      members[index].value = .object(panel)
+    }
     var values: [(String, String)] = [("rowAddress", setting.rowAddress.rawValue), ("multiplexing", setting.multiplexing.rawValue)]
     if colorOrder != .rgb || members.contains(where: { $0.key == "colorOrder" }) { values.append(("colorOrder", colorOrder.rawValue)) }
     if let chips = found.panelInit { values.append(("panelType", chips.rawValue)) }

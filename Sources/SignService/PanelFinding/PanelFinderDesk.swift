@@ -147,7 +147,8 @@ public final class PanelFinderDesk: Sendable {
     try borrow()
     let finder: HUB75PanelFinder
     do {
-      finder = try HUB75PanelFinder(panelColumns: board.panelColumns, panelRows: board.panelRows, pins: board.pins)
+      // The panel's height is found too, the board's first: a board file may be wrong about it.
+      finder = try HUB75PanelFinder(panelColumns: board.panelColumns, findingRowsFrom: board.panelRows, pins: board.pins)
     } catch {
       giveBack(nil)
       throw SignRefusal(.failed, "\(error)")
@@ -156,7 +157,7 @@ public final class PanelFinderDesk: Sendable {
     var made: Run?
     do {
       // An emulated panel is the board's own: its setting, chips and arrangement.
-      let own = HUB75PanelFinder.Setting(rowAddress: truth.rowAddress, multiplexing: truth.multiplexing)
+      let own = HUB75PanelFinder.Setting(rowAddress: truth.rowAddress, multiplexing: truth.multiplexing, panelRows: truth.panelRows)
       let real = try HUB75PanelFinder(panelColumns: truth.panelColumns, panelRows: truth.panelRows, pins: truth.pins, panelInit: truth.panelInit)
       let sign = try real.chainBoard(
         for: own, colorOrder: truth.colorOrder, chain: truth.chainLength, parallel: truth.parallel, pixelMapper: truth.pixelMapper)

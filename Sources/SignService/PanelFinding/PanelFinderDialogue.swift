@@ -181,10 +181,9 @@ public struct PanelFinderDialogue: Sendable {
       // Nothing lit where every setting left would light something: the panel's chips may
       // need starting (FM6126A, then FM6127). Start them and ask again from the beginning.
       if answer == .dark, probe.pattern == .everything, !finder.explains(.dark, for: probe),
-        let next = PanelFinderDialogue.chips(after: finder.panelInit),
-        let started = try? HUB75PanelFinder(panelColumns: finder.panelColumns, panelRows: finder.panelRows, pins: finder.pins, panelInit: next)
+        let next = PanelFinderDialogue.chips(after: finder.panelInit)
       {
-        finder = started
+        finder = finder.starting(next)
         checkedLight = false
         note = self.words.chipsStarted(next)
         step += 1
@@ -203,7 +202,7 @@ public struct PanelFinderDialogue: Sendable {
       guard let rows = PanelFinderDialogue.arrangement(typed) else { return false }
       // `nil` is an answer: the panels as the chains are wired.
       do {
-        found.pixelMapper = try finder.arrangement(rows, chain: chain, parallel: parallel)
+        found.pixelMapper = try finder.arrangement(rows, panelRows: found.setting.panelRows, chain: chain, parallel: parallel)
       } catch {
         return false
       }

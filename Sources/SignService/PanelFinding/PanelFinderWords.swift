@@ -8,10 +8,12 @@ public struct PanelFinderWords: Sendable {
   public init(chinese: Bool) { self.chinese = chinese }
 
   /// The terminal's first lines.
-  public func intro(columns: Int, rows: Int, mapping: String, settings: Int) -> String {
-    chinese
-      ? "正在查找 \(columns)x\(rows) HUB75 面板的设置（共 \(settings) 种可能）。请只接一块面板（\(mapping) 接线）。每一步点亮一幅测试图，请回答您看到了什么。\n"
-      : "Finding the settings of a \(columns)x\(rows) HUB75 panel (\(settings) possible). Connect one panel to the Pi (\(mapping) wiring). Each step lights a test picture: say what you see.\n"
+  public func intro(columns: Int, rows: Int?, mapping: String, settings: Int) -> String {
+    let size = rows.map { " \(columns)x\($0) HUB75 " } ?? (chinese ? "宽 \(columns) 像素（高度一并查找）的 HUB75 " : " HUB75 ")
+    let wide = rows == nil ? " \(columns) pixels wide (its height found too)" : ""
+    return chinese
+      ? "正在查找\(size)面板的设置（共 \(settings) 种可能）。请只接一块面板（\(mapping) 接线）。每一步点亮一幅测试图，请回答您看到了什么。\n"
+      : "Finding the settings of a\(size)panel\(wide) (\(settings) possible). Connect one panel to the Pi (\(mapping) wiring). Each step lights a test picture: say what you see.\n"
   }
 
   /// Under `marquee serve`, where the sign may be a chain: which panel to look at.
@@ -65,8 +67,8 @@ public struct PanelFinderWords: Sendable {
     let mapper = found.arranged ? (chinese ? "，pixelMapper " : ", pixelMapper ") + (found.pixelMapper.map { "\($0)" } ?? (chinese ? "无（按接线顺序）" : "none (as wired)")) : ""
     let chips = found.panelInit.map { (chinese ? "，panelType " : ", panelType ") + $0.rawValue } ?? ""
     return chinese
-      ? "找到了（回答了 \(answers) 个问题）：rowAddress \(address)，multiplexing \(multiplexing)，colorOrder \(colorOrder.rawValue)\(chips)\(mapper)。"
-      : "Found after \(answers) answers: rowAddress \(address), multiplexing \(multiplexing), colorOrder \(colorOrder.rawValue)\(chips)\(mapper)."
+      ? "找到了（回答了 \(answers) 个问题）：面板高 \(setting.panelRows) 行，rowAddress \(address)，multiplexing \(multiplexing)，colorOrder \(colorOrder.rawValue)\(chips)\(mapper)。"
+      : "Found after \(answers) answers: \(setting.panelRows) rows, rowAddress \(address), multiplexing \(multiplexing), colorOrder \(colorOrder.rawValue)\(chips)\(mapper)."
   }
 
   /// Said when nothing lit and the chips were started, before the questions start again.
