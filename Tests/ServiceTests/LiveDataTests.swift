@@ -112,16 +112,23 @@ import Testing
     #expect(shown(built, at: 90) == ["Temp {{time}} !°C {{mqtt:literal}} {mqtt:a/+/b}"])
   }
 
-  @Test func aPlaceholderWhoseTopicFallsSilentGoesStaleAndComesBack() throws {
+  /// A 128-wide sign on a manual clock showing "Next {mqtt:station/next}" for 0.4 s without
+  /// a value (then "See the screens"), its topic's first value 12:05 taken.
+  static func timetable(stop: StopFlag) throws -> (BuiltSign, ManualSignClock) {
     var options = RunOptions()
     options.zone.messages = ["Timetable"]
     options.width = 128
-    let stop = StopFlag()
-    defer { stop.set() }
     let clock = ManualSignClock(wall: 0)
     let built = try SignPlan.build(options, stop: stop, now: 0, clock: clock.clock)
     try built.feed.handle(#"{"messages": ["Next {mqtt:station/next}"], "lifetime": 0.4, "fallback": ["See the screens"], "immediately": true}"#)
     built.feed.take(topic: "station/next", payload: "12:05")
+    return (built, clock)
+  }
+
+  @Test func aPlaceholderWhoseTopicFallsSilentGoesStaleAndComesBack() throws {
+    let stop = StopFlag()
+    defer { stop.set() }
+    let (built, clock) = try Self.timetable(stop: stop)
     #expect(shown(built) == ["Next 12:05"])
     // Values keep it live past its lifetime.
     for _ in 0..<4 {
@@ -145,15 +152,9 @@ import Testing
   /// forgot their values and, when the bridge looked then, unsubscribed the sign for good
   /// (a zone stale while its topic was live, seen once on CI).
   @Test func aStaleZonesTopicsStaySubscribedAndALateFallbackChangesNothing() throws {
-    var options = RunOptions()
-    options.zone.messages = ["Timetable"]
-    options.width = 128
     let stop = StopFlag()
     defer { stop.set() }
-    let clock = ManualSignClock(wall: 0)
-    let built = try SignPlan.build(options, stop: stop, now: 0, clock: clock.clock)
-    try built.feed.handle(#"{"messages": ["Next {mqtt:station/next}"], "lifetime": 0.4, "fallback": ["See the screens"], "immediately": true}"#)
-    built.feed.take(topic: "station/next", payload: "12:05")
+    let (built, clock) = try Self.timetable(stop: stop)
     pass(0.5, clock, built)
     #expect(shown(built, at: 3) == ["See the screens"] && built.feed.staleZones == ["main"])
     // The value is forgotten only when no content names the topic: the fallback's commit

@@ -65,6 +65,16 @@ import Testing
     try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
   }
 
+  /// Answers each question as the panel shows it (at most 20), from `question` to the end.
+  static func answerToTheEnd(_ desk: PanelFinderDesk, _ question: JSONValue, finder: HUB75PanelFinder) throws -> JSONValue {
+    var (question, steps) = (question, 0)
+    while question["running"] == JSONValue.bool(true), steps < 20 {
+      question = try desk.answer(PanelEye.reply(to: question, finder: finder))
+      steps += 1
+    }
+    return question
+  }
+
   static func desk(
     _ path: String, board: SignBoard, truth: SignBoard? = nil, writable: Bool = true, idle: Double = 600, clock: SignClock = .system
   ) -> PanelFinderDesk {
@@ -99,11 +109,7 @@ import Testing
     var question = try desk.start(chinese: false)
     #expect(loop.boards.withLock { $0.count } == 1, "the loop waits while the finder has the panel")
     #expect(question["look"] == JSONValue.string("Look at the 64x32 panel nearest the Pi (the first of the chain); what the others show does not matter."))
-    var steps = 0
-    while question["running"] == JSONValue.bool(true), steps < 20 {
-      question = try desk.answer(PanelEye.reply(to: question, finder: finder))
-      steps += 1
-    }
+    question = try Self.answerToTheEnd(desk, question, finder: finder)
     guard case .string(let said)? = question["said"] else {
       Issue.record("no end: \(question.text)")
       return
@@ -133,11 +139,7 @@ import Testing
     defer { loop.end() }
     let finder = try HUB75PanelFinder(panelColumns: 64, findingRowsFrom: 32)
     var question = try desk.start(chinese: false)
-    var steps = 0
-    while question["running"] == JSONValue.bool(true), steps < 20 {
-      question = try desk.answer(PanelEye.reply(to: question, finder: finder))
-      steps += 1
-    }
+    question = try Self.answerToTheEnd(desk, question, finder: finder)
     guard case .string(let said)? = question["said"] else {
       Issue.record("no end: \(question.text)")
       return
