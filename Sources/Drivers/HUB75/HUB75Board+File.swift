@@ -7,10 +7,13 @@ extension HUB75Board {
     "lsbNanoseconds", "slowdown", "intensity", "brightness", "refreshHz", "lightnessCorrection", "device", "panelType", "pixelMapper", "ditherBits", "colorOrder",
   ]
 
+  /// A panel's size when the board file leaves `panel` (or one of its members) out.
+  public static let defaultPanel = (columns: 64, rows: 32)
+
   /// Reads a board from a parsed board file whose `driver` is `hub75`.
   static func decode(_ fields: JSONFields) throws(JSONFieldError) -> HUB75Board {
     try fields.rejectUnknownKeys(knownFields)
-    var (columns, rows) = (64, 32)
+    var (columns, rows) = defaultPanel
     if let panel = try fields.object("panel") {
       try panel.rejectUnknownKeys(["rows", "columns"])
       rows = try panel.integer("rows", in: 8...64) ?? rows

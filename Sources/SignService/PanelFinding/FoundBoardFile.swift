@@ -40,11 +40,18 @@ public enum FoundBoardFile {
   /// wired), where they were, or at the end.
   static func put(_ found: PanelFinderDialogue.Found, into members: inout [(key: String, value: JSONValue)]) {
     let (setting, colorOrder) = (found.setting, found.colorOrder)
-    if let index = members.firstIndex(where: { $0.key == "panel" }), case .object(var panel) = members[index].value,
-      let rows = panel.firstIndex(where: { $0.key == "rows" })
-    {
-      panel[rows].value = .number(Double(setting.panelRows))
+    // The height, where the file says it, or where its default is not the height found.
+    let rows: JSONValue = .number(Double(setting.panelRows))
+    let defaultRows = setting.panelRows == HUB75Board.defaultPanel.rows
+    if let index = members.firstIndex(where: { $0.key == "panel" }), case .object(var panel) = members[index].value {
+      if let member = panel.firstIndex(where: { $0.key == "rows" }) {
+        panel[member].value = rows
+      } else if !defaultRows {
+        panel.append(("rows", rows))
+      }
       members[index].value = .object(panel)
+    } else if !defaultRows, !members.contains(where: { $0.key == "panel" }) {
+      members.append(("panel", .object([("rows", rows)])))
     }
     var values: [(String, String)] = [("rowAddress", setting.rowAddress.rawValue), ("multiplexing", setting.multiplexing.rawValue)]
     if colorOrder != .rgb || members.contains(where: { $0.key == "colorOrder" }) { values.append(("colorOrder", colorOrder.rawValue)) }
