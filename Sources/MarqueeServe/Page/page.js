@@ -541,9 +541,12 @@ function button(text, click) {
   b.type = "button"; b.textContent = text; b.onclick = click;
   return b;
 }
+// Nothing in it answers again while the sign works out the next question (a second tap
+// would answer the question after it).
 async function finder(method, path, body) {
   let q;
-  try { q = await api("/api/panel-finder" + (path || ""), method, body); } catch (error) { if (method) $("finder-q").textContent = error.message; return; }
+  $("finder").inert = true;
+  try { q = await api("/api/panel-finder" + (path || ""), method, body); } catch (error) { if (method) $("finder-q").textContent = error.message; return; } finally { $("finder").inert = false; }
   const a = $("finder-a"), pic = $("finder-pic"), rows = q.drawing || [], boxes = [], answer = (a) => finder("POST", "/answer", { answer: a });
   $("finder").hidden = false;
   $("finder-go").hidden = q.running;
