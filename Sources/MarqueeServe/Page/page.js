@@ -612,11 +612,12 @@ $("notify").addEventListener("submit", async (event) => {
   if ($("notify-in").value) notification.in = $("notify-in").value;
   if ($("notify-out").value) notification.out = $("notify-out").value;
   if ($("notify-wake").checked) notification.wake = true;
+  $("notify").inert = true;
   try {
     await api("/api/notify", "POST", notification);
     $("notify-text").value = "";
     $("notify-status").textContent = "";
-  } catch (error) { $("notify-status").textContent = error.message; }
+  } catch (error) { $("notify-status").textContent = error.message; } finally { $("notify").inert = false; }
   loadNotifications();
 });
 $("notify-dismiss").addEventListener("click", async () => {
