@@ -76,6 +76,9 @@ import Testing
   func theHeightIsFoundWithTheRest(_ columns: Int) throws {
     let start = try HUB75PanelFinder(panelColumns: columns)
     #expect(start.rowChoices == (columns == 64 ? [32, 64, 16] : [16, 32, 64]))
+    // A guess first; one under 16 rows (one row of parts to name) is taken as it is.
+    #expect(try HUB75PanelFinder(panelColumns: columns, findingRowsFrom: 64).rowChoices.first == 64)
+    #expect(try HUB75PanelFinder(panelColumns: columns, findingRowsFrom: 8).rowChoices == [8])
     var counts: [Int: Int] = [:]
     var known = start.predictions
     for truth in start.settings where truth.multiplexing == .direct || truth.rowAddress == .direct {

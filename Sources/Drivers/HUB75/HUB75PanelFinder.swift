@@ -92,12 +92,14 @@ public struct HUB75PanelFinder: Sendable {
   }
 
   /// A finder for a panel `columns` pixels wide whose height is found too: `rows` (a guess,
-  /// asked about first) and the other heights of ``rowChoices(columns:)``.
+  /// asked about first) and the other heights of ``rowChoices(columns:)``. A guess under 16
+  /// rows is taken as it is: the number pattern has one row of parts there, two on the others,
+  /// so their answers could not be weighed together.
   ///
   /// - Throws: ``InvalidBoardValue`` for a width (or a guessed size) no HUB75 board takes.
   public init(panelColumns columns: Int, findingRowsFrom rows: Int? = nil, pins: HUB75PinMap = .regular, panelInit: HUB75PanelInit? = nil) throws(InvalidBoardValue) {
     let usual = HUB75PanelFinder.rowChoices(columns: columns)
-    let choices = rows.map { guess in [guess] + usual.filter { $0 != guess } } ?? usual
+    let choices = rows.map { guess in guess < 16 ? [guess] : [guess] + usual.filter { $0 != guess } } ?? usual
     guard !choices.isEmpty else { throw InvalidBoardValue(field: "panel", reason: "no HUB75 panel is \(columns) pixels wide") }
     try self.init(panelColumns: columns, rowChoices: choices, pins: pins, panelInit: panelInit)
   }
