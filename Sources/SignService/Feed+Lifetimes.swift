@@ -56,6 +56,8 @@ extension Feed {
         update.fallsBack = true
         let seconds = state.withLock { $0.lifetimes[zone]?.seconds ?? 0 }
         commit([update])
+        // (Not when a value came first: the fallback, late, was not put up.)
+        guard lifetime(of: zone)?.stale == true else { continue }
         reports.notice("Zone '\(zone)': no update for \(Int(saturating: seconds.rounded())) s; showing its fallback until one comes")
       } catch {
         reports.warning("zone '\(zone)': its fallback cannot be shown: \(error)")
