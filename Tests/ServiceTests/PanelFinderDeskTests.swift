@@ -108,7 +108,7 @@ import Testing
     let finder = try HUB75PanelFinder(panelColumns: 64, panelRows: 32)
     var question = try desk.start(chinese: false)
     #expect(loop.boards.withLock { $0.count } == 1, "the loop waits while the finder has the panel")
-    #expect(question["look"] == JSONValue.string("Look at the 64x32 panel nearest the Pi (the first of the chain); what the others show does not matter."))
+    #expect(question["look"] == JSONValue.string("Look at the panel nearest the Pi (the first of the chain); what the others show does not matter."))
     question = try Self.answerToTheEnd(desk, question, finder: finder)
     guard case .string(let said)? = question["said"] else {
       Issue.record("no end: \(question.text)")

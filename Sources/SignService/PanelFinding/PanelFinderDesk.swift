@@ -341,7 +341,7 @@ public final class PanelFinderDesk: Sendable {
   /// The question as the API gives it.
   func describe(_ run: Run) -> [(key: String, value: JSONValue)] {
     guard let question = run.dialogue.question else { return [] }
-    let look = run.dialogue.words.lookAt(columns: board.panelColumns, rows: board.panelRows, chain: board.chainLength * board.parallel)
+    let look = run.dialogue.words.lookAt(chain: board.chainLength * board.parallel)
     var members: [(key: String, value: JSONValue)] = [
       ("step", .number(Double(question.step))), ("question", .string(question.text)),
       ("choices", .array(question.choices.map { .object([("answer", .string($0.answer)), ("label", .string($0.label))]) })),

@@ -17,11 +17,11 @@ public struct PanelFinderWords: Sendable {
   }
 
   /// Under `marquee serve`, where the sign may be a chain: which panel to look at.
-  public func lookAt(columns: Int, rows: Int, chain: Int) -> String {
+  public func lookAt(chain: Int) -> String {
     guard chain > 1 else { return "" }
     return chinese
-      ? "请看离 Pi 最近的那块 \(columns)x\(rows) 面板（链上的第一块）；其他面板显示的内容可以不管。"
-      : "Look at the \(columns)x\(rows) panel nearest the Pi (the first of the chain); what the others show does not matter."
+      ? "请看离 Pi 最近的那块面板（链上的第一块）；其他面板显示的内容可以不管。"
+      : "Look at the panel nearest the Pi (the first of the chain); what the others show does not matter."
   }
 
   func step(_ step: Int) -> String { chinese ? "第 \(step) 步：" : "Step \(step): " }
