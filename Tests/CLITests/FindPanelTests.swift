@@ -131,7 +131,7 @@ import Testing
     let truth = HUB75PanelFinder.Setting(rowAddress: .abcShift, multiplexing: .stripe, panelRows: rows)
     let run = try FindPanelTests.walk(truth, columns: 64, rows: rows, colorOrder: .bgr, findingHeight: true, extra: ["--write", file])
     #expect(run.status == 0, "\(run.output)")
-    #expect(run.output.contains("Finding the settings of a HUB75 panel 64 pixels wide (its height found too) (116 possible)"), "\(run.output)")
+    #expect(run.output.contains("Finding the settings of a HUB75 panel 64 pixels wide, and its height (116 possible)"), "\(run.output)")
     #expect(run.output.contains("Found after \(run.steps) answers: \(rows) rows, rowAddress "), "\(run.output)")
     let board = try #require(try SignBoard(json: String(contentsOfFile: file, encoding: .utf8), path: file).family as? HUB75Board)
     #expect(board.panelColumns == 64 && board.panelRows == rows && board.multiplexing == .stripe && board.colorOrder == .bgr)

@@ -10,7 +10,7 @@ public struct PanelFinderWords: Sendable {
   /// The terminal's first lines.
   public func intro(columns: Int, rows: Int?, mapping: String, settings: Int) -> String {
     let size = rows.map { " \(columns)x\($0) HUB75 " } ?? (chinese ? "宽 \(columns) 像素（高度一并查找）的 HUB75 " : " HUB75 ")
-    let wide = rows == nil ? " \(columns) pixels wide (its height found too)" : ""
+    let wide = rows == nil ? " \(columns) pixels wide, and its height" : ""
     return chinese
       ? "正在查找\(size)面板的设置（共 \(settings) 种可能）。请只接一块面板（\(mapping) 接线）。每一步点亮一幅测试图，请回答您看到了什么。\n"
       : "Finding the settings of a\(size)panel\(wide) (\(settings) possible). Connect one panel to the Pi (\(mapping) wiring). Each step lights a test picture: say what you see.\n"
