@@ -950,6 +950,12 @@ def upload_check():
         driver.quit()
 
 
+# The finder's questions come from a debug build in the tests, which weighs every height of
+# the panel's width in seconds (a third of a second in the release build): on a loaded
+# machine a step may take far longer than the page's other waits.
+FINDER_SECONDS = 180
+
+
 def finder_check():
     """The panel finder from the page, on a phone, in Chinese, on a sign that emulates a
     panel that is direct in rows and columns and RGB: the page shows each question and the
@@ -967,14 +973,14 @@ def finder_check():
         axe = Axe(driver)
         axe.inject()
         field("finder-go").click()
-        wait(lambda: json.loads(api(url, "/api/panel-finder"))["running"], "the finder to start")
+        wait(lambda: json.loads(api(url, "/api/panel-finder"))["running"], "the finder to start", FINDER_SECONDS)
         steps = 0
         while True:
             question = json.loads(api(url, "/api/panel-finder"))
             if not question["running"]:
                 break
             asked = " ".join(question["question"].split())
-            wait(lambda: " ".join(field("finder-q").text.split()).endswith(asked), "the page to ask %r" % asked)
+            wait(lambda: " ".join(field("finder-q").text.split()).endswith(asked), "the page to ask %r" % asked, FINDER_SECONDS)
             # The picture is the API's drawing, a dot per LED.
             lit = sum(len(row) - row.count(".") for row in question["drawing"])
             shown = driver.execute_script("""
@@ -1014,7 +1020,7 @@ def finder_check():
                     return new Promise((resolve) => { window.releaseFinder = () => { window.fetch = real; resolve(real(url, ...rest)); }; });
                   };""")
                 buttons[[c["answer"] for c in choices].index(answer)].click()
-                wait(lambda: driver.execute_script("return window.finderCalls") == 1, "the answer sent")
+                wait(lambda: driver.execute_script("return window.finderCalls") == 1, "the answer sent", FINDER_SECONDS)
                 try:
                     buttons[-2].click()
                 except Exception:
@@ -1025,9 +1031,9 @@ def finder_check():
             else:
                 buttons[[c["answer"] for c in choices].index(answer)].click()
             steps += 1
-            wait(lambda: json.loads(api(url, "/api/panel-finder")) != question, "the answer taken")
+            wait(lambda: json.loads(api(url, "/api/panel-finder")) != question, "the answer taken", FINDER_SECONDS)
             assert steps < 20, "no end after 20 answers"
-        wait(lambda: "招牌已改用新设置" in field("finder-q").text, "the page to say the board file is written, not %r" % field("finder-q").text)
+        wait(lambda: "招牌已改用新设置" in field("finder-q").text, "the page to say the board file is written, not %r" % field("finder-q").text, FINDER_SECONDS)
         with open(path) as file:
             board = json.load(file)
         assert (board["rowAddress"], board["multiplexing"]) == ("direct", "direct"), "the board file: %r" % board

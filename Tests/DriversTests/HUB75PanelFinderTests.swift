@@ -13,6 +13,14 @@ import Testing
   static func walk(_ finder: inout HUB75PanelFinder, truth: HUB75PanelFinder.Setting) -> (HUB75PanelFinder.Setting?, Int) {
     let panel = finder.board(for: truth)
     while let probe = finder.nextProbe() {
+      // A panel that does not use E never has it driven (its connector's pin may be ground).
+      if !panel.rowAddress.lines(rowPairs: panel.rowPairs).contains(4) {
+        let e = panel.pins.addressMasks[4]
+        let drivesE = finder.program(for: probe).words.contains { word in
+          if case .set(let mask) = HUB75Program.step(word) { mask & e != 0 } else { false }
+        }
+        #expect(!drivesE, "\(probe) drives E on a panel of \(truth)")
+      }
       let seen = HUB75PanelFinder.run(finder.program(for: probe), on: panel)
       let weights = (0..<truth.panelRows).map { y in (0..<finder.panelColumns).map { seen.color(x: $0, y: y).red } }
       finder.record(PanelEye.answer(probe.pattern, weights: weights, finder: finder), for: probe)
@@ -23,6 +31,7 @@ import Testing
   /// Whether `found` drives a panel of `truth` right: random pictures and the number
   /// pattern light exactly their pixels, all alike.
   static func drawsRight(_ found: HUB75PanelFinder.Setting, truth: HUB75PanelFinder.Setting, finder: HUB75PanelFinder) -> Bool {
+    guard found.panelRows == truth.panelRows else { return false }
     var generator = SystemRandomNumberGenerator()
     let rows = truth.panelRows
     var pictures = [finder.picture(.numbers, rows: rows), finder.picture(.everything, rows: rows)]
@@ -93,6 +102,24 @@ import Testing
     }
     print("HUB75PanelFinderTests \(columns) wide, height found: \(start.settings.count) settings; questions: "
       + counts.keys.sorted().map { "\($0): \(counts[$0]!)" }.joined(separator: ", "))
+  }
+
+  /// A board that says 64 rows on a panel of 32 or 16 (the page's finder guesses the board's
+  /// height first): the finder still never drives E on it, and finds its height.
+  @Test func aGuessOfSixtyFourRowsNeverDrivesEOnAShorterPanel() throws {
+    let start = try HUB75PanelFinder(panelColumns: 64, findingRowsFrom: 64)
+    #expect(start.rowChoices == [64, 32, 16])
+    // (Without the rule, the SM5266 panel of 16 rows had E driven at the first question.)
+    let truths: [(HUB75RowAddress, Int)] = [(.sm5266, 16), (.sm5266, 32), (.direct, 32), (.direct, 16), (.abcShift, 32)]
+    var known = start.predictions
+    for (kind, rows) in truths {
+      let truth = HUB75PanelFinder.Setting(rowAddress: kind, multiplexing: .direct, panelRows: rows)
+      var finder = start
+      finder.predictions = known
+      let (found, _) = HUB75PanelFinderTests.walk(&finder, truth: truth)
+      known.merge(finder.predictions) { old, new in old.merging(new) { first, _ in first } }
+      #expect(found?.panelRows == truth.panelRows, "\(truth) found as \(String(describing: found))")
+    }
   }
 
   /// The colour test on a panel of every colour order: the colours lit in the three blocks,

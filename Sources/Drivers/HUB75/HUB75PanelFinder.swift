@@ -250,10 +250,24 @@ public struct HUB75PanelFinder: Sendable {
 
   /// The settings to drive a pattern with: for everything lit, one per height, row address
   /// kind and stretch (the multiplexing moves pixels only); for numbers, the remaining settings.
+  ///
+  /// None that drives the E line while a panel that does not use it is still possible: on
+  /// many panels without it (32 rows and fewer) that pin of the connector is ground. A
+  /// program without E on a panel that uses it leaves it low, which tells them apart as well
+  /// (bands of rows stay dark).
   func drives(for pattern: Pattern) -> [Setting] {
-    guard pattern == .everything else { return remaining }
+    let mayDriveE = remaining.allSatisfy(HUB75PanelFinder.drivesE)
+    let allowed = { (setting: Setting) in mayDriveE || !HUB75PanelFinder.drivesE(setting) }
+    guard pattern == .everything else { return remaining.filter(allowed) }
     var seen: Set<String> = []
-    return settings.filter { seen.insert("\($0.panelRows) \($0.rowAddress.rawValue) \($0.multiplexing.stretch)").inserted }
+    return settings.filter {
+      allowed($0) && seen.insert("\($0.panelRows) \($0.rowAddress.rawValue) \($0.multiplexing.stretch)").inserted
+    }
+  }
+
+  /// Whether a panel of `setting` uses (and its program drives) the E address line.
+  static func drivesE(_ setting: Setting) -> Bool {
+    setting.rowAddress.lines(rowPairs: setting.panelRows / setting.multiplexing.stretch / 2).contains(4)
   }
 
   /// Whether some remaining setting's panel shows `probe` as `answer` for certain (not only
