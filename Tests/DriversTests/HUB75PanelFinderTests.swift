@@ -28,6 +28,22 @@ import Testing
     return (finder.found(), finder.asked.count)
   }
 
+  /// Walks a copy of `start` for a panel of each of `truths`, each walk taking over what the
+  /// walks before worked out (so each probe is emulated once per setting): each truth with
+  /// the setting found and the questions asked.
+  static func walks(
+    _ start: HUB75PanelFinder, _ truths: [HUB75PanelFinder.Setting]
+  ) -> [(truth: HUB75PanelFinder.Setting, found: HUB75PanelFinder.Setting?, questions: Int)] {
+    var known = start.predictions
+    return truths.map { truth in
+      var finder = start
+      finder.predictions = known
+      let (found, questions) = walk(&finder, truth: truth)
+      known.merge(finder.predictions) { old, new in old.merging(new) { first, _ in first } }
+      return (truth, found, questions)
+    }
+  }
+
   /// Whether `found` drives a panel of `truth` right: random pictures and the number
   /// pattern light exactly their pixels, all alike.
   static func drawsRight(_ found: HUB75PanelFinder.Setting, truth: HUB75PanelFinder.Setting, finder: HUB75PanelFinder) -> Bool {
@@ -58,13 +74,7 @@ import Testing
     let start = try HUB75PanelFinder(panelColumns: size.0, panelRows: size.1)
     var counts: [Int: Int] = [:]
     var report: [String] = []
-    var known = start.predictions
-    for truth in start.settings {
-      var finder = start
-      // What the walks before worked out, so each probe is emulated once per setting.
-      finder.predictions = known
-      let (found, questions) = HUB75PanelFinderTests.walk(&finder, truth: truth)
-      known.merge(finder.predictions) { old, new in old.merging(new) { first, _ in first } }
+    for (truth, found, questions) in HUB75PanelFinderTests.walks(start, start.settings) {
       counts[questions, default: 0] += 1
       report.append("\(truth): \(questions)")
       let setting = try #require(found, "\(truth): no setting fits the answers")
@@ -89,12 +99,8 @@ import Testing
     #expect(try HUB75PanelFinder(panelColumns: columns, findingRowsFrom: 64).rowChoices.first == 64)
     #expect(try HUB75PanelFinder(panelColumns: columns, findingRowsFrom: 8).rowChoices == [8])
     var counts: [Int: Int] = [:]
-    var known = start.predictions
-    for truth in start.settings where truth.multiplexing == .direct || truth.rowAddress == .direct {
-      var finder = start
-      finder.predictions = known
-      let (found, questions) = HUB75PanelFinderTests.walk(&finder, truth: truth)
-      known.merge(finder.predictions) { old, new in old.merging(new) { first, _ in first } }
+    let sample = start.settings.filter { $0.multiplexing == .direct || $0.rowAddress == .direct }
+    for (truth, found, questions) in HUB75PanelFinderTests.walks(start, sample) {
       counts[questions, default: 0] += 1
       let setting = try #require(found, "\(truth): no setting fits the answers")
       #expect(setting.panelRows == truth.panelRows, "\(truth) found as \(setting)")
@@ -110,14 +116,9 @@ import Testing
     let start = try HUB75PanelFinder(panelColumns: 64, findingRowsFrom: 64)
     #expect(start.rowChoices == [64, 32, 16])
     // (Without the rule, the SM5266 panel of 16 rows had E driven at the first question.)
-    let truths: [(HUB75RowAddress, Int)] = [(.sm5266, 16), (.sm5266, 32), (.direct, 32), (.direct, 16), (.abcShift, 32)]
-    var known = start.predictions
-    for (kind, rows) in truths {
-      let truth = HUB75PanelFinder.Setting(rowAddress: kind, multiplexing: .direct, panelRows: rows)
-      var finder = start
-      finder.predictions = known
-      let (found, _) = HUB75PanelFinderTests.walk(&finder, truth: truth)
-      known.merge(finder.predictions) { old, new in old.merging(new) { first, _ in first } }
+    let kinds: [(HUB75RowAddress, Int)] = [(.sm5266, 16), (.sm5266, 32), (.direct, 32), (.direct, 16), (.abcShift, 32)]
+    let truths = kinds.map { HUB75PanelFinder.Setting(rowAddress: $0.0, multiplexing: .direct, panelRows: $0.1) }
+    for (truth, found, _) in HUB75PanelFinderTests.walks(start, truths) {
       #expect(found?.panelRows == truth.panelRows, "\(truth) found as \(String(describing: found))")
     }
   }
