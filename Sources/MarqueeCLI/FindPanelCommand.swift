@@ -106,9 +106,9 @@ public struct FindPanelCommand: Sendable, Equatable {
   var pins: HUB75PinMap { HUB75PinMap.named.first { $0.name == mapping }! }
 
   /// The finder for the panel: of the size given, or of the width given, finding its height.
-  func finder(starting chips: HUB75PanelInit? = nil) throws(InvalidBoardValue) -> HUB75PanelFinder {
-    guard let rows else { return try HUB75PanelFinder(panelColumns: columns, findingRowsFrom: nil, pins: pins, panelInit: chips) }
-    return try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins, panelInit: chips)
+  func finder() throws(InvalidBoardValue) -> HUB75PanelFinder {
+    guard let rows else { return try HUB75PanelFinder(panelColumns: columns, pins: pins) }
+    return try HUB75PanelFinder(panelColumns: columns, panelRows: rows, pins: pins)
   }
 
   /// Runs the dialogue on standard input and output until the panel is found.
@@ -119,7 +119,7 @@ public struct FindPanelCommand: Sendable, Equatable {
     let finder = try self.finder()
     let words = PanelFinderWords(chinese: chinese)
     // The simulated panel: its setting, colours and chips.
-    let truth = try self.finder(starting: simulatedChips)
+    let truth = finder.starting(simulatedChips)
     var panel = try FinderPanel(
       simulating: simulate.map { truth.board(for: $0, colorOrder: simulatedColors) },
       sign: try simulate.map { try truth.chainBoard(for: $0, colorOrder: simulatedColors, chain: chain, parallel: 1) })

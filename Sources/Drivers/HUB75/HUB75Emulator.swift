@@ -63,6 +63,12 @@ public struct HUB75Emulator: Sendable {
   /// `countingPlaces`, it also counts what each register place lit, so that
   /// ``seen(as:)`` can tell what panels wired otherwise would show.
   public init(board: HUB75Board, rowStages: Bool = false, countingPlaces: Bool = false) {
+    self.init(wiring: Wiring(board), rowStages: rowStages, countingPlaces: countingPlaces)
+  }
+
+  /// The same, for a board whose wiring is worked out already.
+  public init(wiring: Wiring, rowStages: Bool = false, countingPlaces: Bool = false) {
+    let board = wiring.board
     self.board = board
     let length = board.clocksPerRow
     lines = (0..<board.parallel).flatMap { board.pins.chains[$0].lines.map { UInt32(1) << UInt32($0) } }
@@ -77,7 +83,7 @@ public struct HUB75Emulator: Sendable {
     address = board.pins.addressMasks
     outputsEnabled = board.panelInit == nil
     colorLit = board.colorOrder.channels
-    pixelAt = HUB75Emulator.pixelTable(board)
+    pixelAt = wiring.pixelAt
     if countingPlaces { placeWeights = [Int](repeating: 0, count: pixelAt.count * 3) }
   }
 

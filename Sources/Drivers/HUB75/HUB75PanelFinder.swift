@@ -25,6 +25,10 @@ public struct HUB75PanelFinder: Sendable {
     }
 
     public var description: String { "\(panelRows) rows, rowAddress \(rowAddress.rawValue), multiplexing \(multiplexing.rawValue)" }
+
+    /// The kind of panel: height, row address kind and stretch. Panels of one kind drive
+    /// their row circuit and registers alike; only where their LEDs hang differs.
+    var kind: String { "\(panelRows) \(rowAddress.rawValue) \(multiplexing.stretch)" }
   }
 
   /// What a probe lights.
@@ -261,7 +265,7 @@ public struct HUB75PanelFinder: Sendable {
     guard pattern == .everything else { return remaining.filter(allowed) }
     var seen: Set<String> = []
     return settings.filter {
-      allowed($0) && seen.insert("\($0.panelRows) \($0.rowAddress.rawValue) \($0.multiplexing.stretch)").inserted
+      allowed($0) && seen.insert($0.kind).inserted
     }
   }
 
@@ -317,11 +321,10 @@ public struct HUB75PanelFinder: Sendable {
       for setting in missing {
         let wiring = wirings[setting] ?? HUB75Emulator.Wiring(board(for: setting))
         wirings[setting] = wiring
-        let kind = "\(setting.panelRows) \(setting.rowAddress.rawValue) \(setting.multiplexing.stretch)"
-        if panels[kind] == nil {
-          panels[kind] = .some(HUB75PanelFinder.run(program, on: wiring.board, starting: panelInit, settledOnly: true, countingPlaces: true))
+        if panels[setting.kind] == nil {
+          panels[setting.kind] = .some(HUB75PanelFinder.run(program, on: wiring, starting: panelInit, settledOnly: true, countingPlaces: true))
         }
-        seen[setting] = panels[kind]!.map { answer(seeing: $0.seen(as: wiring), probe.pattern) } ?? .unknown
+        seen[setting] = panels[setting.kind]!.map { answer(seeing: $0.seen(as: wiring), probe.pattern) } ?? .unknown
       }
       predictions[probe] = seen
     }
@@ -333,7 +336,7 @@ public struct HUB75PanelFinder: Sendable {
   /// the chips as `starting` says (as a scanner does at its start), which a panel of
   /// FM6126A or FM6127 chips (`board.panelInit`) needs to light at all.
   public static func run(_ program: HUB75Program, on board: HUB75Board, starting: HUB75PanelInit? = nil) -> HUB75Emulator {
-    run(program, on: board, starting: starting, settledOnly: false)!
+    run(program, on: HUB75Emulator.Wiring(board), starting: starting, settledOnly: false)!
   }
 
   /// The same, and with `settledOnly`, `nil` when the picture still depends on the state the
@@ -341,16 +344,17 @@ public struct HUB75PanelFinder: Sendable {
   /// one come up with every stage low and one with every stage high, have not reached the
   /// same stages after two.
   static func run(
-    _ program: HUB75Program, on board: HUB75Board, starting: HUB75PanelInit?, settledOnly: Bool, countingPlaces: Bool = false
+    _ program: HUB75Program, on wiring: HUB75Emulator.Wiring, starting: HUB75PanelInit?, settledOnly: Bool, countingPlaces: Bool = false
   ) -> HUB75Emulator? {
+    let board = wiring.board
     let start = starting?.program(for: board)
-    var panel = HUB75Emulator(board: board, countingPlaces: countingPlaces)
+    var panel = HUB75Emulator(wiring: wiring, countingPlaces: countingPlaces)
     if let start { panel.run(start) }
     panel.run(program)
     if board.rowAddress.holdsRowState && panel.stageShifts < panel.stages.count {
       panel.run(program)
       if settledOnly {
-        var other = HUB75Emulator(board: board, rowStages: true)
+        var other = HUB75Emulator(wiring: wiring, rowStages: true)
         if let start { other.run(start) }
         for _ in 0..<2 { other.run(program) }
         guard other.stages == panel.stages else { return nil }
