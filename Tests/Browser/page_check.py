@@ -951,7 +951,7 @@ def upload_check():
 
 
 # The finder's questions come from a debug build in the tests, which weighs every height of
-# the panel's width in seconds (a third of a second in the release build): on a loaded
+# the panel's width in seconds (a fifth of a second in the release build): on a loaded
 # machine a step may take far longer than the page's other waits.
 FINDER_SECONDS = 180
 

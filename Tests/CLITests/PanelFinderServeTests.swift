@@ -12,7 +12,7 @@ import Testing
 @Suite(.offThePool, .serialized) struct PanelFinderServeTests {
   /// A request to the finder: a minute to answer, since the test binary is a debug build,
   /// whose first question (every height of the panel's width weighed) takes seconds (the
-  /// release build's a third of a second; Docs/hardware.md).
+  /// release build's a fifth of a second; Docs/hardware.md).
   static func post(_ sign: ServedSign, _ path: String, _ body: String) throws -> (status: Int, value: JSONValue) {
     let response = try #require(sign.client.request("POST", path, body: body, timeout: 60))
     return (response.status, try JSONParser.parse(response.text))
