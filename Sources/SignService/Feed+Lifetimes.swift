@@ -54,11 +54,10 @@ extension Feed {
         // The lifetime stays in the same commit: a look between two would find the live
         // messages' topics named nowhere, forget their values and unsubscribe for good.
         update.fallsBack = true
-        let seconds = state.withLock { $0.lifetimes[zone]?.seconds ?? 0 }
         commit([update])
         // (Not when a value came first: the fallback, late, was not put up.)
-        guard lifetime(of: zone)?.stale == true else { continue }
-        reports.notice("Zone '\(zone)': no update for \(Int(saturating: seconds.rounded())) s; showing its fallback until one comes")
+        guard let kept = lifetime(of: zone), kept.stale else { continue }
+        reports.notice("Zone '\(zone)': no update for \(Int(saturating: kept.seconds.rounded())) s; showing its fallback until one comes")
       } catch {
         reports.warning("zone '\(zone)': its fallback cannot be shown: \(error)")
       }

@@ -74,6 +74,30 @@ def wait(condition, what, seconds=20):
     raise AssertionError("timed out waiting for " + what)
 
 
+def tapped_twice_while_held(driver, path, first, second, said, also=None):
+    """Taps `first`, holds the page's change to `path` (any request but a GET) until both
+    taps are made, taps `second`, and asserts the page made one request (`said` if not),
+    and `also` while it is held; then lets the request go on."""
+    driver.execute_script("""
+      const real = window.fetch, path = arguments[0];
+      window.heldRequests = 0;
+      window.fetch = (url, ...rest) => {
+        const method = (rest[0] && rest[0].method) || 'GET';
+        if (!String(url).startsWith(path) || method === 'GET') return real(url, ...rest);
+        window.heldRequests++;
+        return new Promise((resolve) => { window.releaseHeld = () => { window.fetch = real; resolve(real(url, ...rest)); }; });
+      };""", path)
+    first.click()
+    wait(lambda: driver.execute_script("return window.heldRequests") == 1, "the request made", FINDER_SECONDS)
+    try:
+        second.click()
+    except Exception:
+        pass  # an inert button takes no click
+    assert driver.execute_script("return window.heldRequests") == 1, said
+    assert also is None or also(), "the page open to a second tap while the request is held"
+    driver.execute_script("window.releaseHeld()")
+
+
 def canvas_frame(driver):
     """The LEDs the canvas shows, as '#'/'.' rows, read from its pixels."""
     return driver.execute_script(
@@ -433,23 +457,8 @@ def notify_check():
         wait(lambda: "Doorbell" not in field("notify-list").text, "the list emptied")
         # A second tap on Send while the first is on its way sends nothing more (it would
         # queue the notification twice): the POST is held here until both taps are made.
-        driver.execute_script("""
-          const real = window.fetch;
-          window.notifyPosts = 0;
-          window.fetch = (path, init) => {
-            if (path !== '/api/notify' || !init || init.method !== 'POST') return real(path, init);
-            window.notifyPosts++;
-            return new Promise((resolve) => { window.releaseNotify = () => { window.fetch = real; resolve(real(path, init)); }; });
-          };""")
         field("notify-text").send_keys("Door open")
-        field("notify-send").click()
-        wait(lambda: driver.execute_script("return window.notifyPosts") == 1, "the notification sent")
-        try:
-            field("notify-send").click()
-        except Exception:
-            pass  # an inert button takes no click
-        assert driver.execute_script("return window.notifyPosts") == 1, "a second tap sent the notification again"
-        driver.execute_script("window.releaseNotify()")
+        tapped_twice_while_held(driver, "/api/notify", field("notify-send"), field("notify-send"), "a second tap sent the notification again")
         listed = wait(lambda: json.loads(api(url, "/api/notify"))["notifications"], "the held notification")
         wait(lambda: field("notify-text").get_attribute("value") == "", "the form emptied")
         assert [n["messages"] for n in json.loads(api(url, "/api/notify"))["notifications"]] == [["Door open"]], "queued %r" % listed
@@ -1011,23 +1020,10 @@ def finder_check():
                 # While the sign works out the next question (seconds on a Pi) the finder
                 # takes no second tap, which would answer the question after it: the
                 # finder's requests are held here until both taps are made.
-                driver.execute_script("""
-                  const real = window.fetch;
-                  window.finderCalls = 0;
-                  window.fetch = (url, ...rest) => {
-                    if (!String(url).includes('/api/panel-finder')) return real(url, ...rest);
-                    window.finderCalls++;
-                    return new Promise((resolve) => { window.releaseFinder = () => { window.fetch = real; resolve(real(url, ...rest)); }; });
-                  };""")
-                buttons[[c["answer"] for c in choices].index(answer)].click()
-                wait(lambda: driver.execute_script("return window.finderCalls") == 1, "the answer sent", FINDER_SECONDS)
-                try:
-                    buttons[-2].click()
-                except Exception:
-                    pass  # an inert button takes no click
-                assert driver.execute_script("return window.finderCalls") == 1, "a second tap sent a second answer"
-                assert driver.execute_script("return document.getElementById('finder').inert"), "the finder open to a second tap while the sign works"
-                driver.execute_script("window.releaseFinder()")
+                first = buttons[[c["answer"] for c in choices].index(answer)]
+                tapped_twice_while_held(
+                    driver, "/api/panel-finder", first, buttons[-2], "a second tap sent a second answer",
+                    lambda: driver.execute_script("return document.getElementById('finder').inert"))
             else:
                 buttons[[c["answer"] for c in choices].index(answer)].click()
             steps += 1
